@@ -1,0 +1,139 @@
+package lib;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * The haystack: a file of zeros with one 8-byte needle in its last aligned slot.
+ *
+ * <p>Every byte is really written, so the file system allocates real blocks: a sparse file would
+ * read as zeros without touching a disk and make every cold-cache figure a lie. The file is
+ * written under a temporary name and only appears under its real name once complete and synced,
+ * so a creation that is interrupted never leaves half a haystack where a whole one is expected.
+ * Nothing here ever truncates, overwrites or writes to a file that exists already.
+ */
+public final class Haystack {
+
+    /** The needle: "!!ELDEEN" in memory, "NEEDLE!!" when read as a little-endian long's hex. */
+    public static final long NEEDLE = 0x4E4545444C452121L;
+    public static final long DEFAULT_BYTES = 4L << 30;
+    public static final Path DEFAULT_PATH = Path.of("haystack.bin");
+
+    private static final int WRITE_BYTES = 1 << 20;
+    private static final long SPARE_DISK_BYTES = 64L << 20;
+
+    private Haystack() {}
+
+    /** Where the needle of a haystack of {@code bytes} sits. */
+    public static long needleOffset(long bytes) {
+        return bytes - Long.BYTES;
+    }
+
+    /**
+     * Creates a haystack of exactly {@code bytes} at {@code target}, which must not exist.
+     * Checks free space first; on any failure removes its partial file and throws.
+     */
+    public static void create(Path target, long bytes) throws IOException {
+        if (bytes < Long.BYTES || bytes % Long.BYTES != 0) {
+            throw new UserError("a haystack's size must be a positive multiple of 8 bytes, not " + bytes);
+        }
+        Path directory = target.toAbsolutePath().getParent();
+        if (!Files.isDirectory(directory)) {
+            throw new UserError("cannot create " + target + ": " + directory + " is not a directory");
+        }
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new UserError(target + " already exists; a haystack is never written over a file");
+        }
+        long usable = Files.getFileStore(directory).getUsableSpace();
+        if (usable < bytes + SPARE_DISK_BYTES) {
+            throw new UserError("not enough disk space for a " + Sizes.human(bytes) + " haystack in " + directory
+                    + " (" + Sizes.human(usable) + " free)");
+        }
+        Path partial = directory.resolve("." + target.getFileName() + ".partial-" + ProcessHandle.current().pid());
+        Thread removeOnExit = new Thread(() -> deleteQuietly(partial)); // Ctrl-C during creation
+        Runtime.getRuntime().addShutdownHook(removeOnExit);
+        try {
+            writeZerosAndNeedle(partial, bytes);
+            publish(partial, target);
+        } catch (IOException | RuntimeException | Error e) {
+            deleteQuietly(partial);
+            throw e;
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(removeOnExit);
+        }
+    }
+
+    private static void writeZerosAndNeedle(Path partial, long bytes) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect(WRITE_BYTES);
+        try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+             ProgressBar progress = progressBar(bytes)) {
+            for (long position = 0; position < bytes; ) {
+                zeros.clear().limit((int) Math.min(WRITE_BYTES, bytes - position));
+                position += channel.write(zeros, position);
+                progress.stepTo(position >> 20);
+            }
+            ByteBuffer needle = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, NEEDLE);
+            channel.write(needle, needleOffset(bytes));
+            channel.force(true); // on disk before it gets its real name
+        }
+    }
+
+    /** Gives the finished file its real name, failing rather than replacing anything there. */
+    private static void publish(Path partial, Path target) throws IOException {
+        try {
+            Files.createLink(target, partial); // atomic, and refuses an existing target
+            Files.delete(partial);
+        } catch (FileAlreadyExistsException e) {
+            throw new UserError(target + " appeared while the haystack was being written; left it alone");
+        } catch (UnsupportedOperationException | IOException noHardLinks) {
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                throw new UserError(target + " appeared while the haystack was being written; left it alone");
+            }
+            Files.move(partial, target); // without REPLACE_EXISTING: fails if the target exists
+        }
+    }
+
+    private static ProgressBar progressBar(long bytes) {
+        return new ProgressBarBuilder()
+                .setTaskName("writing haystack")
+                .setInitialMax(bytes >> 20)
+                .setUnit(" MiB", 1)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setUpdateIntervalMillis(System.console() != null ? 250 : 10_000)
+                .continuousUpdate()
+                .build();
+    }
+
+    /** True when the file's last aligned word is the needle: such a file is treated as a haystack. */
+    public static boolean endsWithNeedle(Path file) throws IOException {
+        long bytes = Files.size(file);
+        if (bytes < Long.BYTES || bytes % Long.BYTES != 0) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer last = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            while (last.hasRemaining() && channel.read(last, needleOffset(bytes) + last.position()) >= 0) {
+                // keep reading until 8 bytes or the end
+            }
+            return !last.hasRemaining() && last.getLong(0) == NEEDLE;
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // nothing more can be done; the name says what it is
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package lib;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+/**
+ * The few Linux system calls the JDK does not offer, called through {@code java.lang.foreign}.
+ *
+ * <p>{@code FileChannel} can map a file but cannot pass {@code MAP_POPULATE}, advise the kernel
+ * with {@code madvise}, or drop a file from the page cache with {@code posix_fadvise}. The Foreign
+ * Function and Memory API (final since JDK 22) calls them straight from Java: look the symbol up
+ * in the C library, describe its signature, and invoke the resulting {@link MethodHandle}. Errors
+ * come back through {@code errno}, which the linker captures right after the call, before the
+ * JVM can overwrite it. Calling native code is a "restricted" operation: the JVM warns unless it
+ * runs with {@code --enable-native-access=ALL-UNNAMED}, which every chapter passes.
+ *
+ * <p>The constants are Linux's (x86-64 and AArch64 agree on all of them).
+ */
+public final class Native {
+
+    public static final int O_RDONLY = 0;
+    public static final int PROT_READ = 0x1;
+    public static final int MAP_SHARED = 0x01;
+    public static final int MAP_POPULATE = 0x8000;
+    public static final int MADV_SEQUENTIAL = 2;
+    public static final int MADV_WILLNEED = 3;
+    public static final int POSIX_FADV_DONTNEED = 4;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno")).withInvokeExactBehavior();
+
+    // int open(const char *path, int flags)
+    private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    // int close(int fd)
+    private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    // void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
+    private static final MethodHandle MMAP = downcall("mmap",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+    // int munmap(void *addr, size_t length)
+    private static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+    // int madvise(void *addr, size_t length, int advice)
+    private static final MethodHandle MADVISE = downcall("madvise", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    // int fdatasync(int fd)
+    private static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    // int posix_fadvise(int fd, off_t offset, off_t len, int advice): returns the error, leaves errno alone
+    private static final MethodHandle POSIX_FADVISE = LINKER.downcallHandle(symbol("posix_fadvise"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    // char *strerror(int errnum)
+    private static final MethodHandle STRERROR = LINKER.downcallHandle(symbol("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+
+    private Native() {}
+
+    /** madvise(2) over a whole mapped segment. */
+    public static void madvise(MemorySegment mapping, int advice) throws IOException {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment state = call.allocate(CALL_STATE);
+            int result = (int) MADVISE.invokeExact(state, mapping, mapping.byteSize(), advice);
+            check(result, state, "madvise");
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /**
+     * mmap(2) of a whole file, read-only and shared, with extra {@code flags} such as
+     * {@link #MAP_POPULATE}. The segment lives as long as {@code arena}; closing the arena
+     * calls munmap(2).
+     */
+    public static MemorySegment mapFile(Path file, long bytes, int flags, Arena arena) throws IOException {
+        if (bytes == 0) {
+            return MemorySegment.NULL; // mmap refuses a length of 0; an empty file has nothing to scan
+        }
+        int fd = open(file);
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment state = call.allocate(CALL_STATE);
+            MemorySegment address = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, bytes,
+                    PROT_READ, MAP_SHARED | flags, fd, 0L);
+            if (address.address() == -1L) { // MAP_FAILED
+                throw new IOException("mmap " + file + ": " + errorText(state));
+            }
+            // A raw address has size 0; reinterpret gives it the file's size and ties it to the
+            // arena, whose closing runs munmap. (Restricted: it trusts us about the size.)
+            return address.reinterpret(bytes, arena, Native::munmapQuietly);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        } finally {
+            close(fd); // a mapping stays valid after its descriptor is closed
+        }
+    }
+
+    /**
+     * Drops a file's pages from the page cache: fdatasync(2), then
+     * posix_fadvise(POSIX_FADV_DONTNEED). Reads nothing, writes nothing to the file.
+     */
+    public static void evictFromPageCache(Path file) throws IOException {
+        int fd = open(file);
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment state = call.allocate(CALL_STATE);
+            check((int) FDATASYNC.invokeExact(state, fd), state, "fdatasync " + file);
+            int error = (int) POSIX_FADVISE.invokeExact(fd, 0L, 0L, POSIX_FADV_DONTNEED);
+            if (error != 0) {
+                throw new IOException("posix_fadvise " + file + ": " + strerror(error));
+            }
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        } finally {
+            close(fd);
+        }
+    }
+
+    private static int open(Path file) throws IOException {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment state = call.allocate(CALL_STATE);
+            int fd = (int) OPEN.invokeExact(state, call.allocateFrom(file.toString()), O_RDONLY);
+            check(fd, state, "open " + file);
+            return fd;
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    private static void close(int fd) {
+        try (Arena call = Arena.ofConfined()) {
+            int ignored = (int) CLOSE.invokeExact(call.allocate(CALL_STATE), fd);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    private static void munmapQuietly(MemorySegment mapping) {
+        try (Arena call = Arena.ofConfined()) {
+            int ignored = (int) MUNMAP.invokeExact(call.allocate(CALL_STATE), mapping, mapping.byteSize());
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    private static void check(int result, MemorySegment state, String what) throws IOException {
+        if (result == -1) {
+            throw new IOException(what + ": " + errorText(state));
+        }
+    }
+
+    private static String errorText(MemorySegment state) {
+        return strerror((int) ERRNO.get(state, 0L));
+    }
+
+    private static String strerror(int errno) {
+        try {
+            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.reinterpret(256).getString(0);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    private static MethodHandle downcall(String name, FunctionDescriptor signature) {
+        return LINKER.downcallHandle(symbol(name), signature, Linker.Option.captureCallState("errno"));
+    }
+
+    private static MemorySegment symbol(String name) {
+        return LINKER.defaultLookup().find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("the C library has no " + name + " (this needs Linux)"));
+    }
+}

@@ -1,0 +1,28 @@
+package lib;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The one thing every chapter implements.
+ *
+ * <p>{@code search} returns the offset of the first 8-byte-aligned word of the file that is not
+ * zero: the offset of the first non-zero byte, rounded down to a multiple of 8. The last 1–7
+ * bytes of a file whose size is not a multiple of 8 form a short word of their own and count
+ * like any other. An empty or all-zero file gives {@code -1}.
+ *
+ * <p>One call is the whole job, and the harness times all of it: opening the file, mapping or
+ * allocating, starting threads, scanning, and tidying up.
+ */
+@FunctionalInterface
+public interface NeedleSearch {
+
+    long NOT_FOUND = -1;
+
+    long search(Path file, int workers) throws IOException;
+
+    /** The aligned word that holds the byte at {@code byteOffset}. */
+    static long wordContaining(long byteOffset) {
+        return byteOffset & ~7L;
+    }
+}

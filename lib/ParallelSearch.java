@@ -1,0 +1,104 @@
+package lib;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The work division shared by every parallel chapter.
+ *
+ * <p>The file is cut into one contiguous {@link Shard} per worker; each worker walks its shard a
+ * chunk at a time. The answer is the LOWEST hit any worker reports, not the first one to arrive:
+ * the last shard may well finish first. A worker stops as soon as a hit below its position is
+ * known, since nothing it could still find would beat it.
+ *
+ * <p>Each search starts its own platform threads and waits for all of them before returning, so
+ * no thread outlives a search and the timing includes thread start-up, as it should.
+ */
+public final class ParallelSearch {
+
+    /** How much of its shard a worker handles between checks of the lowest hit. */
+    public static final int CHUNK_BYTES = 1 << 20;
+
+    /** One worker's view of the file: scans part of it, holds whatever it needs to do so. */
+    public interface ChunkScanner extends AutoCloseable {
+        /** File offset of the first non-zero word in {@code [from, to)}, or -1. */
+        long firstNonZeroWord(long from, long to) throws IOException;
+
+        @Override
+        default void close() throws IOException {}
+    }
+
+    /** Makes one {@link ChunkScanner} per worker, on the worker's own thread. */
+    @FunctionalInterface
+    public interface ScannerFactory {
+        ChunkScanner open() throws IOException;
+    }
+
+    private ParallelSearch() {}
+
+    public static long firstNonZeroWord(long fileBytes, int workers, long chunkBytes, ScannerFactory scanners)
+            throws IOException {
+        AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
+        AtomicBoolean failed = new AtomicBoolean();
+        List<Future<?>> results = new ArrayList<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
+            for (Shard shard : Shard.split(fileBytes, workers)) {
+                results.add(threads.submit(() -> {
+                    try {
+                        scanShard(shard, chunkBytes, scanners, lowestHit, failed);
+                    } catch (IOException | RuntimeException | Error e) {
+                        failed.set(true); // tells the other workers to stop early
+                        throw e;
+                    }
+                    return null;
+                }));
+            }
+        } // ExecutorService.close() waits for every worker
+        for (Future<?> result : results) {
+            rethrowFailure(result);
+        }
+        long hit = lowestHit.get();
+        return hit == Long.MAX_VALUE ? NeedleSearch.NOT_FOUND : hit;
+    }
+
+    private static void scanShard(Shard shard, long chunkBytes, ScannerFactory scanners,
+                                  AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
+        try (ChunkScanner scanner = scanners.open()) {
+            for (long from = shard.start(); from < shard.end() && from < lowestHit.get(); from += chunkBytes) {
+                if (failed.get()) {
+                    return;
+                }
+                long hit = scanner.firstNonZeroWord(from, Math.min(from + chunkBytes, shard.end()));
+                if (hit >= 0) {
+                    lowestHit.accumulateAndGet(hit, Math::min);
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void rethrowFailure(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case UncheckedIOException io -> throw io.getCause();
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
+}

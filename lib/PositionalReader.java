@@ -1,0 +1,54 @@
+package lib;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A pread worker: its own {@link FileChannel}, its own reused off-heap buffer, and a kernel.
+ *
+ * <p>{@code FileChannel.read(buffer, position)} is {@code pread(2)}: it reads at an offset without
+ * moving a shared file position, so workers never contend for one. The buffer is off-heap on
+ * purpose: reading into a heap {@code ByteBuffer} makes the JDK read into a temporary direct
+ * buffer and copy again, doubling the memory traffic this whole project is about.
+ */
+public final class PositionalReader implements ParallelSearch.ChunkScanner {
+
+    private final FileChannel channel;
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment buffer;
+    private final ByteBuffer bufferView;
+    private final Kernel kernel;
+
+    public PositionalReader(Path file, long chunkBytes, Kernel kernel) throws IOException {
+        this.channel = FileChannel.open(file, StandardOpenOption.READ);
+        this.buffer = arena.allocate(chunkBytes, 4096); // page-aligned, freed when the arena closes
+        this.bufferView = buffer.asByteBuffer();
+        this.kernel = kernel;
+    }
+
+    @Override
+    public long firstNonZeroWord(long from, long to) throws IOException {
+        int length = Math.toIntExact(to - from);
+        bufferView.clear().limit(length);
+        while (bufferView.hasRemaining()) {
+            long position = from + bufferView.position();
+            if (channel.read(bufferView, position) < 0) {
+                throw new FileChangedException("the file ended at " + position + " bytes, shorter than when the search began");
+            }
+        }
+        long hit = kernel.firstNonZeroWord(buffer, 0, length);
+        return hit < 0 ? NeedleSearch.NOT_FOUND : from + hit;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (channel; arena) {
+            // closes both, even if one fails
+        }
+    }
+}

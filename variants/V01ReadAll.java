@@ -1,0 +1,83 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.Machine;
+import lib.NeedleSearch;
+import lib.Sizes;
+import lib.UserError;
+
+/**
+ * Chapter 1: read the whole file into memory, then look at every byte.
+ *
+ * <p>The obvious program, and the baseline. In Java the obvious call, {@code Files.readAllBytes},
+ * cannot even start on the 4 GiB haystack: a {@code byte[]} holds at most 2^31-1 bytes, so it
+ * throws {@code OutOfMemoryError: Required array size too large}. The honest equivalent is one
+ * off-heap allocation the size of the file ({@code Arena.allocate} takes a {@code long}), filled
+ * by reads, then the same byte loop. It pays twice: a copy of every byte, then a slow scan.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V01ReadAll.java haystack.bin
+ * </pre>
+ */
+public class V01ReadAll implements NeedleSearch {
+
+    /** A ByteBuffer, which FileChannel reads into, is int-indexed: the file goes in 1 GiB at a time. */
+    static final long READ_BYTES = 1L << 30;
+
+    public static void main(String[] args) {
+        Harness.run(new V01ReadAll(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            long size = channel.size();
+            MemorySegment wholeFile = allocateFileSized(arena, size);
+            readFully(channel, wholeFile);
+            for (long i = 0; i < size; i++) {
+                if (wholeFile.get(JAVA_BYTE, i) != 0) {
+                    return NeedleSearch.wordContaining(i);
+                }
+            }
+            return NOT_FOUND;
+        }
+    }
+
+    static void readFully(FileChannel channel, MemorySegment target) throws IOException {
+        for (long done = 0; done < target.byteSize(); ) {
+            var window = target.asSlice(done, Math.min(READ_BYTES, target.byteSize() - done)).asByteBuffer();
+            while (window.hasRemaining()) {
+                if (channel.read(window) < 0) {
+                    throw new IOException("the file ended early: it changed during the search");
+                }
+            }
+            done += window.capacity();
+        }
+    }
+
+    /** Refuses clearly, rather than letting the JVM die, when the file cannot fit in memory. */
+    static MemorySegment allocateFileSized(Arena arena, long size) {
+        long available = Machine.availableMemoryBytes();
+        if (available >= 0 && size > available) {
+            throw new UserError("reading it all needs " + Sizes.human(size) + " of memory; only "
+                    + Sizes.human(available) + " is available");
+        }
+        try {
+            return arena.allocate(size, 4096);
+        } catch (OutOfMemoryError e) {
+            throw new UserError("reading it all needs " + Sizes.human(size) + " of memory, and the JVM refused it ("
+                    + e.getMessage() + "; try -XX:MaxDirectMemorySize)");
+        }
+    }
+}

@@ -1,0 +1,46 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+
+/**
+ * Chapter 2: the textbook answer, a BufferedInputStream and one {@code read()} per byte.
+ *
+ * <p>No giant allocation this time: a 64 KiB buffer refills from the file and {@code read()} hands
+ * out one byte per call. The JIT inlines the call, but each byte still pays for a bounds check, a
+ * position update and the stream's lock, four billion times.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V02BufferedByte.java haystack.bin
+ * </pre>
+ */
+public class V02BufferedByte implements NeedleSearch {
+
+    static final int BUFFER_BYTES = 64 * 1024;
+
+    public static void main(String[] args) {
+        Harness.run(new V02BufferedByte(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), BUFFER_BYTES)) {
+            long offset = 0;
+            for (int b; (b = in.read()) >= 0; offset++) {
+                if (b != 0) {
+                    return NeedleSearch.wordContaining(offset);
+                }
+            }
+            return NOT_FOUND;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.WordKernel;
+
+/**
+ * Chapter 4: map the file and scan the page cache in place.
+ *
+ * <p>No copy at all: {@code mmap} makes the kernel's cached pages part of our address space. The
+ * old {@code FileChannel.map} returned a {@code MappedByteBuffer}, int-indexed and so capped at
+ * 2 GiB; since JDK 22 {@code map(mode, offset, size, arena)} returns a {@link MemorySegment} with
+ * long offsets, unmapped when its arena closes. The catch: the first touch of every 4 KiB page
+ * is a page fault, a million of them for 4 GiB.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V04Mmap.java haystack.bin
+ * </pre>
+ */
+public class V04Mmap implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V04Mmap(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            return WordKernel.firstNonZeroWord(mapped, 0, mapped.byteSize());
+        } // closing the arena unmaps the file: that cost is inside the timed run
+    }
+}

@@ -1,0 +1,46 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.Native;
+import lib.NeedleSearch;
+import lib.WordKernel;
+
+/**
+ * Chapter 5: the same mapping, plus two hints to the kernel with madvise.
+ *
+ * <p>{@code MADV_SEQUENTIAL} says "read ahead aggressively, drop pages behind me";
+ * {@code MADV_WILLNEED} says "start bringing it all in now". The JDK has no madvise, so
+ * {@link Native#madvise} calls the C library through {@code java.lang.foreign}. On a warm cache
+ * neither hint removes a single page fault, which is what chapter 4 paid for.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V05MmapMadvise.java haystack.bin
+ * </pre>
+ */
+public class V05MmapMadvise implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V05MmapMadvise(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            if (mapped.byteSize() > 0) { // an empty file maps to no pages to advise about
+                Native.madvise(mapped, Native.MADV_SEQUENTIAL);
+                Native.madvise(mapped, Native.MADV_WILLNEED);
+            }
+            return WordKernel.firstNonZeroWord(mapped, 0, mapped.byteSize());
+        }
+    }
+}

@@ -1,0 +1,44 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.ParallelSearch;
+import lib.WordKernel;
+
+/**
+ * Chapter 6: one mapping, one shard per worker.
+ *
+ * <p>A single core cannot pull bytes as fast as the memory system can deliver them; several cores
+ * issue more cache-line requests at once and take their page faults side by side.
+ * {@link ParallelSearch} cuts the file into contiguous shards and keeps the LOWEST hit, not the
+ * first to arrive. The mapping lives in a shared arena so every worker thread may read it;
+ * closing a shared arena makes the JVM check that no thread is still using the memory.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V06MmapParallel.java haystack.bin --workers 1,2
+ * </pre>
+ */
+public class V06MmapParallel implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V06MmapParallel(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            return ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHUNK_BYTES,
+                    () -> (from, to) -> WordKernel.firstNonZeroWord(mapped, from, to));
+        }
+    }
+}

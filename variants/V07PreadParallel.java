@@ -1,0 +1,39 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.ParallelSearch;
+import lib.PositionalReader;
+import lib.WordKernel;
+
+/**
+ * Chapter 7: back to reading, but in parallel, with positional reads.
+ *
+ * <p>Each worker opens its own {@code FileChannel}, owns one reused 1 MiB off-heap buffer and reads
+ * its shard with {@code read(buffer, position)}, which is {@code pread(2)}: see
+ * {@link PositionalReader}. Reading copies every byte once more than mmap does, but the copy is a
+ * tight kernel loop into a buffer that stays in cache, and there is not a single page fault.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V07PreadParallel.java haystack.bin --workers 1,2
+ * </pre>
+ */
+public class V07PreadParallel implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V07PreadParallel(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, ParallelSearch.CHUNK_BYTES,
+                () -> new PositionalReader(file, ParallelSearch.CHUNK_BYTES, WordKernel::firstNonZeroWord));
+    }
+}

@@ -1,0 +1,41 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.VectorKernel;
+
+/**
+ * Chapter 8: SIMD, one thread, 256-bit vectors over the mapping.
+ *
+ * <p>Where the Go article dropped into assembly, Java has the Vector API, still an incubator module
+ * ({@code --add-modules jdk.incubator.vector}, and a warning at start-up). {@link VectorKernel}
+ * tests 128 bytes per step: four AVX2-sized loads, ORed, one "any lane non-zero?" question.
+ * The CPU side of the scan becomes nearly free; whether that matters depends on memory.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V08Vector256.java haystack.bin
+ * </pre>
+ */
+public class V08Vector256 implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V08Vector256(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            return VectorKernel.firstNonZeroWord256(mapped, 0, mapped.byteSize());
+        }
+    }
+}

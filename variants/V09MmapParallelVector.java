@@ -1,0 +1,41 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.ParallelSearch;
+import lib.VectorKernel;
+
+/**
+ * Chapter 9: chapter 6's parallel mapping with chapter 8's 256-bit kernel.
+ *
+ * <p>If one thread gained from SIMD, several should gain more. They do not, much: once the workers
+ * together wait on page faults and memory, a faster inner loop only waits sooner.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V09MmapParallelVector.java haystack.bin --workers 1,2
+ * </pre>
+ */
+public class V09MmapParallelVector implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V09MmapParallelVector(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            return ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHUNK_BYTES,
+                    () -> (from, to) -> VectorKernel.firstNonZeroWord256(mapped, from, to));
+        }
+    }
+}

@@ -1,0 +1,45 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.Native;
+import lib.NeedleSearch;
+import lib.ParallelSearch;
+import lib.VectorKernel;
+
+/**
+ * Chapter 10: MAP_POPULATE, fault every page in up front.
+ *
+ * <p>If page faults are the tax, ask mmap to take them all at once: {@code MAP_POPULATE} fills the
+ * page tables inside the mmap call. {@code FileChannel.map} has no way to pass that flag, so
+ * {@link Native#mapFile} calls {@code mmap(2)} itself and wraps the address as a
+ * {@link MemorySegment} whose arena runs {@code munmap} on close. The catch: the kernel populates
+ * on the calling thread alone, before any worker starts.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V10MmapPopulate.java haystack.bin --workers 1,2
+ * </pre>
+ */
+public class V10MmapPopulate implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V10MmapPopulate(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment mapped = Native.mapFile(file, Files.size(file), Native.MAP_POPULATE, arena);
+            return ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHUNK_BYTES,
+                    () -> (from, to) -> VectorKernel.firstNonZeroWord256(mapped, from, to));
+        }
+    }
+}

@@ -1,0 +1,46 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.UserError;
+import lib.VectorKernel;
+
+/**
+ * Chapter 12: one thread, 512-bit vectors (AVX-512).
+ *
+ * <p>Chapter 8 again at twice the width: 256 bytes per step. The Vector API only promises real
+ * SIMD for the widths the CPU has; on a CPU without AVX-512 a 512-bit species would be emulated,
+ * far slower than scalar code, and timing that would teach the wrong lesson. So this chapter
+ * refuses to run there rather than quietly measuring something else.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V12Vector512.java haystack.bin
+ * </pre>
+ */
+public class V12Vector512 implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V12Vector512(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        if (!VectorKernel.has512BitVectors()) {
+            throw new UserError("this CPU (or JVM) offers " + VectorKernel.WIDEST_BITS
+                    + "-bit vectors, not 512: chapter 12 needs AVX-512 (chapter 8 is its 256-bit twin)");
+        }
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            return VectorKernel.firstNonZeroWord512(mapped, 0, mapped.byteSize());
+        }
+    }
+}

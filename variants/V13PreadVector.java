@@ -1,0 +1,39 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.ParallelSearch;
+import lib.PositionalReader;
+import lib.VectorKernel;
+
+/**
+ * Chapter 13: parallel positional reads with the widest vectors this CPU has. The headline.
+ *
+ * <p>Chapter 11 with {@link VectorKernel#firstNonZeroWordWidest}: 512-bit vectors with AVX-512,
+ * 256-bit without (it says which when it starts). By now the scan is close to free and the time
+ * goes to the kernel copying page-cache pages into each worker's buffer: the wall is memory.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V13PreadVector.java haystack.bin
+ * </pre>
+ */
+public class V13PreadVector implements NeedleSearch {
+
+    public static void main(String[] args) {
+        System.err.println("V13PreadVector: scanning with " + VectorKernel.widestDescription());
+        Harness.run(new V13PreadVector(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, ParallelSearch.CHUNK_BYTES,
+                () -> new PositionalReader(file, ParallelSearch.CHUNK_BYTES, VectorKernel::firstNonZeroWordWidest));
+    }
+}
