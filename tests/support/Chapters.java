@@ -1,0 +1,19 @@
+import java.util.List;
+import lib.NeedleSearch;
+
+/** Every chapter, in order, for the tests that run them all. */
+final class Chapters {
+
+    private Chapters() {}
+
+    static List<NeedleSearch> all() {
+        return List.of(
+                new V01ReadAll(), new V02BufferedByte(), new V03ChunkedLong(), new V04Mmap(), new V05MmapMadvise(),
+                new V06MmapParallel(), new V07PreadParallel(), new V08Vector256(), new V09MmapParallelVector(),
+                new V10MmapPopulate(), new V11PreadParallelVector256(), new V12Vector512(), new V13PreadVector());
+    }
+
+    static String name(NeedleSearch chapter) {
+        return chapter.getClass().getSimpleName();
+    }
+}
