@@ -108,14 +108,18 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             PageCache.warm(haystack);
         }
         long answer = NeedleSearch.NOT_FOUND;
+        List<List<?>> rows = new ArrayList<>();
         for (int workerCount : workerCounts()) {
-            answer = measure(haystack, bytes, expected, workerCount);
+            answer = measure(haystack, bytes, expected, workerCount, rows);
+        }
+        if (csv != null) { // only now: a command that failed part-way records nothing
+            ResultsCsv.append(csv, rows);
         }
         return answer >= 0 ? FOUND : ALL_ZEROS;
     }
 
-    /** Warm-up runs, then timed runs, for one worker count; prints and records the summary. */
-    private long measure(Path haystack, long bytes, long expected, int workerCount) throws IOException {
+    /** Warm-up runs, then timed runs, for one worker count; prints the summary and adds its CSV row to {@code rows}. */
+    private long measure(Path haystack, long bytes, long expected, int workerCount, List<List<?>> rows) throws IOException {
         double[] warmupSeconds = new double[warmup];
         double[] seconds = new double[runs];
         long answer = 0;
@@ -145,7 +149,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 chapter, workerCount, answer, runs, mean, median, mbps, cold ? "cold" : "warm", bytes);
         if (csv != null) {
             Machine machine = Machine.current();
-            ResultsCsv.append(csv, List.of(
+            rows.add(List.of(
                     Instant.now().truncatedTo(ChronoUnit.SECONDS), chapter, workerCount, cold ? "cold" : "warm",
                     bytes, ParallelSearch.CHUNK_BYTES, answer, warmup, runs,
                     fixed(mean), fixed(median), fixed(min(seconds)), fixed(max(seconds)), Math.round(mbps),
@@ -203,6 +207,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
         if (!Files.exists(path)) {
             long bytes = size != null ? size : Haystack.DEFAULT_BYTES;
+            Haystack.checkCreatable(path, bytes); // a refusal is one line, not "creating..." then an error
             err.println("creating a " + Sizes.human(bytes) + " haystack at " + path + " (needle at offset "
                     + Haystack.needleOffset(bytes) + ")");
             Haystack.create(path, bytes);
@@ -231,6 +236,8 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             case AccessDeniedException denied -> "permission denied: " + denied.getFile();
             case IOException io -> io.getMessage() != null ? io.getMessage() : io.toString();
             case OutOfMemoryError oom -> "out of memory: " + oom.getMessage();
+            case InternalError fault when String.valueOf(fault.getMessage()).contains("unsafe memory access") ->
+                    file + " shrank during the search: a mapped page no longer had a file behind it; no figure is reported";
             default -> null;
         };
         if (message == null) { // not the user's mistake: a bug deserves its stack trace

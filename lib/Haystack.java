@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,6 +21,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * read as zeros without touching a disk and make every cold-cache figure a lie. The file is
  * written under a temporary name and only appears under its real name once complete and synced,
  * so a creation that is interrupted never leaves half a haystack where a whole one is expected.
+ * A creation killed outright leaves its hidden {@code .NAME.partial-PID} file behind; the next
+ * creation of that name in that directory deletes it, once no process with that id is alive.
  * Nothing here ever truncates, overwrites or writes to a file that exists already.
  */
 public final class Haystack {
@@ -31,6 +34,7 @@ public final class Haystack {
 
     private static final int WRITE_BYTES = 1 << 20;
     private static final long SPARE_DISK_BYTES = 64L << 20;
+    private static final String PARTIAL_MARK = ".partial-";
 
     private Haystack() {}
 
@@ -44,12 +48,40 @@ public final class Haystack {
      * Checks free space first; on any failure removes its partial file and throws.
      */
     public static void create(Path target, long bytes) throws IOException {
+        Path directory = checkCreatable(target, bytes);
+        removeStalePartials(target);
+        Path partial = partialPath(target, ProcessHandle.current().pid());
+        Thread removeOnExit = new Thread(() -> deleteQuietly(partial)); // Ctrl-C during creation
+        Runtime.getRuntime().addShutdownHook(removeOnExit);
+        try {
+            writeZerosAndNeedle(partial, bytes);
+            publish(partial, target);
+        } catch (UserError e) {
+            deleteQuietly(partial);
+            throw e;
+        } catch (IOException e) {
+            deleteQuietly(partial);
+            throw new IOException("could not write a " + Sizes.human(bytes) + " haystack in " + directory + ": "
+                    + (e.getMessage() != null ? e.getMessage() : e) + " (the partial file was removed)", e);
+        } catch (RuntimeException | Error e) {
+            deleteQuietly(partial);
+            throw e;
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(removeOnExit);
+        }
+    }
+
+    /**
+     * Everything {@link #create} checks before it writes a byte: a sensible size, an existing
+     * directory, no file under the name, enough free space. Returns the directory.
+     */
+    public static Path checkCreatable(Path target, long bytes) throws IOException {
         if (bytes < Long.BYTES || bytes % Long.BYTES != 0) {
             throw new UserError("a haystack's size must be a positive multiple of 8 bytes, not " + bytes);
         }
         Path directory = target.toAbsolutePath().getParent();
-        if (!Files.isDirectory(directory)) {
-            throw new UserError("cannot create " + target + ": " + directory + " is not a directory");
+        if (directory == null || !Files.isDirectory(directory)) {
+            throw new UserError("cannot create " + target + ": " + directory + " is not an existing directory");
         }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new UserError(target + " already exists; a haystack is never written over a file");
@@ -59,17 +91,28 @@ public final class Haystack {
             throw new UserError("not enough disk space for a " + Sizes.human(bytes) + " haystack in " + directory
                     + " (" + Sizes.human(usable) + " free)");
         }
-        Path partial = directory.resolve("." + target.getFileName() + ".partial-" + ProcessHandle.current().pid());
-        Thread removeOnExit = new Thread(() -> deleteQuietly(partial)); // Ctrl-C during creation
-        Runtime.getRuntime().addShutdownHook(removeOnExit);
-        try {
-            writeZerosAndNeedle(partial, bytes);
-            publish(partial, target);
-        } catch (IOException | RuntimeException | Error e) {
-            deleteQuietly(partial);
-            throw e;
-        } finally {
-            Runtime.getRuntime().removeShutdownHook(removeOnExit);
+        return directory;
+    }
+
+    /** Where a creation by process {@code pid} writes before the file gets its real name. */
+    public static Path partialPath(Path target, long pid) {
+        return target.toAbsolutePath().resolveSibling("." + target.getFileName() + PARTIAL_MARK + pid);
+    }
+
+    /**
+     * Deletes the partial files of earlier creations of {@code target} whose process is gone
+     * (killed, or the machine lost power): only files this class names, only of dead processes.
+     */
+    static void removeStalePartials(Path target) throws IOException {
+        String prefix = "." + target.getFileName() + PARTIAL_MARK;
+        try (DirectoryStream<Path> partials = Files.newDirectoryStream(target.toAbsolutePath().getParent(), prefix + "*")) {
+            for (Path partial : partials) {
+                String pid = partial.getFileName().toString().substring(prefix.length());
+                if (pid.matches("\\d{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isEmpty()
+                        && Files.isRegularFile(partial, LinkOption.NOFOLLOW_LINKS)) {
+                    deleteQuietly(partial);
+                }
+            }
         }
     }
 

@@ -108,16 +108,17 @@ public final class Native {
 
     /**
      * Drops a file's pages from the page cache: fdatasync(2), then
-     * posix_fadvise(POSIX_FADV_DONTNEED). Reads nothing, writes nothing to the file.
+     * posix_fadvise(POSIX_FADV_DONTNEED). Reads nothing, writes nothing to the file. The error
+     * names the call that failed, not the file: the caller says which file it was.
      */
     public static void evictFromPageCache(Path file) throws IOException {
         int fd = open(file);
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CALL_STATE);
-            check((int) FDATASYNC.invokeExact(state, fd), state, "fdatasync " + file);
+            check((int) FDATASYNC.invokeExact(state, fd), state, "fdatasync");
             int error = (int) POSIX_FADVISE.invokeExact(fd, 0L, 0L, POSIX_FADV_DONTNEED);
             if (error != 0) {
-                throw new IOException("posix_fadvise " + file + ": " + strerror(error));
+                throw new IOException("posix_fadvise: " + strerror(error));
             }
         } catch (IOException | RuntimeException e) {
             throw e;

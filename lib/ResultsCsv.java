@@ -1,6 +1,10 @@
 package lib;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -41,11 +45,7 @@ public final class ResultsCsv {
             if (!Files.isRegularFile(csv)) {
                 throw new UserError("--csv " + csv + " is not a regular file");
             }
-            String first;
-            try (var lines = Files.lines(csv)) {
-                first = lines.findFirst().orElse("");
-            }
-            if (!first.equals(headerLine())) {
+            if (!firstLine(csv).equals(headerLine())) {
                 throw new UserError("--csv " + csv + " exists and is not a results CSV of this project (its first line differs); left it alone");
             }
         } else if (csv.toAbsolutePath().getParent() == null || !Files.isDirectory(csv.toAbsolutePath().getParent())) {
@@ -53,18 +53,50 @@ public final class ResultsCsv {
         }
     }
 
-    public static void append(Path csv, List<?> values) throws IOException {
-        if (values.size() != COLUMNS.size()) {
-            throw new IllegalArgumentException(values.size() + " values for " + COLUMNS.size() + " columns");
+    /** Appends {@code rows} (each one value per column) in one write, with the header if the file is new. */
+    public static void append(Path csv, List<? extends List<?>> rows) throws IOException {
+        for (List<?> values : rows) {
+            if (values.size() != COLUMNS.size()) {
+                throw new IllegalArgumentException(values.size() + " values for " + COLUMNS.size() + " columns");
+            }
         }
         checkWritable(csv);
+        boolean exists = Files.exists(csv);
         StringWriter text = new StringWriter();
+        if (exists && !endsWithNewline(csv)) {
+            text.write("\n"); // someone edited it by hand: never glue a row onto their last line
+        }
         try (CSVPrinter printer = new CSVPrinter(text, FORMAT)) {
-            if (!Files.exists(csv)) {
+            if (!exists) {
                 printer.printRecord(COLUMNS);
             }
-            printer.printRecord(values);
+            printer.printRecords(rows);
         }
         Files.writeString(csv, text.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    /**
+     * The first line of {@code csv}, reading no more than a header's worth of bytes: a mistyped
+     * {@code --csv} may name a 4 GiB binary file, which must be neither loaded nor misdecoded.
+     */
+    private static String firstLine(Path csv) throws IOException {
+        byte[] start;
+        try (InputStream in = Files.newInputStream(csv)) {
+            start = in.readNBytes(headerLine().length() + 2);
+        }
+        String text = new String(start, StandardCharsets.UTF_8); // malformed bytes become U+FFFD
+        int end = text.indexOf('\n');
+        return (end >= 0 ? text.substring(0, end) : text).replaceFirst("\r$", "");
+    }
+
+    private static boolean endsWithNewline(Path csv) throws IOException {
+        try (SeekableByteChannel channel = Files.newByteChannel(csv)) {
+            if (channel.size() == 0) {
+                return true;
+            }
+            ByteBuffer last = ByteBuffer.allocate(1);
+            channel.position(channel.size() - 1).read(last);
+            return last.get(0) == '\n';
+        }
     }
 }
