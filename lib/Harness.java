@@ -26,10 +26,11 @@ import picocli.CommandLine.Parameters;
  *
  * <pre>
  *   ./jbang variants/VNN….java [FILE] [--runs N] [--warmup N] [--workers N[,N…]] [--cold] [--csv PATH] [--size SIZE]
+ *       [--chunk SIZE[,SIZE…]] [--profile [--flamegraphs DIR]]
  * </pre>
  *
  * Exit status: 0 a non-zero word was found, 1 the file is all zeros, 2 anything went wrong.
- * Each run is reported on stderr; stdout carries only the summary lines, one per worker count,
+ * Each run is reported on stderr; stdout carries only the summary lines, one per worker count (and chunk size),
  * as space-separated {@code key=value} pairs for scripts to read.
  */
 @Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -66,6 +67,19 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
     Long size;
 
+    @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", converter = SizeConverter.class,
+            description = "Bytes per read for the chapters that read in chunks (V03, V07, V11, V13); a list sweeps them (default: 1m).")
+    List<Long> chunks;
+
+    @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
+    boolean profile;
+
+    @Option(names = "--flamegraphs", paramLabel = "DIR", defaultValue = "results/flamegraphs",
+            description = "Where --profile writes CHAPTER.html, never over an earlier one (default: ${DEFAULT-VALUE}).")
+    Path flamegraphs;
+
+    private Profiler profiler;
+
     private final NeedleSearch search;
     private final String chapter;
     private final PrintStream out;
@@ -98,6 +112,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         checkOptions();
+        if (profile) {
+            profiler = Profiler.load(err);
+        }
         if (csv != null) {
             ResultsCsv.checkWritable(csv);
         }
@@ -110,7 +127,12 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         long answer = NeedleSearch.NOT_FOUND;
         List<List<?>> rows = new ArrayList<>();
         for (int workerCount : workerCounts()) {
-            answer = measure(haystack, bytes, expected, workerCount, rows);
+            for (int chunkBytes : chunkSizes()) {
+                answer = measure(haystack, bytes, expected, workerCount, chunkBytes, rows);
+            }
+        }
+        if (profiler != null) {
+            err.println("flame graph: " + profiler.writeFlameGraph(flamegraphs, chapter));
         }
         if (csv != null) { // only now: a command that failed part-way records nothing
             ResultsCsv.append(csv, rows);
@@ -119,16 +141,22 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     }
 
     /** Warm-up runs, then timed runs, for one worker count; prints the summary and adds its CSV row to {@code rows}. */
-    private long measure(Path haystack, long bytes, long expected, int workerCount, List<List<?>> rows) throws IOException {
+    private long measure(Path haystack, long bytes, long expected, int workerCount, int chunkBytes, List<List<?>> rows)
+            throws IOException {
         double[] warmupSeconds = new double[warmup];
         double[] seconds = new double[runs];
         long answer = 0;
         for (int i = 0; i < warmup + runs; i++) {
+            if (profiler != null && i == warmup) {
+                profiler.resume(); // the timed runs only: warm-up is mostly the JIT at work
+            }
             if (cold) {
                 PageCache.evict(haystack);
             }
             long start = System.nanoTime();
-            long offset = search.search(haystack, workerCount);
+            long offset = search instanceof ChunkedSearch chunked
+                    ? chunked.search(haystack, workerCount, chunkBytes)
+                    : search.search(haystack, workerCount);
             double elapsed = (System.nanoTime() - start) / 1e9;
             checkAnswer(haystack, bytes, expected, i == 0 ? offset : answer, offset);
             answer = offset;
@@ -142,16 +170,19 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     timed ? "run" : "warm-up", timed ? i - warmup + 1 : i + 1,
                     elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset);
         }
+        if (profiler != null) {
+            profiler.pause();
+        }
         double mean = Stats.trimmedMean(seconds);
         double median = Stats.median(seconds);
         double mbps = Stats.megabytesPerSecond(bytes, mean);
-        out.printf(Locale.ROOT, "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d%n",
-                chapter, workerCount, answer, runs, mean, median, mbps, cold ? "cold" : "warm", bytes);
+        out.printf(Locale.ROOT, "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d chunk_bytes=%d%n",
+                chapter, workerCount, answer, runs, mean, median, mbps, cold ? "cold" : "warm", bytes, chunkBytes);
         if (csv != null) {
             Machine machine = Machine.current();
             rows.add(List.of(
                     Instant.now().truncatedTo(ChronoUnit.SECONDS), chapter, workerCount, cold ? "cold" : "warm",
-                    bytes, ParallelSearch.CHUNK_BYTES, answer, warmup, runs,
+                    bytes, chunkBytes, answer, warmup, runs,
                     fixed(mean), fixed(median), fixed(min(seconds)), fixed(max(seconds)), Math.round(mbps),
                     joined(seconds), joined(warmupSeconds),
                     machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
@@ -194,6 +225,18 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
             throw new UserError("--size must be a positive multiple of 8 bytes, not " + size);
         }
+        if (chunks != null && !(search instanceof ChunkedSearch)) {
+            throw new UserError("--chunk applies only to the chapters that read in chunks (V03, V07, V11, V13)");
+        }
+        for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
+            if (chunkBytes < Long.BYTES || chunkBytes > (1L << 30) || chunkBytes % Long.BYTES != 0) {
+                throw new UserError("--chunk must be a multiple of 8 bytes, at most 1 GiB, not " + chunkBytes);
+            }
+        }
+    }
+
+    private List<Integer> chunkSizes() {
+        return chunks != null ? chunks.stream().map(Long::intValue).toList() : List.of(ParallelSearch.CHUNK_BYTES);
     }
 
     private List<Integer> workerCounts() {

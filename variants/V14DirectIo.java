@@ -1,0 +1,60 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import lib.DirectReader;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.ParallelSearch;
+import lib.VectorKernel;
+
+/**
+ * Chapter 14: cold files, read around the page cache with O_DIRECT.
+ *
+ * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
+ * Here the disk writes straight into each worker's buffer ({@link DirectReader}), so a cold run
+ * costs the disk and nothing else; a warm run costs the same, since the cache is never consulted.
+ *
+ * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
+ * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
+ * for uses like this one), but every buffer address, position and length must then be a multiple
+ * of the file system's block size: {@code Arena.allocate(bytes, alignment)} gives the buffer,
+ * arithmetic gives the rest.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V14DirectIo.java haystack.bin --cold --runs 3
+ * </pre>
+ */
+public class V14DirectIo implements NeedleSearch {
+
+    public static void main(String[] args) {
+        Harness.run(new V14DirectIo(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        long blockBytes = DirectReader.blockBytes(file);
+        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, ParallelSearch.CHUNK_BYTES,
+                () -> new DirectReader(openDirect(file), blockBytes, ParallelSearch.CHUNK_BYTES,
+                        VectorKernel::firstNonZeroWordWidest));
+    }
+
+    static FileChannel openDirect(Path file) throws IOException {
+        try {
+            return FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+        } catch (IOException | UnsupportedOperationException e) {
+            if (!Files.isReadable(file)) {
+                throw e; // a missing or unreadable file is not the file system's fault
+            }
+            throw DirectReader.refused(file, e);
+        }
+    }
+}
