@@ -1,0 +1,50 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lib.Harness;
+import lib.NeedleSearch;
+import lib.ParallelSearch;
+import lib.UringReader;
+import lib.VectorKernel;
+
+/**
+ * Chapter 15: cold files, with many reads in flight at once through io_uring.
+ *
+ * <p>A disk, and an SSD most of all, is fastest with a deep queue of requests; a thread blocked in
+ * pread has exactly one. Here each worker submits its next chunks ahead of time through its own
+ * io_uring ({@link UringReader}) and scans each buffer as its read completes, with O_DIRECT as in
+ * chapter 14, so the disk always has work queued while the CPU scans.
+ *
+ * <p>The Java lesson: the JDK has no io_uring, but the FFM API reaches it with no C at all
+ * ({@link lib.IoUring}): two system calls through {@code syscall}, the rings mapped as
+ * {@code MemorySegment}s, the kernel's structs as {@code MemoryLayout}s, and the ring indices read
+ * and written with acquire/release {@code VarHandle}s, because the kernel is another thread.
+ *
+ * <pre>
+ * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold --runs 3
+ * </pre>
+ */
+public class V15IoUring implements NeedleSearch {
+
+    /** Reads each worker keeps in flight: CHUNK_BYTES each, so 16 MiB of buffers per worker. */
+    static final int QUEUE_DEPTH = Integer.getInteger("v15.depth", 16);
+    static final boolean DIRECT = !Boolean.getBoolean("v15.buffered");
+
+    public static void main(String[] args) {
+        Harness.run(new V15IoUring(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        long bytes = Files.size(file);
+        return ParallelSearch.firstNonZeroWord(bytes, workers, ParallelSearch.CHUNK_BYTES,
+                () -> new UringReader(file, bytes, ParallelSearch.CHUNK_BYTES, QUEUE_DEPTH, DIRECT,
+                        VectorKernel::firstNonZeroWordWidest));
+    }
+}
