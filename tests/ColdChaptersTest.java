@@ -1,0 +1,138 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import lib.IoUring;
+import lib.NeedleSearch;
+import lib.ReferenceSearch;
+import lib.Shard;
+import lib.UserError;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The two cold-cache chapters (O_DIRECT, io_uring) against the plain reference scan, on awkward
+ * files: sizes that are not a multiple of a word, a block or a page; needles on the edges of
+ * shards, chunks and blocks; several non-zero words; empty and all-zero files.
+ *
+ * <p>The files are made in a fresh directory under {@code java.io.tmpdir}, which must be on a file
+ * system that accepts O_DIRECT (a disk file system; some in-memory ones refuse it), on a kernel
+ * that allows io_uring. Where it is not, the tests are skipped, saying why.
+ */
+class ColdChaptersTest {
+
+    private static final int MAX_WORKERS = 4;
+    private static final long MIB = 1 << 20;
+    private static Path directory;
+
+    @BeforeAll
+    static void makeDirectory() throws IOException {
+        directory = Files.createTempDirectory("cold-chapters-test-");
+    }
+
+    @AfterAll
+    static void removeDirectory() throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path); // only what this class created
+            }
+        }
+    }
+
+    @Test
+    void directIoAgreesWithTheReference() throws IOException {
+        assumeDirectIoWorks();
+        checkAgainstReference(new V14DirectIo());
+    }
+
+    @Test
+    void ioUringAgreesWithTheReference() throws IOException {
+        assumeDirectIoWorks();
+        assumeIoUringWorks();
+        checkAgainstReference(new V15IoUring());
+    }
+
+    private void checkAgainstReference(NeedleSearch chapter) throws IOException {
+        int fileNumber = 0;
+        for (byte[] content : awkwardFiles()) {
+            Path file = directory.resolve(chapter.getClass().getSimpleName() + "-" + fileNumber++ + ".bin");
+            Files.write(file, content, StandardOpenOption.CREATE_NEW);
+            long expected = new ReferenceSearch().search(file, 1);
+            for (int workers = 1; workers <= MAX_WORKERS; workers++) {
+                assertEquals(expected, chapter.search(file, workers),
+                        file.getFileName() + ": " + content.length + " bytes, " + workers + " workers");
+            }
+            Files.delete(file);
+        }
+    }
+
+    /** Seeded, so a failure names a file that can be made again. */
+    private static List<byte[]> awkwardFiles() {
+        Random random = new Random(20_141);
+        List<byte[]> files = new ArrayList<>();
+        files.add(new byte[0]);
+        for (int size : new int[] {1, 7, 13, 511, 4095, 4097, 3 * 4096 + 5}) {
+            files.add(new byte[size]);                            // all zeros
+            files.add(withNonZero(size, size - 1));               // the very last byte
+            files.add(withNonZero(size, random.nextInt(size)));
+        }
+        // Larger than a 1 MiB chunk, not a multiple of anything: needles on every edge there is.
+        int size = Math.toIntExact(3 * MIB + 4096 * 3 + 517);
+        files.add(new byte[size]);
+        for (int workers = 1; workers <= MAX_WORKERS; workers++) {
+            for (Shard shard : Shard.split(size, workers)) {
+                for (long edge : new long[] {shard.start(), shard.end() - 1, shard.start() + MIB - 1, shard.start() + MIB}) {
+                    if (edge >= 0 && edge < size) {
+                        files.add(withNonZero(size, (int) edge));
+                    }
+                }
+            }
+        }
+        for (int sample = 0; sample < 4; sample++) { // several non-zero words, the lowest must win
+            byte[] content = new byte[size];
+            for (int i = 0; i < 5; i++) {
+                content[random.nextInt(size)] = (byte) (1 + random.nextInt(255));
+            }
+            files.add(content);
+        }
+        return files;
+    }
+
+    private static byte[] withNonZero(int size, int offset) {
+        byte[] content = new byte[size];
+        content[offset] = (byte) 0x5a;
+        return content;
+    }
+
+    private static void assumeDirectIoWorks() throws IOException {
+        Path probe = directory.resolve("o-direct-probe");
+        Files.write(probe, new byte[4096], StandardOpenOption.CREATE_NEW);
+        try (FileChannel ignored = FileChannel.open(probe, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+            // it opened: this file system accepts O_DIRECT
+        } catch (IOException | UnsupportedOperationException e) {
+            assumeTrue(false, "the file system of " + directory + " refuses O_DIRECT (" + e.getMessage()
+                    + "); set java.io.tmpdir to a directory on a disk file system to run these tests");
+        } finally {
+            Files.delete(probe);
+        }
+    }
+
+    private static void assumeIoUringWorks() throws IOException {
+        try (IoUring ignored = new IoUring(1)) {
+            // the kernel gave us a ring
+        } catch (UserError refused) {
+            assumeTrue(false, refused.getMessage());
+        }
+    }
+}
