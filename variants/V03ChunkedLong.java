@@ -10,8 +10,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import lib.ChunkedSearch;
 import lib.Harness;
-import lib.NeedleSearch;
 import lib.WordKernel;
 
 /**
@@ -20,24 +20,22 @@ import lib.WordKernel;
  * <p>Two changes, both about doing less per byte: one system call per megabyte instead of a method
  * call per byte, and a scan that tests a whole {@code long} at a time ({@link WordKernel}). The
  * buffer is off-heap: {@code FileChannel} reads into a heap buffer through a hidden direct buffer
- * and a second copy, which would undo half the gain.
+ * and a second copy, which would undo half the gain. {@code --chunk} tries other read sizes.
  *
  * <pre>
  * How to run:   ./jbang variants/V03ChunkedLong.java haystack.bin
  * </pre>
  */
-public class V03ChunkedLong implements NeedleSearch {
-
-    static final int CHUNK_BYTES = 1 << 20;
+public class V03ChunkedLong implements ChunkedSearch {
 
     public static void main(String[] args) {
         Harness.run(new V03ChunkedLong(), args);
     }
 
     @Override
-    public long search(Path file, int workers) throws IOException {
+    public long search(Path file, int workers, int chunkBytes) throws IOException {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
-            MemorySegment chunk = arena.allocate(CHUNK_BYTES, 4096);
+            MemorySegment chunk = arena.allocate(chunkBytes, 4096);
             ByteBuffer chunkView = chunk.asByteBuffer(); // the same memory, as FileChannel wants it
             for (long chunkStart = 0; ; chunkStart += chunkView.position()) {
                 chunkView.clear();

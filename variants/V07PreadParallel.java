@@ -7,8 +7,8 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lib.ChunkedSearch;
 import lib.Harness;
-import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.PositionalReader;
 import lib.WordKernel;
@@ -16,24 +16,25 @@ import lib.WordKernel;
 /**
  * Chapter 7: back to reading, but in parallel, with positional reads.
  *
- * <p>Each worker opens its own {@code FileChannel}, owns one reused 1 MiB off-heap buffer and reads
- * its shard with {@code read(buffer, position)}, which is {@code pread(2)}: see
- * {@link PositionalReader}. Reading copies every byte once more than mmap does, but the copy is a
- * tight kernel loop into a buffer that stays in cache, and there is not a single page fault.
+ * <p>Each worker opens its own {@code FileChannel}, owns one reused 1 MiB off-heap buffer (another
+ * size with {@code --chunk}) and reads its shard with {@code read(buffer, position)}, which is
+ * {@code pread(2)}: see {@link PositionalReader}. Reading copies every byte once more than mmap
+ * does, but the copy is a tight kernel loop into a buffer that stays in cache, and there is not a
+ * single page fault.
  *
  * <pre>
  * How to run:   ./jbang variants/V07PreadParallel.java haystack.bin --workers 1,2
  * </pre>
  */
-public class V07PreadParallel implements NeedleSearch {
+public class V07PreadParallel implements ChunkedSearch {
 
     public static void main(String[] args) {
         Harness.run(new V07PreadParallel(), args);
     }
 
     @Override
-    public long search(Path file, int workers) throws IOException {
-        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, ParallelSearch.CHUNK_BYTES,
-                () -> new PositionalReader(file, ParallelSearch.CHUNK_BYTES, WordKernel::firstNonZeroWord));
+    public long search(Path file, int workers, int chunkBytes) throws IOException {
+        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
+                () -> new PositionalReader(file, chunkBytes, WordKernel::firstNonZeroWord));
     }
 }

@@ -7,8 +7,8 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lib.ChunkedSearch;
 import lib.Harness;
-import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.PositionalReader;
 import lib.VectorKernel;
@@ -16,22 +16,23 @@ import lib.VectorKernel;
 /**
  * Chapter 11: chapter 7's parallel positional reads with the 256-bit kernel.
  *
- * <p>The best I/O strategy so far with the fastest scan so far. Each worker's 1 MiB buffer was just
- * written by the kernel's copy and is still in cache, so the vector scan reads it almost for free.
+ * <p>The best I/O strategy so far with the fastest scan so far. Each worker's 1 MiB buffer (another
+ * size with {@code --chunk}) was just written by the kernel's copy and is still in cache, so the
+ * vector scan reads it almost for free.
  *
  * <pre>
  * How to run:   ./jbang variants/V11PreadParallelVector256.java haystack.bin --workers 1,2
  * </pre>
  */
-public class V11PreadParallelVector256 implements NeedleSearch {
+public class V11PreadParallelVector256 implements ChunkedSearch {
 
     public static void main(String[] args) {
         Harness.run(new V11PreadParallelVector256(), args);
     }
 
     @Override
-    public long search(Path file, int workers) throws IOException {
-        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, ParallelSearch.CHUNK_BYTES,
-                () -> new PositionalReader(file, ParallelSearch.CHUNK_BYTES, VectorKernel::firstNonZeroWord256));
+    public long search(Path file, int workers, int chunkBytes) throws IOException {
+        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
+                () -> new PositionalReader(file, chunkBytes, VectorKernel::firstNonZeroWord256));
     }
 }

@@ -7,8 +7,8 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lib.ChunkedSearch;
 import lib.Harness;
-import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.PositionalReader;
 import lib.VectorKernel;
@@ -24,7 +24,7 @@ import lib.VectorKernel;
  * How to run:   ./jbang variants/V13PreadVector.java haystack.bin
  * </pre>
  */
-public class V13PreadVector implements NeedleSearch {
+public class V13PreadVector implements ChunkedSearch {
 
     public static void main(String[] args) {
         System.err.println("V13PreadVector: scanning with " + VectorKernel.widestDescription());
@@ -32,8 +32,8 @@ public class V13PreadVector implements NeedleSearch {
     }
 
     @Override
-    public long search(Path file, int workers) throws IOException {
-        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, ParallelSearch.CHUNK_BYTES,
-                () -> new PositionalReader(file, ParallelSearch.CHUNK_BYTES, VectorKernel::firstNonZeroWordWidest));
+    public long search(Path file, int workers, int chunkBytes) throws IOException {
+        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
+                () -> new PositionalReader(file, chunkBytes, VectorKernel::firstNonZeroWordWidest));
     }
 }
