@@ -1,0 +1,451 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import lib.Haystack;
+import lib.Machine;
+import lib.PageCache;
+import lib.ResultsCsv;
+import lib.Sizes;
+import lib.Stats;
+import lib.UserError;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The whole study in one command: every chapter, in order, each in a JVM of its own, on one haystack.
+ *
+ * <ol>
+ *   <li>the scoreboard (warm page cache, one worker per processor) into {@code scoreboard.csv}, opened
+ *       by "chapter zero": {@code cmp FILE /dev/zero}, the yardstick a shell user would reach for;
+ *   <li>the worker sweep of the parallel chapters into {@code scaling.csv}, one JVM per worker count;
+ *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv}.
+ * </ol>
+ *
+ * Each chapter runs as {@code ./jbang variants/VNN….java FILE --csv …}, so no chapter's JIT, heap or
+ * mappings leak into the next one's figures. Each row is appended once its runs are done, so an
+ * interrupted study keeps what it finished, and {@code --resume} skips those rows next time.
+ *
+ * <pre>
+ * How to run (from the project's root):   ./jbang tools/Study.java
+ * A quick try:   ./jbang tools/Study.java /tmp/small.bin --size 64m --runs 1 --warmup 0 --results /tmp/study
+ * </pre>
+ */
+@Command(name = "Study", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Runs every chapter on one haystack and appends the figures to the results CSVs.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every step ran", "2:a step failed (the others still ran) or an error (one line on stderr)"})
+public class Study implements Callable<Integer> {
+
+    /** The chapters with a worker count worth sweeping. */
+    static final Set<String> PARALLEL = Set.of("V06", "V07", "V09", "V10", "V11", "V13");
+    /** The chapters timed with a cold page cache: one of each way of reading the file. */
+    static final Set<String> COLD = Set.of("V01", "V03", "V06", "V07", "V11", "V13");
+    /** Chapter zero is not Java: GNU cmp reports the first byte where FILE differs from endless zeros. */
+    static final String CMP_CHAPTER = "V00Cmp";
+
+    static final String SCOREBOARD = "scoreboard", SCALING = "scaling", COLD_TABLE = "cold";
+    static final Pattern SUMMARY = Pattern.compile("^variant=\\S+ .*");
+    static final Pattern CMP_DIFFERS = Pattern.compile("differ: (?:byte|char) (\\d+)");
+
+    @Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "haystack.bin",
+            description = "The haystack (default: ${DEFAULT-VALUE}); one of --size is created if it does not exist.")
+    Path file;
+
+    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
+    Long size;
+
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
+            description = "Timed runs per row (default: ${DEFAULT-VALUE}; 5 or more drop the fastest and slowest).")
+    int runs;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed runs first (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--only", paramLabel = "VNN[,VNN...]", split = ",",
+            description = "Only these chapters, e.g. V00,V04,V13 (V00 is cmp).")
+    List<String> only;
+
+    @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", defaultValue = "1,2,4,6,8,12,24,48,96",
+            description = "Worker counts of the scaling round (default: ${DEFAULT-VALUE}).")
+    List<Integer> sweep;
+
+    @Option(names = "--skip-scaling", description = "Leave out the worker sweep.")
+    boolean skipScaling;
+
+    @Option(names = "--skip-cold", description = "Leave out the cold-cache round.")
+    boolean skipCold;
+
+    @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
+            description = "Where the CSVs go (default: ${DEFAULT-VALUE}); created if missing.")
+    Path results;
+
+    @Option(names = "--resume", description = "Skip rows the CSVs already hold for this chapter, worker count, cache and file size.")
+    boolean resume;
+
+    @Option(names = "--dry-run", description = "Print the steps and the commands, run nothing.")
+    boolean dryRun;
+
+    /** One row to produce: a chapter, at a worker count, warm or cold, into one CSV. */
+    record Step(String table, String chapter, int workers, boolean cold) {
+        String cache() {
+            return cold ? "cold" : "warm";
+        }
+
+        String key(long fileBytes) {
+            return String.join("|", chapter, Integer.toString(workers), cache(), Long.toString(fileBytes));
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%-10s %-28s workers=%-3d %s", table, chapter, workers, cache());
+        }
+    }
+
+    private volatile Process running;
+
+    public static void main(String[] args) {
+        Study study = new Study();
+        CommandLine commandLine = new CommandLine(study)
+                .setParameterExceptionHandler((e, ignored) -> fail(e.getMessage()))
+                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
+        System.exit(commandLine.execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        checkOptions();
+        if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
+            throw new UserError("run the study from the project's root directory (where ./jbang and variants/ are)");
+        }
+        List<String> chapters = chapters();
+        List<Step> steps = plan(chapters);
+        if (steps.isEmpty()) {
+            throw new UserError("nothing to run: --only " + String.join(",", only) + " leaves no step");
+        }
+        if (dryRun) {
+            steps.forEach(step -> System.out.println(step + "   " + String.join(" ", command(step))));
+            return 0;
+        }
+        Files.createDirectories(results);
+        for (String table : List.of(SCOREBOARD, SCALING, COLD_TABLE)) {
+            ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
+        }
+        haystack();
+        long fileBytes = Files.size(file);
+        Set<String> done = resume ? rowsPresent() : Set.of();
+
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stopRunningChapter)); // Ctrl-C or kill
+        Instant start = Instant.now();
+        List<String> failed = new ArrayList<>();
+        int skipped = 0;
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            String progress = String.format(Locale.ROOT, "[%d/%d %s]", i + 1, steps.size(), elapsed(start));
+            if (done.contains(step.key(fileBytes))) {
+                System.err.println(progress + " " + step + "  already in " + csv(step.table()) + ", skipped");
+                skipped++;
+                continue;
+            }
+            System.err.println(progress + " " + step);
+            boolean ok = step.chapter().equals(CMP_CHAPTER) ? runCmp(step, fileBytes) : runChapter(step);
+            if (!ok) {
+                failed.add(step.toString().replaceAll("\\s+", " "));
+            }
+        }
+        System.err.printf(Locale.ROOT, "study: %d steps in %s: %d ran, %d skipped, %d failed; figures in %s%n",
+                steps.size(), elapsed(start), steps.size() - skipped - failed.size(), skipped, failed.size(), results);
+        failed.forEach(step -> System.err.println("  failed: " + step));
+        return failed.isEmpty() ? 0 : 2;
+    }
+
+    /** Every chapter script in variants/, in order, chapter zero first. */
+    private List<String> chapters() throws IOException {
+        List<String> chapters = new ArrayList<>(List.of(CMP_CHAPTER));
+        try (Stream<Path> scripts = Files.list(Path.of("variants"))) {
+            scripts.map(path -> path.getFileName().toString())
+                    .filter(name -> name.matches("V\\d\\d\\w*\\.java"))
+                    .map(name -> name.substring(0, name.length() - ".java".length()))
+                    .sorted()
+                    .forEach(chapters::add);
+        }
+        if (only == null) {
+            return chapters;
+        }
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String name : only) {
+            String number = number(name.trim());
+            if (chapters.stream().noneMatch(chapter -> number(chapter).equals(number))) {
+                throw new UserError("--only " + name + ": no such chapter (V00 to V" + number(chapters.getLast()).substring(1) + ")");
+            }
+            wanted.add(number);
+        }
+        return chapters.stream().filter(chapter -> wanted.contains(number(chapter))).toList();
+    }
+
+    /** The scoreboard first, then the sweep, then the cold round: the most wanted figures come first. */
+    private List<Step> plan(List<String> chapters) {
+        int processors = Runtime.getRuntime().availableProcessors();
+        List<Step> steps = new ArrayList<>();
+        for (String chapter : chapters) {
+            steps.add(new Step(SCOREBOARD, chapter, chapter.equals(CMP_CHAPTER) ? 1 : processors, false));
+        }
+        if (!skipScaling) {
+            for (String chapter : chapters) {
+                if (PARALLEL.contains(number(chapter))) {
+                    sweep.forEach(workers -> steps.add(new Step(SCALING, chapter, workers, false)));
+                }
+            }
+        }
+        if (!skipCold) {
+            for (String chapter : chapters) {
+                if (COLD.contains(number(chapter))) {
+                    steps.add(new Step(COLD_TABLE, chapter, processors, true));
+                }
+            }
+        }
+        return steps;
+    }
+
+    /** "V06MmapParallel", "v6" and "V06" all become "V06". */
+    static String number(String chapter) {
+        Matcher digits = Pattern.compile("^[vV](\\d{1,2})(\\D.*)?$").matcher(chapter);
+        return digits.matches() ? String.format(Locale.ROOT, "V%02d", Integer.parseInt(digits.group(1))) : chapter;
+    }
+
+    private List<String> command(Step step) {
+        if (step.chapter().equals(CMP_CHAPTER)) {
+            return List.of("cmp", file.toString(), "/dev/zero");
+        }
+        List<String> command = new ArrayList<>(List.of("./jbang", "variants/" + step.chapter() + ".java", file.toString(),
+                "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
+                "--workers", Integer.toString(step.workers()), "--csv", csv(step.table()).toString()));
+        if (step.cold()) {
+            command.add("--cold");
+        }
+        return command;
+    }
+
+    /** One chapter in its own JVM: its runs go to stderr as they happen, its summary line to stdout. */
+    private boolean runChapter(Step step) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command(step)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        running = process;
+        try (BufferedReader out = process.inputReader(StandardCharsets.UTF_8)) {
+            out.lines().forEach(System.out::println);
+        }
+        int status = process.waitFor();
+        running = null;
+        if (status == 0 || status == 1) { // 1: the file is all zeros, which is a result too
+            return true;
+        }
+        System.err.println("study: " + step.chapter() + " ended with status " + status + " (its message is above); going on");
+        return false;
+    }
+
+    /**
+     * Chapter zero: {@code cmp FILE /dev/zero}, timed from starting the process to its exit. A chapter's
+     * run excludes its JVM's start-up; cmp's start-up is a millisecond or so, so the two compare fairly.
+     */
+    private boolean runCmp(Step step, long fileBytes) throws IOException, InterruptedException {
+        long expected = Haystack.endsWithNeedle(file) ? Haystack.needleOffset(fileBytes) : -2;
+        PageCache.warm(file);
+        double[] warmupSeconds = new double[warmup];
+        double[] seconds = new double[runs];
+        long answer = 0;
+        for (int i = 0; i < warmup + runs; i++) {
+            long begin = System.nanoTime();
+            long offset = cmpOnce();
+            double elapsed = (System.nanoTime() - begin) / 1e9;
+            if (offset == -2) {
+                return false;
+            }
+            if ((i > 0 && offset != answer) || (expected != -2 && offset != expected)) {
+                System.err.println("study: cmp answered " + offset + ", expected " + (i > 0 ? answer : expected) + "; no figure recorded");
+                return false;
+            }
+            answer = offset;
+            boolean timed = i >= warmup;
+            (timed ? seconds : warmupSeconds)[timed ? i - warmup : i] = elapsed;
+            System.err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d%n", timed ? "run" : "warm-up",
+                    timed ? i - warmup + 1 : i + 1, elapsed, Stats.megabytesPerSecond(fileBytes, elapsed), offset);
+        }
+        double mean = Stats.trimmedMean(seconds);
+        double median = Stats.median(seconds);
+        double mbps = Stats.megabytesPerSecond(fileBytes, mean);
+        System.out.printf(Locale.ROOT, "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d%n",
+                step.chapter(), step.workers(), answer, runs, mean, median, mbps, step.cache(), fileBytes);
+        Machine machine = Machine.current();
+        ResultsCsv.append(csv(step.table()), List.of(List.<Object>of(
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), step.chapter(), step.workers(), step.cache(),
+                fileBytes, "", answer, warmup, runs,
+                fixed(mean), fixed(median), fixed(min(seconds)), fixed(max(seconds)), Math.round(mbps),
+                joined(seconds), joined(warmupSeconds),
+                machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
+                machine.jdk(), machine.vectorBits())));
+        return true;
+    }
+
+    /**
+     * Runs cmp once. Returns the offset of the first non-zero 8-byte word (cmp counts bytes from 1;
+     * the word's offset is that byte's, rounded down to 8), -1 for a file of zeros, -2 on an error.
+     */
+    private long cmpOnce() throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command(new Step(SCOREBOARD, CMP_CHAPTER, 1, false)))
+                .redirectErrorStream(true);
+        builder.environment().put("LC_ALL", "C"); // its message in English, to be read below
+        Process process = builder.start();
+        running = process;
+        String output;
+        try (Reader out = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
+            output = new BufferedReader(out).lines().reduce("", (a, b) -> a + b + "\n");
+        }
+        int status = process.waitFor();
+        running = null;
+        Matcher differs = CMP_DIFFERS.matcher(output);
+        if (status == 1 && differs.find()) {
+            long firstDifferentByte = Long.parseLong(differs.group(1)) - 1;
+            return firstDifferentByte / Long.BYTES * Long.BYTES;
+        }
+        if (status == 1 && output.contains("EOF on " + file)) {
+            return -1; // the file ended before any byte differed from zero
+        }
+        System.err.println("study: cmp failed (status " + status + "): " + output.strip());
+        return -2;
+    }
+
+    /** Rows already in the CSVs, as chapter|workers|cache|file_bytes. */
+    private Set<String> rowsPresent() throws IOException {
+        Set<String> present = new HashSet<>();
+        for (String table : List.of(SCOREBOARD, SCALING, COLD_TABLE)) {
+            Path csv = csv(table);
+            if (!Files.exists(csv)) {
+                continue;
+            }
+            try (Reader in = Files.newBufferedReader(csv)) {
+                for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+                    present.add(String.join("|", row.get("chapter"), row.get("workers"), row.get("cache"), row.get("file_bytes")));
+                }
+            }
+        }
+        return present;
+    }
+
+    /** Creates the haystack when FILE does not exist; refuses an existing one of another --size. */
+    private void haystack() throws IOException {
+        if (!Files.exists(file)) {
+            long bytes = size != null ? size : Haystack.DEFAULT_BYTES;
+            System.err.println("study: creating a " + Sizes.human(bytes) + " haystack at " + file);
+            Haystack.create(file, bytes);
+        } else if (!Files.isRegularFile(file)) {
+            throw new UserError(file + " is not a regular file");
+        } else if (size != null && Files.size(file) != size) {
+            throw new UserError(file + " exists with " + Files.size(file) + " bytes, not the --size " + size
+                    + " you asked for; it is left as it is (choose another FILE for a new haystack)");
+        }
+    }
+
+    private void checkOptions() {
+        if (runs < 1) {
+            throw new UserError("--runs must be at least 1, not " + runs);
+        }
+        if (warmup < 0) {
+            throw new UserError("--warmup cannot be negative");
+        }
+        for (int workers : sweep) {
+            if (workers < 1 || workers > 4096) {
+                throw new UserError("--sweep worker counts must be between 1 and 4096, not " + workers);
+            }
+        }
+        if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
+            throw new UserError("--size must be a positive multiple of 8 bytes, not " + size);
+        }
+    }
+
+    private Path csv(String table) {
+        return results.resolve(table + ".csv");
+    }
+
+    private void stopRunningChapter() {
+        Process process = running;
+        if (process != null && process.isAlive()) {
+            process.descendants().forEach(ProcessHandle::destroy);
+            process.destroy();
+        }
+    }
+
+    private static String elapsed(Instant start) {
+        Duration d = Duration.between(start, Instant.now());
+        return String.format(Locale.ROOT, "%d:%02d:%02d", d.toHours(), d.toMinutesPart(), d.toSecondsPart());
+    }
+
+    private static double min(double[] values) {
+        return java.util.Arrays.stream(values).min().orElseThrow();
+    }
+
+    private static double max(double[] values) {
+        return java.util.Arrays.stream(values).max().orElseThrow();
+    }
+
+    private static String fixed(double seconds) {
+        return String.format(Locale.ROOT, "%.6f", seconds);
+    }
+
+    private static String joined(double[] seconds) {
+        List<String> parts = new ArrayList<>();
+        for (double s : seconds) {
+            parts.add(fixed(s));
+        }
+        return String.join(" ", parts);
+    }
+
+    private static int fail(Throwable e) {
+        if (e instanceof UserError || e instanceof IOException) {
+            return fail(e.getMessage() != null ? e.getMessage() : e.toString());
+        }
+        e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
+        return 2;
+    }
+
+    private static int fail(String message) {
+        System.err.println("Study: " + message);
+        return 2;
+    }
+
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            try {
+                return Sizes.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}
