@@ -1,0 +1,46 @@
+package lib;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The first wall: how fast can the widest vector kernel read memory that is already ours?
+ *
+ * <p>Not a chapter but a yardstick, run by {@code tools/WallProbe.java}. It builds, once, an
+ * off-heap copy of a haystack, the same size with the needle in the same place, and then "searches"
+ * that with {@link VectorKernel#firstNonZeroWordWidest}, divided among workers exactly as the
+ * parallel chapters divide a file ({@link ParallelSearch}). No system call, no page fault, no copy:
+ * only loads from RAM. No chapter that reads the file can beat this figure.
+ */
+public final class WallMemoryRead implements ChunkedSearch {
+
+    private Arena arena;
+    private MemorySegment memory;
+
+    @Override
+    public long search(Path file, int workers, int chunkBytes) throws IOException {
+        MemorySegment haystack = inMemory(Files.size(file));
+        return ParallelSearch.firstNonZeroWord(haystack.byteSize(), workers, chunkBytes,
+                () -> (from, to) -> {
+                    long hit = VectorKernel.firstNonZeroWordWidest(haystack, from, to);
+                    return hit < 0 ? NeedleSearch.NOT_FOUND : hit; // offsets in memory are file offsets
+                });
+    }
+
+    /** The in-memory haystack, made on the first call (a warm-up run) and kept for the rest. */
+    private synchronized MemorySegment inMemory(long bytes) {
+        if (memory == null || memory.byteSize() != bytes) {
+            if (arena != null) {
+                arena.close();
+            }
+            arena = Arena.ofShared(); // shared: every worker thread reads it
+            memory = arena.allocate(bytes, 4096); // zeroed, so every page is really there
+            memory.set(ValueLayout.JAVA_LONG_UNALIGNED, Haystack.needleOffset(bytes), Haystack.NEEDLE);
+        }
+        return memory;
+    }
+}
