@@ -41,7 +41,7 @@ public final class Profiler {
         AsyncProfiler profiler;
         try {
             profiler = AsyncProfiler.getInstance();
-        } catch (LinkageError | IllegalStateException e) { // no library for this platform, or it would not load
+        } catch (LinkageError | RuntimeException e) { // no library for this platform, or it would not load
             throw new UserError("--profile: cannot load async-profiler's native library (" + e.getMessage() + ")");
         }
         try {

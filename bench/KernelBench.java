@@ -1,0 +1,130 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//DEPS org.openjdk.jmh:jmh-core:1.37
+//DEPS org.openjdk.jmh:jmh-generator-annprocess:1.37
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector -proc:full
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+package bench; // JMH refuses benchmarks in the unnamed package
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import lib.Haystack;
+import lib.Sizes;
+import lib.VectorKernel;
+import lib.WordKernel;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * The scan kernels alone, measured the JVM way: JMH, no file, no threads, no system calls.
+ *
+ * <p>Each kernel scans an off-heap segment of zeros with the needle in its last word, so it reads
+ * every byte. 256 KiB fits in the L2 cache: that is the kernel's own speed. 1 GiB does not fit in
+ * any cache: that is the kernel limited by memory, the figure the chapters live with. The last
+ * lines convert JMH's time per scan into bytes per nanosecond (the same number as GB/s).
+ *
+ * <pre>
+ * How to run:   ./jbang bench/KernelBench.java                      (about 1 minute)
+ *               ./jbang bench/KernelBench.java -wi 5 -i 10 -f 3     (longer, steadier)
+ *               ./jbang bench/KernelBench.java -p size=64m -p kernel=widest
+ * </pre>
+ *
+ * Any JMH option works ({@code -h} lists them); those not given default to 1 fork, 2 warm-up and 3
+ * measured iterations of 1 second each.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class KernelBench {
+
+    @Param({"256k", "1g"})
+    public String size;
+
+    @Param({"word", "vector256", "widest"})
+    public String kernel;
+
+    private Arena arena;
+    private MemorySegment haystack;
+
+    @Setup(Level.Trial)
+    public void fillHaystack() {
+        long bytes = Sizes.parse(size);
+        arena = Arena.ofShared();
+        haystack = arena.allocate(bytes, 4096); // zeroed
+        haystack.set(ValueLayout.JAVA_LONG_UNALIGNED, Haystack.needleOffset(bytes), Haystack.NEEDLE);
+    }
+
+    @TearDown(Level.Trial)
+    public void freeHaystack() {
+        arena.close();
+    }
+
+    @Benchmark
+    public long scan() {
+        // A switch on a String per call costs nanoseconds; a 256 KiB scan costs thousands of them.
+        return switch (kernel) {
+            case "word" -> WordKernel.firstNonZeroWord(haystack, 0, haystack.byteSize());
+            case "vector256" -> VectorKernel.firstNonZeroWord256(haystack, 0, haystack.byteSize());
+            case "widest" -> VectorKernel.firstNonZeroWordWidest(haystack, 0, haystack.byteSize());
+            default -> throw new IllegalArgumentException("no kernel called " + kernel);
+        };
+    }
+
+    public static void main(String[] args) throws Exception {
+        CommandLineOptions given = new CommandLineOptions(args);
+        if (given.shouldHelp() || given.shouldList()) {
+            org.openjdk.jmh.Main.main(args);
+            return;
+        }
+        ChainedOptionsBuilder options = new OptionsBuilder().parent(given);
+        if (given.getIncludes().isEmpty()) {
+            options.include(KernelBench.class.getSimpleName());
+        }
+        if (!given.getForkCount().hasValue()) {
+            options.forks(1);
+        }
+        if (!given.getWarmupIterations().hasValue()) {
+            options.warmupIterations(2);
+        }
+        if (!given.getWarmupTime().hasValue()) {
+            options.warmupTime(TimeValue.seconds(1));
+        }
+        if (!given.getMeasurementIterations().hasValue()) {
+            options.measurementIterations(3);
+        }
+        if (!given.getMeasurementTime().hasValue()) {
+            options.measurementTime(TimeValue.seconds(1));
+        }
+        Collection<RunResult> results = new Runner(options.build()).run();
+
+        System.out.println();
+        System.out.println("widest kernel on this CPU: " + VectorKernel.widestDescription());
+        for (RunResult result : results) {
+            String size = result.getParams().getParam("size");
+            String kernel = result.getParams().getParam("kernel");
+            double nanosPerScan = result.getPrimaryResult().getScore();
+            double bytesPerNano = Sizes.parse(size) / nanosPerScan;
+            System.out.printf(Locale.ROOT, "kernel=%s size=%s bytes_per_ns=%.2f ns_per_scan=%.0f%n",
+                    kernel, size, bytesPerNano, nanosPerScan);
+        }
+    }
+}
