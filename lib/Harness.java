@@ -106,7 +106,11 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 .setErr(new java.io.PrintWriter(err, true))
                 .setParameterExceptionHandler((e, ignored) -> harness.fail(e.getMessage()))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> harness.fail(e));
-        return commandLine.execute(args);
+        try {
+            return commandLine.execute(args);
+        } catch (Error e) { // picocli hands exceptions to the handler above but lets errors through
+            return harness.fail(e); // uncaught, the JVM would exit 1, which here means "all zeros"
+        }
     }
 
     @Override

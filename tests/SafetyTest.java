@@ -1,0 +1,472 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import lib.FileChangedException;
+import lib.Harness;
+import lib.Haystack;
+import lib.NeedleSearch;
+import lib.PositionalReader;
+import lib.WordKernel;
+import lib.ResultsCsv;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * "Never lose a file, never lie": bad input is refused in one line with nothing changed on disk,
+ * existing files are never written, creations that die leave no file under the real name, and a
+ * run whose answer cannot be trusted fails and records nothing.
+ */
+class SafetyTest {
+
+    private static final long BYTES = 256 * 1024;
+
+    @TempDir
+    Path dir;
+
+    @TempDir
+    Path logsRoot; // outside dir, so a subprocess's output never shows up as a change there
+
+    /** A search that counts its calls, to show that refused input never reaches a search. */
+    static final class Counting implements NeedleSearch {
+        final AtomicInteger calls = new AtomicInteger();
+        private final NeedleSearch delegate;
+
+        Counting(NeedleSearch delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public long search(Path file, int workers) throws IOException {
+            calls.incrementAndGet();
+            return delegate.search(file, workers);
+        }
+    }
+
+    private Path haystack(String name, long bytes) throws IOException {
+        Path file = dir.resolve(name);
+        Haystack.create(file, bytes);
+        return file;
+    }
+
+    /** Exit 2, exactly one line on stderr that contains {@code fragment}, no search, no change under the temp dir. */
+    private void assertRefused(String fragment, String... args) throws IOException {
+        Map<String, String> before = DiskState.of(dir);
+        Counting search = new Counting(new V04Mmap());
+        var result = assertTimeoutPreemptively(Duration.ofSeconds(Subprocess.PATIENCE_SECONDS),
+                () -> InProcess.run(search, args), "a refusal must never wait (on a pipe, say)");
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains(fragment), () -> "expected '" + fragment + "' in\n" + result);
+        assertEquals("", result.stdout());
+        assertEquals(0, search.calls.get(), "the search ran");
+        assertEquals(before, DiskState.of(dir));
+    }
+
+    // ---- A. Bad input: one line, exit 2, nothing changed ----
+
+    @Test
+    void missingDirectoryIsNotCreated() throws IOException {
+        assertRefused("not an existing directory", dir.resolve("no/such/dir/haystack.bin").toString(), "--size", "64k");
+    }
+
+    @Test
+    void directoryIsRefused() throws IOException {
+        assertRefused("is a directory", dir.toString());
+    }
+
+    @Test
+    void pipeIsRefusedWithoutOpeningIt() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        assertRefused("not a regular file", fifo.toString());
+        assertRefused("not a regular file", fifo.toString(), "--cold");
+    }
+
+    @Test
+    void deviceIsRefused() throws IOException {
+        assertRefused("not a regular file", "/dev/zero");
+    }
+
+    @Test
+    void danglingSymbolicLinkIsNotFollowedToCreateAFile() throws IOException {
+        Path link = Files.createSymbolicLink(dir.resolve("link.bin"), dir.resolve("nowhere.bin"));
+        assertRefused("symbolic link to nothing", link.toString(), "--size", "64k");
+        assertFalse(Files.exists(dir.resolve("nowhere.bin")));
+    }
+
+    @Test
+    void pathThroughADanglingSymbolicLinkIsRefused() throws IOException {
+        Path link = Files.createSymbolicLink(dir.resolve("gone"), dir.resolve("missing-directory"));
+        assertRefused("not an existing directory", link.resolve("haystack.bin").toString(), "--size", "64k");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--runs 0", "--runs -3", "--runs many", "--warmup -1", "--workers 0", "--workers -1",
+            "--workers abc", "--workers 1,x", "--workers 5000", "--frobnicate", "--size big", "--size 12", "--size 0",
+            "--runs"})
+    void badOptionIsOneLineAndNoSearch(String options) throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        List<String> args = new ArrayList<>(List.of(file.toString()));
+        args.addAll(List.of(options.split(" ")));
+        assertRefused("", args.toArray(String[]::new));
+    }
+
+    @Test
+    void badSizeForANewFileCreatesNothing() throws IOException {
+        assertRefused("size", dir.resolve("new.bin").toString(), "--size", "huge");
+        assertRefused("multiple of 8", dir.resolve("new.bin").toString(), "--size", "100");
+    }
+
+    /**
+     * No ordinary file system refuses fdatasync and posix_fadvise on a regular file, but procfs
+     * does (EINVAL): its files are regular files whose pages are not in the page cache.
+     */
+    @Test
+    void coldWhereTheFileSystemRefusesEvictionIsOneLine() throws IOException {
+        Path procFile = Path.of("/proc/self/status");
+        assumeTrue(Files.isRegularFile(procFile), "needs Linux procfs");
+        assertThrows(IOException.class, () -> lib.Native.evictFromPageCache(procFile));
+        assertRefused("--cold: cannot evict", procFile.toString(), "--cold", "--runs", "1");
+    }
+
+    @Test
+    void unreadableFileIsRefused() throws Exception {
+        Path file = haystack("secret.bin", BYTES);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("---------"));
+        Map<String, String> before = DiskState.of(dir);
+        List<String> command = Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(), "--runs", "1");
+        if (isRoot()) {
+            // Root reads anything through two capabilities; without them it obeys the mode bits
+            // like anyone else, while still reading the JDK and class path it owns.
+            assumeTrue(onPath("setpriv"), "running as root without setpriv: cannot drop the capabilities that ignore permissions");
+            List<String> unprivileged = new ArrayList<>(List.of("setpriv",
+                    "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search"));
+            unprivileged.addAll(command);
+            command = unprivileged;
+        }
+        var result = Subprocess.run(command, logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("permission denied"), result::toString);
+        assertEquals(before, DiskState.of(dir));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-XX:MaxVectorSize=32", "-XX:UseAVX=2"})
+    void chapter12RefusesWithout512BitVectors(String jvmOption) throws Exception {
+        String arch = System.getProperty("os.arch");
+        assumeTrue(!jvmOption.contains("AVX") || arch.equals("amd64") || arch.equals("x86_64"), "UseAVX is an x86 option");
+        Path file = haystack("haystack.bin", BYTES);
+        Map<String, String> before = DiskState.of(dir);
+        var result = Subprocess.run(Subprocess.javaCommand(List.of(jvmOption), "V12Vector512", file.toString(),
+                "--runs", "1", "--warmup", "0"), logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("512"), result::toString);
+        assertEquals(before, DiskState.of(dir));
+    }
+
+    // ---- B. No data loss ----
+
+    /** Every chapter, every option, on a haystack and on a file that is not one: not a bit changes. */
+    @Test
+    void existingFilesAreNeverWrittenByAnyChapterOrOption() throws IOException {
+        Path haystack = haystack("haystack.bin", BYTES);
+        Path data = dir.resolve("data.bin");
+        byte[] bytes = new byte[300_005];
+        bytes[123_457] = 7;
+        bytes[bytes.length - 1] = 1;
+        Files.write(data, bytes, StandardOpenOption.CREATE_NEW);
+        Path notResults = Files.writeString(dir.resolve("notes.csv"), "my,own,notes\n1,2,3\n");
+        List<List<String>> optionSets = List.of(List.of(), List.of("--cold"), List.of("--workers", "1,2"),
+                List.of("--size", "256k"), List.of("--size", "512k"), List.of("--csv", notResults.toString()));
+        Map<String, String> before = DiskState.of(dir);
+        for (NeedleSearch chapter : Chapters.all()) {
+            for (Path file : List.of(haystack, data)) {
+                for (List<String> options : optionSets) {
+                    List<String> args = new ArrayList<>(List.of(file.toString(), "--runs", "1", "--warmup", "0"));
+                    args.addAll(options);
+                    var result = InProcess.run(chapter, args.toArray(String[]::new));
+                    assertTrue(result.exitCode() == Harness.FOUND || result.errorLines().size() == 1,
+                            () -> Chapters.name(chapter) + " " + args + "\n" + result);
+                    assertEquals(before, DiskState.of(dir), () -> Chapters.name(chapter) + " " + args + " changed a file");
+                }
+            }
+        }
+    }
+
+    @Test
+    void creationKilledMidwayLeavesNothingUnderTheNameAndTheNextCreationTidiesUp() throws Exception {
+        Path target = dir.resolve("big.bin");
+        Process creation = Subprocess.start(Subprocess.javaCommand(List.of(), "V04Mmap", target.toString(),
+                "--size", "2g", "--runs", "1"), logs());
+        Path partial = Haystack.partialPath(target, creation.pid());
+        try {
+            long seen = -1;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
+            while (true) { // until the partial file exists and has grown since the last look
+                assertTrue(creation.isAlive(), "the creation ended before it could be killed");
+                assertTrue(System.nanoTime() < deadline, "no growing partial file appeared");
+                long size = Files.exists(partial) ? Files.size(partial) : -1;
+                if (seen > 0 && size > seen) {
+                    break;
+                }
+                seen = size;
+                Thread.sleep(20);
+            }
+        } finally {
+            creation.destroyForcibly().waitFor(); // SIGKILL: no shutdown hook runs
+        }
+        assertFalse(Files.exists(target), "a half-written haystack under the real name");
+        assertTrue(Files.exists(partial), "the killed process's partial file is left until the next creation");
+
+        Haystack.create(target, BYTES);
+        assertFalse(Files.exists(partial), "a later creation removes the partial file of a dead process");
+        assertEquals(BYTES, Files.size(target));
+        assertTrue(Haystack.endsWithNeedle(target));
+    }
+
+    @Test
+    void fileSizeLimitGivesOneClearLineAndRemovesThePartialFile() throws Exception {
+        Path target = dir.resolve("limited.bin");
+        List<String> command = Subprocess.afterShell("ulimit -f 1024", // 1 MiB, in 1024-byte blocks
+                Subprocess.javaCommand(List.of(), "V04Mmap", target.toString(), "--size", "64m", "--runs", "1"));
+        var result = Subprocess.run(command, logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertTrue(result.errorLines().getLast().contains("File too large"), result::toString);
+        assertFalse(result.stderr().contains("\tat "), result::toString);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList(), "neither the haystack nor its partial file may remain");
+        }
+    }
+
+    @Test
+    void notEnoughDiskSpaceIsCheckedFirst() throws IOException {
+        assertRefused("not enough disk space", dir.resolve("enormous.bin").toString(), "--size", "1000t");
+    }
+
+    @Test
+    void damagedHaystackIsReportedNotTimed() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) { // the test's own file
+            channel.write(ByteBuffer.wrap(new byte[] {1}), 1001);
+        }
+        Map<String, String> before = DiskState.of(dir);
+        var result = InProcess.run(new V04Mmap(), file.toString(), "--runs", "3", "--csv", dir.resolve("r.csv").toString());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertTrue(result.stderr().contains("damaged"), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertEquals(before, DiskState.of(dir), "no CSV, no change");
+    }
+
+    @Test
+    void haystackOfTheWrongSizeIsReported() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        assertRefused("not the --size", file.toString(), "--size", "1m");
+    }
+
+    // ---- C. Never lie ----
+
+    @Test
+    void runsThatDisagreeFailAndRecordNothing() throws IOException {
+        assertLies(() -> {
+            AtomicInteger calls = new AtomicInteger();
+            return (path, workers) -> Haystack.needleOffset(BYTES) - 8L * (calls.getAndIncrement() % 2);
+        }, "disagree", "--runs", "3", "--warmup", "0");
+    }
+
+    @Test
+    void anAnswerThatIsNotTheNeedleFails() throws IOException {
+        assertLies(() -> (path, workers) -> 64, "plain scan finds", "--runs", "3");
+        assertLies(() -> (path, workers) -> NeedleSearch.NOT_FOUND, "plain scan finds", "--runs", "3");
+    }
+
+    @Test
+    void aFailureAtTheLastWorkerCountRecordsNoEarlierRow() throws IOException {
+        assertLies(1, () -> (path, workers) -> workers == 2 ? 0 : new V04Mmap().search(path, workers),
+                "plain scan finds", "--runs", "2", "--workers", "1,2");
+    }
+
+    @Test
+    void fileThatGrowsDuringTheSearchIsReported() throws IOException {
+        assertLies(() -> {
+            AtomicInteger calls = new AtomicInteger();
+            return (path, workers) -> {
+                long answer = new V07PreadParallel().search(path, workers);
+                if (calls.incrementAndGet() == 2) { // the test's own file, extended after the search read it
+                    Files.write(path, new byte[8], StandardOpenOption.APPEND);
+                }
+                return answer;
+            };
+        }, "changed size", "--runs", "3", "--warmup", "0");
+    }
+
+    @Test
+    void fileThatShrinksBeforeAPreadSearchIsReported() throws IOException {
+        assertLies(() -> {
+            AtomicInteger calls = new AtomicInteger();
+            return (path, workers) -> {
+                if (calls.incrementAndGet() == 2) { // the test's own file
+                    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+                        channel.truncate(BYTES / 2);
+                    }
+                }
+                return new V13PreadVector().search(path, workers);
+            };
+        }, "changed size", "--runs", "3", "--warmup", "0");
+    }
+
+    /** A pread worker whose file shrank under it reports that, rather than reading past the end. */
+    @Test
+    void preadWorkerNeverReadsPastAShrunkEnd() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        try (PositionalReader reader = new PositionalReader(file, 64 * 1024, WordKernel::firstNonZeroWord)) {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(BYTES / 2);
+            }
+            assertThrows(FileChangedException.class, () -> reader.firstNonZeroWord(BYTES - 64 * 1024, BYTES));
+        }
+    }
+
+    /** Maps its file, then shrinks it before reading the end: what a mapped chapter meets when another program truncates the haystack. */
+    public static final class ShrinkingMapSearch implements NeedleSearch {
+        public static void main(String[] args) {
+            Harness.run(new ShrinkingMapSearch(), args);
+        }
+
+        @Override
+        public long search(Path file, int workers) throws IOException {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                 Arena arena = Arena.ofConfined()) {
+                long size = channel.size();
+                MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+                channel.truncate(size / 2);
+                return mapped.get(ValueLayout.JAVA_LONG_UNALIGNED, size - 8) != 0 ? size - 8 : NOT_FOUND;
+            }
+        }
+    }
+
+    @Test
+    void mappedFileThatShrinksIsOneLineNotACrash() throws Exception {
+        Path file = haystack("haystack.bin", BYTES);
+        Path csv = dir.resolve("results.csv");
+        var result = Subprocess.run(Subprocess.javaCommand(List.of(), ShrinkingMapSearch.class.getName(),
+                file.toString(), "--runs", "1", "--warmup", "0", "--csv", csv.toString()), logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("shrank"), result::toString);
+        assertFalse(Files.exists(csv));
+    }
+
+    /** Completes every worker count but the last, then stalls until killed. */
+    public static final class StallingSearch implements NeedleSearch {
+        public static void main(String[] args) {
+            Harness.run(new StallingSearch(), args);
+        }
+
+        @Override
+        public long search(Path file, int workers) throws IOException {
+            if (workers == 2) {
+                Files.createFile(file.resolveSibling("stalled"));
+                try {
+                    Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+            }
+            return new V04Mmap().search(file, workers);
+        }
+    }
+
+    @Test
+    void aKilledCommandRecordsNothing() throws Exception {
+        Path file = haystack("haystack.bin", BYTES);
+        Path csv = dir.resolve("results.csv");
+        Process process = Subprocess.start(Subprocess.javaCommand(List.of(), StallingSearch.class.getName(),
+                file.toString(), "--runs", "2", "--workers", "1,2", "--csv", csv.toString()), logs());
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
+            while (!Files.exists(dir.resolve("stalled"))) {
+                assertTrue(process.isAlive() && System.nanoTime() < deadline, "the search never stalled");
+                Thread.sleep(20);
+            }
+        } finally {
+            process.destroyForcibly().waitFor();
+        }
+        assertFalse(Files.exists(csv), "the finished worker count of a killed command reached the CSV");
+    }
+
+    /**
+     * Exit 2, one line containing {@code fragment}, no summary, and no CSV row, whether the CSV is
+     * new or already holds rows. Each pass gets a fresh haystack and a fresh search, since some
+     * searches change their file.
+     */
+    private void assertLies(Supplier<NeedleSearch> searches, String fragment, String... options) throws IOException {
+        assertLies(0, searches, fragment, options);
+    }
+
+    /** As above, where the first {@code honestSummaries} worker counts were answered right and printed. */
+    private void assertLies(int honestSummaries, Supplier<NeedleSearch> searches, String fragment, String... options)
+            throws IOException {
+        Path csv = dir.resolve("results.csv");
+        for (boolean csvExists : new boolean[] {false, true}) {
+            Path file = dir.resolve("haystack.bin");
+            Files.deleteIfExists(file);
+            Haystack.create(file, BYTES);
+            if (csvExists) {
+                Files.writeString(csv, ResultsCsv.headerLine() + "\n");
+            }
+            List<String> args = new ArrayList<>(List.of(file.toString(), "--csv", csv.toString()));
+            args.addAll(List.of(options));
+            String before = csvExists ? DiskState.describe(csv) : null;
+            var result = InProcess.run(searches.get(), args.toArray(String[]::new));
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertTrue(result.stderr().contains(fragment), () -> "expected '" + fragment + "' in\n" + result);
+            assertEquals(1, result.errorLines().stream().filter(line -> !line.startsWith("  ")).count(), result::toString);
+            assertEquals(honestSummaries, result.stdout().lines().count(), "a summary of figures that are not true");
+            if (csvExists) {
+                assertEquals(before, DiskState.describe(csv));
+            } else {
+                assertFalse(Files.exists(csv));
+            }
+        }
+        Files.deleteIfExists(csv);
+    }
+
+    private Path logs() throws IOException {
+        return Files.createTempDirectory(logsRoot, "subprocess");
+    }
+
+    private static boolean isRoot() throws IOException {
+        return Files.readString(Path.of("/proc/self/status")).lines()
+                .anyMatch(line -> line.matches("Uid:\\s+0\\s.*"));
+    }
+
+    private static boolean onPath(String program) {
+        return Stream.of(System.getenv("PATH").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, program)));
+    }
+}
