@@ -18,7 +18,6 @@ import java.nio.file.Path;
  */
 public final class WallMemoryRead implements ChunkedSearch {
 
-    private Arena arena;
     private MemorySegment memory;
 
     @Override
@@ -34,11 +33,8 @@ public final class WallMemoryRead implements ChunkedSearch {
     /** The in-memory haystack, made on the first call (a warm-up run) and kept for the rest. */
     private synchronized MemorySegment inMemory(long bytes) {
         if (memory == null || memory.byteSize() != bytes) {
-            if (arena != null) {
-                arena.close();
-            }
-            arena = Arena.ofShared(); // shared: every worker thread reads it
-            memory = arena.allocate(bytes, 4096); // zeroed, so every page is really there
+            // An automatic arena: any thread may read it, and the memory goes back once it is unreachable.
+            memory = Arena.ofAuto().allocate(bytes, 4096); // zeroed, so every page is really there
             memory.set(ValueLayout.JAVA_LONG_UNALIGNED, Haystack.needleOffset(bytes), Haystack.NEEDLE);
         }
         return memory;
