@@ -105,7 +105,8 @@ public final class Haystack {
      */
     static void removeStalePartials(Path target) throws IOException {
         String prefix = "." + target.getFileName() + PARTIAL_MARK;
-        try (DirectoryStream<Path> partials = Files.newDirectoryStream(target.toAbsolutePath().getParent(), prefix + "*")) {
+        try (DirectoryStream<Path> partials = Files.newDirectoryStream(target.toAbsolutePath().getParent(),
+                entry -> entry.getFileName().toString().startsWith(prefix))) { // not a glob: names may hold [ or *
             for (Path partial : partials) {
                 String pid = partial.getFileName().toString().substring(prefix.length());
                 if (pid.matches("\\d{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isEmpty()
