@@ -76,8 +76,8 @@ public class V01ReadAll implements NeedleSearch {
         try {
             return arena.allocate(size, 4096);
         } catch (OutOfMemoryError e) {
-            throw new UserError("reading it all needs " + Sizes.human(size) + " of memory, and the JVM refused it ("
-                    + e.getMessage() + "; try -XX:MaxDirectMemorySize)");
+            throw new UserError("reading it all needs " + Sizes.human(size) + " of memory, and the JVM could not get it ("
+                    + e.getMessage() + ")");
         }
     }
 }
