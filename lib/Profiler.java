@@ -18,8 +18,9 @@ import one.profiler.AsyncProfiler;
  * library, which {@link AsyncProfiler#getInstance()} unpacks and loads.
  *
  * <p>The best event is {@code cpu} (perf events, kernel frames included). Where perf events are not
- * allowed, in many containers or with a high {@code kernel.perf_event_paranoid}, the {@code itimer}
- * event still samples Java and native user frames, from a plain interval timer.
+ * allowed, in many containers or with a high {@code kernel.perf_event_paranoid}, async-profiler 4
+ * samples {@code cpu} with a timer of its own ({@code ctimer}); should {@code cpu} refuse to start
+ * at all, the {@code itimer} event still samples Java and native user frames.
  */
 public final class Profiler {
 
@@ -47,7 +48,9 @@ public final class Profiler {
         try {
             profiler.execute("start,event=cpu,interval=" + INTERVAL);
             profiler.stop();
-            err.println("--profile: sampling with the cpu event (perf events)" + paranoiaNote());
+            // Since async-profiler 4.0, "cpu" itself switches to its ctimer timer where perf events are refused.
+            err.println("--profile: sampling the cpu event every " + INTERVAL
+                    + " (perf events where allowed, else async-profiler's ctimer" + paranoiaNote() + ")");
             return new Profiler(profiler, "cpu");
         } catch (IllegalStateException | IllegalArgumentException | IOException noPerfEvents) {
             err.println("--profile: perf events are not available (" + String.valueOf(noPerfEvents.getMessage()).strip()
