@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * the file position and the length of every read must all be multiples of the file system's block
  * size, and the JDK checks each one before the call. So a chunk {@code [from, to)} is widened to
  * whole blocks, and the last block of a file is read whole: the kernel stops at the end of the
- * file (a short read), and only the bytes before it are scanned.
+ * file (a short read), and only the bytes before it are scanned. The buffer is a
+ * {@link HugePageBuffer}, so that a chunk reaches the disk as one request, not a dozen.
  */
 public final class DirectReader implements ParallelSearch.ChunkScanner {
 
@@ -32,11 +33,11 @@ public final class DirectReader implements ParallelSearch.ChunkScanner {
      * A reader over {@code channel}, which must be open with O_DIRECT (and is closed with the
      * reader); {@code blockBytes} is the alignment its file system asks for.
      */
-    public DirectReader(FileChannel channel, long blockBytes, long chunkBytes, Kernel kernel) {
+    public DirectReader(FileChannel channel, long blockBytes, long chunkBytes, Kernel kernel) throws IOException {
         this.channel = channel;
         this.blockBytes = blockBytes;
         // A chunk can start and end mid-block, so it can touch one block more at each end.
-        this.buffer = arena.allocate(chunkBytes + 2 * blockBytes, blockBytes);
+        this.buffer = HugePageBuffer.allocate(chunkBytes + 2 * blockBytes, arena);
         this.bufferView = buffer.asByteBuffer();
         this.kernel = kernel;
     }

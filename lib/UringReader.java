@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * never idle.
  *
  * <p>With {@code direct} the file is opened with O_DIRECT and, as in {@link DirectReader}, every
- * read is widened to whole blocks; the kernel must never write into a buffer we have freed, so
+ * read is widened to whole blocks. The buffers are one {@link HugePageBuffer}, so a read reaches
+ * the disk as one request. The kernel must never write into a buffer we have freed, so
  * {@link #close} waits for every read still in flight.
  */
 public final class UringReader implements ParallelSearch.ChunkScanner {
@@ -49,20 +50,29 @@ public final class UringReader implements ParallelSearch.ChunkScanner {
 
     public UringReader(Path file, long fileBytes, long chunkBytes, int depth, boolean direct, Kernel kernel)
             throws IOException {
-        this.alignment = direct ? DirectReader.blockBytes(file) : 1;
+        this.alignment = direct ? DirectReader.blockBytes(file) : Long.BYTES;
         this.fileBytes = fileBytes;
         this.chunkBytes = chunkBytes;
         this.kernel = kernel;
-        this.ring = new IoUring(depth);
-        try {
-            this.fd = IoUring.open(file, direct);
-        } catch (IOException e) {
-            ring.close();
-            throw e;
-        }
+        // A chunk can start and end mid-block, so it can touch one block more at each end.
+        long slotBytes = Math.ceilDiv(chunkBytes + 2 * alignment, alignment) * alignment;
+        MemorySegment buffers = HugePageBuffer.allocate(depth * slotBytes, arena);
         this.slots = new Read[depth];
         for (int i = 0; i < depth; i++) {
-            slots[i] = new Read(arena.allocate(chunkBytes + 2 * alignment, Math.max(alignment, 4096)));
+            slots[i] = new Read(buffers.asSlice(i * slotBytes, slotBytes));
+        }
+        try {
+            this.ring = new IoUring(depth);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+        try {
+            this.fd = IoUring.open(file, direct);
+        } catch (IOException | RuntimeException e) {
+            ring.close();
+            arena.close();
+            throw e;
         }
     }
 

@@ -1,0 +1,80 @@
+package lib;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Off-heap buffers for O_DIRECT reads, backed by 2 MiB transparent huge pages where the kernel
+ * allows them.
+ *
+ * <p>Why it matters: an O_DIRECT read hands the disk the buffer's physical pages, one "segment"
+ * per physically contiguous run. Ordinary 4 KiB pages are scattered, and a disk queue takes only
+ * so many segments per request (see {@code /sys/block/DEVICE/queue/max_segments}; 254 on a common
+ * virtio disk, so about 1 MiB), so a big read is split into many small requests. A huge page is
+ * 2 MiB of contiguous memory: the same read goes out as a few large requests.
+ *
+ * <p>{@code Arena.allocate} cannot ask for huge pages, and it zeroes the memory, faulting in small
+ * pages before any advice could apply. So the buffer is an anonymous {@code mmap}, advised with
+ * {@code MADV_HUGEPAGE} before its first touch. Where transparent huge pages are off, the advice is
+ * ignored and the buffer simply has small pages: slower, never wrong.
+ */
+public final class HugePageBuffer {
+
+    public static final long HUGE_PAGE_BYTES = 2L << 20;
+    private static final int PROT_READ = 0x1, PROT_WRITE = 0x2, MAP_PRIVATE = 0x02, MAP_ANONYMOUS = 0x20;
+    private static final int MADV_HUGEPAGE = 14;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    // void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
+    private static final MethodHandle MMAP = LINKER.downcallHandle(LINKER.defaultLookup().find("mmap").orElseThrow(),
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+    // int munmap(void *addr, size_t length)
+    private static final MethodHandle MUNMAP = LINKER.downcallHandle(LINKER.defaultLookup().find("munmap").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+
+    private HugePageBuffer() {}
+
+    /**
+     * A zeroed buffer of at least {@code bytes}, starting on a huge-page boundary (so aligned for
+     * any O_DIRECT block size), unmapped when {@code arena} closes.
+     */
+    public static MemorySegment allocate(long bytes, Arena arena) throws IOException {
+        long rounded = Math.ceilDiv(bytes, HUGE_PAGE_BYTES) * HUGE_PAGE_BYTES;
+        long mappedBytes = rounded + HUGE_PAGE_BYTES; // mmap promises only 4 KiB alignment; room to align
+        MemorySegment mapping;
+        try {
+            mapping = (MemorySegment) MMAP.invokeExact(MemorySegment.NULL, mappedBytes,
+                    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+        if (mapping.address() == -1L) { // MAP_FAILED
+            throw new IOException("cannot map " + Sizes.human(mappedBytes) + " of memory for read buffers");
+        }
+        mapping = mapping.reinterpret(mappedBytes, arena, HugePageBuffer::unmap);
+        long skip = Math.ceilDiv(mapping.address(), HUGE_PAGE_BYTES) * HUGE_PAGE_BYTES - mapping.address();
+        MemorySegment buffer = mapping.asSlice(skip, rounded);
+        try {
+            Native.madvise(buffer, MADV_HUGEPAGE); // before the first touch: the first read faults the pages in
+        } catch (IOException kernelWithoutHugePages) {
+            // small pages it is
+        }
+        return buffer.asSlice(0, bytes);
+    }
+
+    private static void unmap(MemorySegment mapping) {
+        try {
+            int ignored = (int) MUNMAP.invokeExact(mapping, mapping.byteSize());
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+}
