@@ -44,6 +44,8 @@ public final class IoUring implements AutoCloseable {
     private static final long IORING_OFF_SQ_RING = 0, IORING_OFF_CQ_RING = 0x8000000, IORING_OFF_SQES = 0x10000000;
     private static final int PROT_READ = 0x1, PROT_WRITE = 0x2, MAP_SHARED = 0x01, MAP_POPULATE = 0x8000;
     private static final int EPERM = 1, EINTR = 4, EINVAL = 22, ENOSYS = 38;
+    /** O_DIRECT is one of the few open flags whose value differs between architectures. */
+    private static final int O_DIRECT = System.getProperty("os.arch").equals("aarch64") ? 0x10000 : 0x4000;
 
     /** struct io_sqring_offsets: where each field of the submission ring sits in its mapping. */
     private static final StructLayout SQ_OFFSETS = MemoryLayout.structLayout(
@@ -143,7 +145,7 @@ public final class IoUring implements AutoCloseable {
                 sqRing.set(JAVA_INT, sqArray + (long) i * Integer.BYTES, i);
             }
         } catch (IOException | RuntimeException e) {
-            closeQuietly(ringFd);
+            closeFd(ringFd);
             arena.close();
             throw e;
         }
@@ -183,13 +185,6 @@ public final class IoUring implements AutoCloseable {
         }
     }
 
-    /** O_DIRECT is one of the few open flags whose value differs between architectures. */
-    private static final int O_DIRECT = System.getProperty("os.arch").equals("aarch64") ? 0x10000 : 0x4000;
-
-    public static void closeFd(int fd) {
-        closeQuietly(fd);
-    }
-
     /** Queues a read of {@code buffer.byteSize()} bytes at {@code fileOffset}; {@link #submitAndWait} sends it. */
     public void queueRead(int fd, MemorySegment buffer, long fileOffset, long tag) {
         int tail = sqRing.get(JAVA_INT, sqTail); // only we write the SQ tail
@@ -212,7 +207,10 @@ public final class IoUring implements AutoCloseable {
     /** A finished request: the tag given to {@link #queueRead}, and bytes read or {@code -errno}. */
     public record Completion(long tag, int result) {}
 
-    /** Submits what is queued, waits until at least one completion is there, and takes it. */
+    /**
+     * Submits what is queued, waits until at least one completion is there, and takes it. Call it
+     * only with requests in flight, or it waits for ever.
+     */
     public Completion submitAndWait() throws IOException {
         while (true) {
             int head = (int) INDEX.getAcquire(cqRing, cqHead);
@@ -243,7 +241,7 @@ public final class IoUring implements AutoCloseable {
 
     @Override
     public void close() {
-        closeQuietly(ringFd);
+        closeFd(ringFd);
         arena.close();
     }
 
@@ -280,7 +278,8 @@ public final class IoUring implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(int fd) {
+    /** close(2) of a raw descriptor, such as one from {@link #open}. */
+    public static void closeFd(int fd) {
         try (Arena call = Arena.ofConfined()) {
             int ignored = (int) CLOSE.invokeExact(call.allocate(CALL_STATE), fd);
         } catch (Throwable t) {

@@ -11,8 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import lib.DirectReader;
+import lib.ChunkedSearch;
 import lib.Harness;
-import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.VectorKernel;
 
@@ -26,24 +26,25 @@ import lib.VectorKernel;
  * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
  * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
  * for uses like this one), but every buffer address, position and length must then be a multiple
- * of the file system's block size: {@code Arena.allocate(bytes, alignment)} gives the buffer,
- * arithmetic gives the rest.
+ * of the file system's block size. Arithmetic gives the positions; the buffer comes from 2 MiB
+ * huge pages ({@link lib.HugePageBuffer}), which are aligned for any block size and, being
+ * physically contiguous, let the disk take a whole chunk as one request.
  *
  * <pre>
  * How to run:   ./jbang variants/V14DirectIo.java haystack.bin --cold --runs 3
  * </pre>
  */
-public class V14DirectIo implements NeedleSearch {
+public class V14DirectIo implements ChunkedSearch {
 
     public static void main(String[] args) {
         Harness.run(new V14DirectIo(), args);
     }
 
     @Override
-    public long search(Path file, int workers) throws IOException {
+    public long search(Path file, int workers, int chunkBytes) throws IOException {
         long blockBytes = DirectReader.blockBytes(file);
-        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, ParallelSearch.CHUNK_BYTES,
-                () -> new DirectReader(openDirect(file), blockBytes, ParallelSearch.CHUNK_BYTES,
+        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
+                () -> new DirectReader(openDirect(file), blockBytes, chunkBytes,
                         VectorKernel::firstNonZeroWordWidest));
     }
 

@@ -7,8 +7,8 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lib.ChunkedSearch;
 import lib.Harness;
-import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.UringReader;
 import lib.VectorKernel;
@@ -30,21 +30,22 @@ import lib.VectorKernel;
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold --runs 3
  * </pre>
  */
-public class V15IoUring implements NeedleSearch {
+public class V15IoUring implements ChunkedSearch {
 
-    /** Reads each worker keeps in flight: CHUNK_BYTES each, so 16 MiB of buffers per worker. */
-    static final int QUEUE_DEPTH = Integer.getInteger("v15.depth", 16);
-    static final boolean DIRECT = !Boolean.getBoolean("v15.buffered");
+    /** Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB chunks. */
+    static final int QUEUE_DEPTH = 16;
+    /** Through the page cache, io_uring hands each miss to a kernel worker thread: several times slower cold, when we tried it. */
+    static final boolean DIRECT = true;
 
     public static void main(String[] args) {
         Harness.run(new V15IoUring(), args);
     }
 
     @Override
-    public long search(Path file, int workers) throws IOException {
+    public long search(Path file, int workers, int chunkBytes) throws IOException {
         long bytes = Files.size(file);
-        return ParallelSearch.firstNonZeroWord(bytes, workers, ParallelSearch.CHUNK_BYTES,
-                () -> new UringReader(file, bytes, ParallelSearch.CHUNK_BYTES, QUEUE_DEPTH, DIRECT,
+        return ParallelSearch.firstNonZeroWord(bytes, workers, chunkBytes,
+                () -> new UringReader(file, bytes, chunkBytes, QUEUE_DEPTH, DIRECT,
                         VectorKernel::firstNonZeroWordWidest));
     }
 }
