@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import lib.IoUring;
-import lib.NeedleSearch;
+import lib.ChunkedSearch;
 import lib.ReferenceSearch;
 import lib.Shard;
 import lib.UserError;
@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
 class ColdChaptersTest {
 
     private static final int MAX_WORKERS = 4;
+    /** The default chunk, and one that is not a multiple of any block size, so chunks start mid-block. */
+    private static final int[] CHUNK_SIZES = {1 << 20, 8200};
     private static final long MIB = 1 << 20;
     private static Path directory;
 
@@ -63,15 +65,17 @@ class ColdChaptersTest {
         checkAgainstReference(new V15IoUring());
     }
 
-    private void checkAgainstReference(NeedleSearch chapter) throws IOException {
+    private void checkAgainstReference(ChunkedSearch chapter) throws IOException {
         int fileNumber = 0;
         for (byte[] content : awkwardFiles()) {
             Path file = directory.resolve(chapter.getClass().getSimpleName() + "-" + fileNumber++ + ".bin");
             Files.write(file, content, StandardOpenOption.CREATE_NEW);
             long expected = new ReferenceSearch().search(file, 1);
-            for (int workers = 1; workers <= MAX_WORKERS; workers++) {
-                assertEquals(expected, chapter.search(file, workers),
-                        file.getFileName() + ": " + content.length + " bytes, " + workers + " workers");
+            for (int chunkBytes : CHUNK_SIZES) {
+                for (int workers = 1; workers <= MAX_WORKERS; workers++) {
+                    assertEquals(expected, chapter.search(file, workers, chunkBytes), file.getFileName() + ": "
+                            + content.length + " bytes, " + workers + " workers, " + chunkBytes + "-byte chunks");
+                }
             }
             Files.delete(file);
         }
