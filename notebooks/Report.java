@@ -111,8 +111,9 @@ final class Report {
         try {
             Files.createDirectories(CHARTS);
             Path page = CHARTS.resolve(name + ".html");
-            Files.writeString(page, page(name, figure));
             Path png = CHARTS.resolve(name + ".png");
+            refuseForeign(page, png);
+            Files.writeString(page, page(name, figure));
             if (screenshot(page, png)) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
@@ -124,13 +125,35 @@ final class Report {
         }
     }
 
+    /** The first line of every page written here: what marks a file as one this class may replace. */
+    static final String PAGE_MARK = "<!DOCTYPE html><!-- a chart written by notebooks/Report.java -->";
+
+    /** A chart is only ever replaced by a newer one: a file of the same name that is not ours stops the notebook. */
+    private static void refuseForeign(Path page, Path png) throws IOException {
+        boolean pageIsOurs = Files.isRegularFile(page) && firstLine(page).equals(PAGE_MARK);
+        if (Files.exists(page) && !pageIsOurs) {
+            quit(page + " exists and was not written by a notebook; left it alone (move it away to draw this chart)");
+        }
+        if (Files.exists(png) && !pageIsOurs) {
+            quit(png + " exists without the chart page it was drawn from; left it alone (move it away to draw this chart)");
+        }
+    }
+
+    private static String firstLine(Path file) throws IOException {
+        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
+            return lines.findFirst().orElse("");
+        } catch (UncheckedIOException notText) {
+            return "";
+        }
+    }
+
     /**
      * A page that needs nothing from the network: plotly.js inlined, then the figure. A script
      * error is written onto the page's root element, where tools/check-charts looks for it.
      */
     static String page(String title, Figure figure) {
-        return """
-                <!DOCTYPE html>
+        return PAGE_MARK + """
+
                 <html>
                 <head>
                 <meta charset="utf-8">
