@@ -44,12 +44,14 @@ public final class UringReader implements ParallelSearch.ChunkScanner {
     private final Arena arena = Arena.ofConfined();
     private final Read[] slots; // a FIFO of reads in file order, used as a ring: slots[(head + i) % depth]
     private final long fileBytes, chunkBytes, alignment;
+    private final boolean direct;
     private final Kernel kernel;
     private int head, queued, inFlight;
     private long nextFrom; // where the next read-ahead starts
 
     public UringReader(Path file, long fileBytes, long chunkBytes, int depth, boolean direct, Kernel kernel)
             throws IOException {
+        this.direct = direct;
         this.alignment = direct ? DirectReader.blockBytes(file) : Long.BYTES;
         this.fileBytes = fileBytes;
         this.chunkBytes = chunkBytes;
@@ -124,7 +126,8 @@ public final class UringReader implements ParallelSearch.ChunkScanner {
         read.filled += completion.result();
         if (read.filled >= read.needed()) {
             read.done = true;
-        } else if (completion.result() == 0 || read.filled % alignment != 0) {
+        } else if (completion.result() == 0 || (direct && read.filled % alignment != 0)) {
+            // O_DIRECT reads whole blocks; only the end of the file cuts one short of a block, too early here.
             throw new FileChangedException("the file ended near " + (read.alignedFrom + read.filled)
                     + " bytes, shorter than when the search began");
         } else {

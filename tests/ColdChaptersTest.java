@@ -13,10 +13,13 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import lib.IoUring;
+import lib.ParallelSearch;
 import lib.ChunkedSearch;
 import lib.ReferenceSearch;
 import lib.Shard;
+import lib.UringReader;
 import lib.UserError;
+import lib.VectorKernel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,10 +68,21 @@ class ColdChaptersTest {
         checkAgainstReference(new V15IoUring());
     }
 
+    @Test
+    void ioUringThroughThePageCacheAgreesToo() throws IOException {
+        assumeIoUringWorks();
+        int queueDepth = 3; // shallower than the chapter's, and not a power of two
+        checkAgainstReference((file, workers, chunkBytes) -> {
+            long bytes = Files.size(file);
+            return ParallelSearch.firstNonZeroWord(bytes, workers, chunkBytes, () -> new UringReader(
+                    file, bytes, chunkBytes, queueDepth, false, VectorKernel::firstNonZeroWordWidest));
+        });
+    }
+
     private void checkAgainstReference(ChunkedSearch chapter) throws IOException {
         int fileNumber = 0;
         for (byte[] content : awkwardFiles()) {
-            Path file = directory.resolve(chapter.getClass().getSimpleName() + "-" + fileNumber++ + ".bin");
+            Path file = directory.resolve("haystack-" + fileNumber++ + ".bin");
             Files.write(file, content, StandardOpenOption.CREATE_NEW);
             long expected = new ReferenceSearch().search(file, 1);
             for (int chunkBytes : CHUNK_SIZES) {
