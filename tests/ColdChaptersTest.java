@@ -1,7 +1,6 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -136,11 +135,10 @@ class ColdChaptersTest {
     private static void assumeDirectIoWorks() throws IOException {
         Path probe = directory.resolve("o-direct-probe");
         Files.write(probe, new byte[4096], StandardOpenOption.CREATE_NEW);
-        try (FileChannel ignored = FileChannel.open(probe, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+        try (FileChannel ignored = V14DirectIo.openDirect(probe)) {
             // it opened: this file system accepts O_DIRECT
-        } catch (IOException | UnsupportedOperationException e) {
-            assumeTrue(false, "the file system of " + directory + " refuses O_DIRECT (" + e.getMessage()
-                    + "); set java.io.tmpdir to a directory on a disk file system to run these tests");
+        } catch (UserError refused) {
+            assumeTrue(false, refused.getMessage() + " (set java.io.tmpdir to a directory on such a file system to run these tests)");
         } finally {
             Files.delete(probe);
         }
