@@ -37,7 +37,13 @@ public final class DirectReader implements ParallelSearch.ChunkScanner {
         this.channel = channel;
         this.blockBytes = blockBytes;
         // A chunk can start and end mid-block, so it can touch one block more at each end.
-        this.buffer = HugePageBuffer.allocate(chunkBytes + 2 * blockBytes, arena);
+        try {
+            this.buffer = HugePageBuffer.allocate(chunkBytes + 2 * blockBytes, arena);
+        } catch (IOException | RuntimeException e) {
+            try (channel; arena) {
+                throw e; // the reader owns the channel from the start, so a failed reader closes it
+            }
+        }
         this.bufferView = buffer.asByteBuffer();
         this.kernel = kernel;
     }
