@@ -68,7 +68,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     Long size;
 
     @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", converter = SizeConverter.class,
-            description = "Bytes per read for the chapters that read in chunks (V03, V07, V11, V13); a list sweeps them (default: 1m).")
+            description = "Bytes per read for the chapters that read in chunks (V03, V07, V11, V13, V14, V15); a list sweeps them (default: 1m).")
     List<Long> chunks;
 
     @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
@@ -230,7 +230,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             throw new UserError("--size must be a positive multiple of 8 bytes, not " + size);
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
-            throw new UserError("--chunk applies only to the chapters that read in chunks (V03, V07, V11, V13)");
+            throw new UserError("--chunk applies only to the chapters that read in chunks (V03, V07, V11, V13, V14, V15)");
         }
         for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
             if (chunkBytes < Long.BYTES || chunkBytes > (1L << 30) || chunkBytes % Long.BYTES != 0) {
