@@ -12,8 +12,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import tech.tablesaw.api.ColumnType;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.Table;
@@ -47,17 +51,80 @@ final class Report {
      * row of each chapter, worker count and cache: a rerun appends rows rather than replacing them.
      */
     static Table results(String name) {
+        return newestOfEach(load(name), "chapter", "workers", "cache");
+    }
+
+    /**
+     * A chunk sweep ({@code chunks}: one row per chapter, worker count and read size), keeping the
+     * newest row of each chapter, worker count, cache and chunk size.
+     */
+    static Table resultsPerChunk(String name) {
+        Table rows = load(name);
+        if (!rows.columnNames().contains("chunk_bytes")) {
+            quit(RESULTS.resolve(name + ".csv") + " has no column chunk_bytes: not a results CSV of this project");
+        }
+        return newestOfEach(rows, "chapter", "workers", "cache", "chunk_bytes");
+    }
+
+    /**
+     * The lists of seconds ({@code run_s}, {@code warmup_s}) are read as text: a list of one run is
+     * a single number, which Tablesaw would otherwise take for a column of numbers.
+     */
+    private static final Set<String> SECONDS_LISTS = Set.of("run_s", "warmup_s");
+
+    /** Every row of results/NAME.csv; stops the notebook if it is missing or not a results CSV. */
+    private static Table load(String name) {
         Path file = RESULTS.resolve(name + ".csv");
         if (!Files.isRegularFile(file)) {
             quit("no " + file + " here: run the study first (./jbang tools/Study.java), from the project's root directory");
         }
-        Table rows = Table.read().csv(CsvReadOptions.builder(file.toFile()).tableName(name).build());
+        Table rows = Table.read().csv(CsvReadOptions.builder(file.toFile()).tableName(name)
+                .columnTypesPartial(column -> SECONDS_LISTS.contains(column) ? Optional.of(ColumnType.STRING) : Optional.empty())
+                .build());
         for (String column : List.of("chapter", "workers", "cache", "mean_s", "mbps")) {
             if (!rows.columnNames().contains(column)) {
                 quit(file + " has no column " + column + ": not a results CSV of this project");
             }
         }
-        return newestOfEach(rows, "chapter", "workers", "cache");
+        return rows;
+    }
+
+    /** A horizontal line across an MB/s chart, labelled: a ceiling the chapters are measured against. */
+    record Wall(String label, double mbps) {}
+
+    /** The probe behind the memory-read wall, as tools/WallProbe.java names it in the chapter column. */
+    static final String MEMORY_WALL_PROBE = "WallMemoryRead";
+
+    /**
+     * The memory-read wall: the best {@code WallMemoryRead} MB/s in results/wall.csv over the worker
+     * counts measured. No chapter reads the file faster than the CPU reads memory, so every MB/s
+     * chart draws it. Empty, and said on stdout, when it has not been measured.
+     */
+    static Optional<Wall> memoryWall() {
+        Path file = RESULTS.resolve("wall.csv");
+        if (!Files.isRegularFile(file)) {
+            System.out.println("(no " + file + ", so no memory-read wall on the charts; "
+                    + "./jbang tools/WallProbe.java haystack.bin --workers 1,2 --csv " + file + " measures it)");
+            return Optional.empty();
+        }
+        Table probes = results("wall");
+        Table memory = probes.where(probes.stringColumn("chapter").isEqualTo(MEMORY_WALL_PROBE)
+                .and(probes.stringColumn("cache").isEqualTo("warm")));
+        if (memory.isEmpty()) {
+            System.out.println("(" + file + " has no warm " + MEMORY_WALL_PROBE + " row, so no memory-read wall on the charts)");
+            return Optional.empty();
+        }
+        Table fastestFirst = memory.sortDescendingOn("mbps");
+        double mbps = fastestFirst.numberColumn("mbps").getDouble(0);
+        System.out.printf(Locale.ROOT, "memory-read wall: %,.0f MB/s (%s with %d workers, the best of %d worker counts in %s)%n",
+                mbps, MEMORY_WALL_PROBE, fastestFirst.intColumn("workers").get(0), memory.rowCount(), file);
+        return Optional.of(new Wall(String.format(Locale.ROOT, "memory-read wall (this machine): %,.0f MB/s", mbps), mbps));
+    }
+
+    /** Each row's MB/s as a percentage of {@code wall}, to one decimal. */
+    static DoubleColumn percentOf(Wall wall, Table rows) {
+        return DoubleColumn.create("pct_of_memory_wall", rows.numberColumn("mbps").asDoubleColumn()
+                .map(mbps -> Math.round(mbps / wall.mbps() * 1000) / 10.0).asDoubleArray());
     }
 
     /** The Go article's published figures, one table of them ({@code scoreboard}, {@code scaling} or {@code cold}). */
@@ -98,7 +165,7 @@ final class Report {
         for (Row row : table) {
             List<String> key = new ArrayList<>();
             for (String column : keyColumns) {
-                key.add(row.getObject(column).toString());
+                key.add(String.valueOf(row.getObject(column))); // a missing value is a key of its own
             }
             newest.remove(key); // re-inserted below, so the map keeps the order of the newest rows
             newest.put(key, row.getRowNumber());
@@ -108,12 +175,17 @@ final class Report {
 
     /** Writes results/charts/NAME.html and NAME.png; returns the page. */
     static Path chart(String name, Figure figure) {
+        return chart(name, figure, Optional.empty());
+    }
+
+    /** The same, with {@code wall} (when there is one) drawn across the chart as a labelled line. */
+    static Path chart(String name, Figure figure, Optional<Wall> wall) {
         try {
             Files.createDirectories(CHARTS);
             Path page = CHARTS.resolve(name + ".html");
             Path png = CHARTS.resolve(name + ".png");
             refuseForeign(page, png);
-            Files.writeString(page, page(name, figure));
+            Files.writeString(page, page(name, figure, wall.stream().toList()));
             if (screenshot(page, png)) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
@@ -151,7 +223,7 @@ final class Report {
      * A page that needs nothing from the network: plotly.js inlined, then the figure. A script
      * error is written onto the page's root element, where tools/check-charts looks for it.
      */
-    static String page(String title, Figure figure) {
+    static String page(String title, Figure figure, List<Wall> walls) {
         return PAGE_MARK + """
 
                 <html>
@@ -165,14 +237,54 @@ final class Report {
                 </script>
                 <script>%s</script>
                 <script>%s</script>
+                <script>var chartWalls = %s;
+                %s</script>
                 </head>
                 <body>
                 %s
                 %s
                 </body>
                 </html>
-                """.formatted(title, plotly(), TITLES_AND_TOOLBAR, figure.divString("chart"), figure.asJavascript("chart"));
+                """.formatted(title, plotly(), TITLES_AND_TOOLBAR, wallsAsJavascript(walls), WALL_LINES,
+                        figure.divString("chart"), figure.asJavascript("chart"));
     }
+
+    /** The walls as the page's script reads them: {@code [{y: 12345.0, label: "…"}]}. */
+    private static String wallsAsJavascript(List<Wall> walls) {
+        List<String> objects = new ArrayList<>();
+        for (Wall wall : walls) {
+            // The label is this class's own text; escaping keeps the script whole whatever it says.
+            String label = wall.label().replace("\\", "\\\\").replace("\"", "\\\"").replace("<", "\\u003c");
+            objects.add(String.format(Locale.ROOT, "{y: %s, label: \"%s\"}", wall.mbps(), label));
+        }
+        return "[" + String.join(", ", objects) + "]";
+    }
+
+    /**
+     * Tablesaw's layout has no shapes, so a wall is added as the plot is made: a dashed line from
+     * edge to edge (x in "paper" units, 0 to 1, whatever the axis) at the wall's MB/s, labelled
+     * above its right end. plotly.js widens the y axis to take the line in.
+     */
+    static final String WALL_LINES = """
+            (function () {
+              var newPlot = Plotly.newPlot;
+              Plotly.newPlot = function (target, data, layout, config) {
+                layout = layout || {};
+                var colour = '#b22222';
+                chartWalls.forEach(function (wall) {
+                  layout.shapes = (layout.shapes || []).concat([{
+                    type: 'line', xref: 'paper', x0: 0, x1: 1, yref: 'y', y0: wall.y, y1: wall.y,
+                    line: { color: colour, width: 2, dash: 'dash' }
+                  }]);
+                  layout.annotations = (layout.annotations || []).concat([{
+                    xref: 'paper', x: 1, xanchor: 'right', yref: 'y', y: wall.y, yanchor: 'bottom',
+                    text: wall.label, showarrow: false, font: { color: colour }
+                  }]);
+                });
+                return newPlot.call(Plotly, target, data, layout, config);
+              };
+            })();
+            """;
 
     /**
      * tablesaw-jsplot writes titles as plain strings, which plotly.js 3 no longer draws: they are

@@ -4,7 +4,8 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //SOURCES Report.java
 
-// How the parallel chapters scale: MB/s against the number of workers, warm cache.
+// How the parallel chapters scale: MB/s against the number of workers, warm cache, under the
+// memory-read wall (results/wall.csv) when the wall probe has been run.
 // Run from the project's root:   ./jbang notebooks/scaling.jsh
 // Explore the tables:            ./jbang --interactive notebooks/scaling.jsh
 
@@ -14,6 +15,7 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 Table rows = Report.results("scaling").sortAscendingOn("chapter", "workers");
+Optional<Report.Wall> wall = Report.memoryWall();
 
 Table scaling = rows.selectColumns("chapter", "workers", "mean_s", "mbps");
 scaling.setName("Worker sweep (warm cache)");
@@ -41,10 +43,10 @@ for (String chapter : chapters) {
             Layout.builder().title(chapter + ": MB/s by number of workers, warm cache")
                     .xAxis(workersAxis).yAxis(mbpsAxis).showLegend(false)
                     .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-            line));
+            line), wall);
 }
 Report.chart("scaling-all", new Figure(
         Layout.builder().title("The parallel chapters: MB/s by number of workers, warm cache")
                 .xAxis(workersAxis).yAxis(mbpsAxis)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        everyChapter.toArray(new Trace[0])));
+        everyChapter.toArray(new Trace[0])), wall);

@@ -15,6 +15,8 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 Table scoreboard = Report.results("scoreboard");
+// This machine's memory-read wall (results/wall.csv), drawn on the MB/s chart; the article's machine had its own.
+Optional<Report.Wall> wall = Report.memoryWall();
 Table ours = scoreboard.selectColumns("chapter", "mbps");
 ours.addColumns(Report.speedup(scoreboard, "V01"));
 ours.addColumns(ours.stringColumn("chapter").map(Report::chapterNumber).setName("number"));
@@ -38,7 +40,8 @@ Report.chart("vs-article-mbps", new Figure(
                 .barMode(Layout.BarMode.GROUP)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
         BarTrace.builder(vsArticle.stringColumn("number"), vsArticle.numberColumn("java_mbps")).name("Java, this machine").build(),
-        BarTrace.builder(vsArticle.stringColumn("number"), vsArticle.numberColumn("go_mb_per_s")).name("Go, the article").build()));
+        BarTrace.builder(vsArticle.stringColumn("number"), vsArticle.numberColumn("go_mb_per_s")).name("Go, the article").build()),
+        wall);
 
 Report.chart("vs-article-speedup", new Figure(
         Layout.builder("Speedup over chapter 1: this machine (Java) and the article (Go)", "chapter", "times faster than chapter 1")
