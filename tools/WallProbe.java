@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import lib.Harness;
 import lib.NeedleSearch;
-import lib.VectorKernel;
 import lib.WallMemoryRead;
 import lib.WallPageCacheCopy;
 
@@ -16,7 +15,7 @@ import lib.WallPageCacheCopy;
  * Measures this machine's two walls, the figures no chapter can beat, with the chapters' own harness:
  *
  * <ul>
- *   <li>{@code WallMemoryRead}: the widest vector kernel over an in-memory copy of the haystack.
+ *   <li>{@code WallMemoryRead}: the 256-bit vector kernel over an in-memory copy of the haystack.
  *       Pure memory-read bandwidth, the ceiling for the mmap chapters.
  *   <li>{@code WallPageCacheCopy}: parallel positional reads of the cached file with no scan. The
  *       kernel's copy rate, the ceiling for the pread chapters.
@@ -44,9 +43,6 @@ public class WallProbe {
         int status = Harness.FOUND;
         for (String wall : which) {
             NeedleSearch probe = wall.equals("memory") ? new WallMemoryRead() : new WallPageCacheCopy();
-            if (wall.equals("memory")) {
-                System.err.println("WallMemoryRead: scanning with " + VectorKernel.widestDescription());
-            }
             status = Harness.execute(probe, args, System.out, System.err);
             if (status != Harness.FOUND) {
                 break; // a bad option or a failed run: one error line is enough
