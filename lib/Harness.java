@@ -10,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -183,14 +181,8 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         out.printf(Locale.ROOT, "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d chunk_bytes=%d%n",
                 chapter, workerCount, answer, runs, mean, median, mbps, cold ? "cold" : "warm", bytes, chunkBytes);
         if (csv != null) {
-            Machine machine = Machine.current();
-            rows.add(List.of(
-                    Instant.now().truncatedTo(ChronoUnit.SECONDS), chapter, workerCount, cold ? "cold" : "warm",
-                    bytes, chunkBytes, answer, warmup, runs,
-                    fixed(mean), fixed(median), fixed(min(seconds)), fixed(max(seconds)), Math.round(mbps),
-                    joined(seconds), joined(warmupSeconds),
-                    machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
-                    machine.jdk(), machine.vectorBits()));
+            rows.add(ResultsCsv.row(chapter, workerCount, cold ? "cold" : "warm", bytes, chunkBytes, answer,
+                    warmupSeconds, seconds));
         }
         return answer;
     }
@@ -297,26 +289,6 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     private int fail(String message) {
         err.println(chapter + ": " + message);
         return ERROR;
-    }
-
-    private static double min(double[] values) {
-        return java.util.Arrays.stream(values).min().orElseThrow();
-    }
-
-    private static double max(double[] values) {
-        return java.util.Arrays.stream(values).max().orElseThrow();
-    }
-
-    private static String fixed(double seconds) {
-        return String.format(Locale.ROOT, "%.6f", seconds);
-    }
-
-    private static String joined(double[] seconds) {
-        List<String> parts = new ArrayList<>();
-        for (double s : seconds) {
-            parts.add(fixed(s));
-        }
-        return String.join(" ", parts);
     }
 
     /** A wrong or inconsistent answer: the figures would be a lie, so none are reported. */

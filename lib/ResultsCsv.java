@@ -10,7 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -51,6 +56,34 @@ public final class ResultsCsv {
         } else if (csv.toAbsolutePath().getParent() == null || !Files.isDirectory(csv.toAbsolutePath().getParent())) {
             throw new UserError("--csv " + csv + ": its directory does not exist");
         }
+    }
+
+    /**
+     * One row of figures: a chapter's runs at one worker count and cache mode, summarised the
+     * project's way ({@link Stats}), with the machine they were measured on.
+     */
+    public static List<Object> row(String chapter, int workers, String cache, long fileBytes, Object chunkBytes,
+                                   long offset, double[] warmupSeconds, double[] seconds) {
+        double mean = Stats.trimmedMean(seconds);
+        Machine machine = Machine.current();
+        return List.of(
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), chapter, workers, cache, fileBytes, chunkBytes, offset,
+                warmupSeconds.length, seconds.length,
+                fixed(mean), fixed(Stats.median(seconds)),
+                fixed(Arrays.stream(seconds).min().orElseThrow()), fixed(Arrays.stream(seconds).max().orElseThrow()),
+                Math.round(Stats.megabytesPerSecond(fileBytes, mean)),
+                joined(seconds), joined(warmupSeconds),
+                machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
+                machine.jdk(), machine.vectorBits());
+    }
+
+    private static String fixed(double seconds) {
+        return String.format(Locale.ROOT, "%.6f", seconds);
+    }
+
+    /** Every run's seconds, in order, space-separated: the warm-up chart reads them back. */
+    private static String joined(double[] seconds) {
+        return Arrays.stream(seconds).mapToObj(ResultsCsv::fixed).collect(Collectors.joining(" "));
     }
 
     /** Appends {@code rows} (each one value per column) in one write, with the header if the file is new. */

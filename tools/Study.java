@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -25,7 +24,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lib.Haystack;
-import lib.Machine;
 import lib.PageCache;
 import lib.ResultsCsv;
 import lib.Sizes;
@@ -301,14 +299,8 @@ public class Study implements Callable<Integer> {
         double mbps = Stats.megabytesPerSecond(fileBytes, mean);
         System.out.printf(Locale.ROOT, "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d%n",
                 step.chapter(), step.workers(), answer, runs, mean, median, mbps, step.cache(), fileBytes);
-        Machine machine = Machine.current();
-        ResultsCsv.append(csv(step.table()), List.of(List.<Object>of(
-                Instant.now().truncatedTo(ChronoUnit.SECONDS), step.chapter(), step.workers(), step.cache(),
-                fileBytes, "", answer, warmup, runs,
-                fixed(mean), fixed(median), fixed(min(seconds)), fixed(max(seconds)), Math.round(mbps),
-                joined(seconds), joined(warmupSeconds),
-                machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
-                machine.jdk(), machine.vectorBits())));
+        ResultsCsv.append(csv(step.table()), List.of(ResultsCsv.row(step.chapter(), step.workers(), step.cache(),
+                fileBytes, "", answer, warmupSeconds, seconds)));
         return true;
     }
 
@@ -403,26 +395,6 @@ public class Study implements Callable<Integer> {
     private static String elapsed(Instant start) {
         Duration d = Duration.between(start, Instant.now());
         return String.format(Locale.ROOT, "%d:%02d:%02d", d.toHours(), d.toMinutesPart(), d.toSecondsPart());
-    }
-
-    private static double min(double[] values) {
-        return java.util.Arrays.stream(values).min().orElseThrow();
-    }
-
-    private static double max(double[] values) {
-        return java.util.Arrays.stream(values).max().orElseThrow();
-    }
-
-    private static String fixed(double seconds) {
-        return String.format(Locale.ROOT, "%.6f", seconds);
-    }
-
-    private static String joined(double[] seconds) {
-        List<String> parts = new ArrayList<>();
-        for (double s : seconds) {
-            parts.add(fixed(s));
-        }
-        return String.join(" ", parts);
     }
 
     private static int fail(Throwable e) {
