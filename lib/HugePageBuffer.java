@@ -1,15 +1,8 @@
 package lib;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 
 /**
  * Off-heap buffers for O_DIRECT reads, backed by 2 MiB transparent huge pages where the kernel
@@ -29,16 +22,6 @@ import java.lang.invoke.MethodHandle;
 public final class HugePageBuffer {
 
     public static final long HUGE_PAGE_BYTES = 2L << 20;
-    private static final int PROT_READ = 0x1, PROT_WRITE = 0x2, MAP_PRIVATE = 0x02, MAP_ANONYMOUS = 0x20;
-    private static final int MADV_HUGEPAGE = 14;
-
-    private static final Linker LINKER = Linker.nativeLinker();
-    // void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
-    private static final MethodHandle MMAP = LINKER.downcallHandle(LINKER.defaultLookup().find("mmap").orElseThrow(),
-            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-    // int munmap(void *addr, size_t length)
-    private static final MethodHandle MUNMAP = LINKER.downcallHandle(LINKER.defaultLookup().find("munmap").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
 
     private HugePageBuffer() {}
 
@@ -49,32 +32,14 @@ public final class HugePageBuffer {
     public static MemorySegment allocate(long bytes, Arena arena) throws IOException {
         long rounded = Math.ceilDiv(bytes, HUGE_PAGE_BYTES) * HUGE_PAGE_BYTES;
         long mappedBytes = rounded + HUGE_PAGE_BYTES; // mmap promises only 4 KiB alignment; room to align
-        MemorySegment mapping;
-        try {
-            mapping = (MemorySegment) MMAP.invokeExact(MemorySegment.NULL, mappedBytes,
-                    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-        if (mapping.address() == -1L) { // MAP_FAILED
-            throw new IOException("cannot map " + Sizes.human(mappedBytes) + " of memory for read buffers");
-        }
-        mapping = mapping.reinterpret(mappedBytes, arena, HugePageBuffer::unmap);
+        MemorySegment mapping = Native.mapAnonymous(mappedBytes, arena);
         long skip = Math.ceilDiv(mapping.address(), HUGE_PAGE_BYTES) * HUGE_PAGE_BYTES - mapping.address();
         MemorySegment buffer = mapping.asSlice(skip, rounded);
         try {
-            Native.madvise(buffer, MADV_HUGEPAGE); // before the first touch: the first read faults the pages in
+            Native.madvise(buffer, Native.MADV_HUGEPAGE); // before the first touch: the first read faults the pages in
         } catch (IOException kernelWithoutHugePages) {
             // small pages it is
         }
         return buffer.asSlice(0, bytes);
-    }
-
-    private static void unmap(MemorySegment mapping) {
-        try {
-            int ignored = (int) MUNMAP.invokeExact(mapping, mapping.byteSize());
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
     }
 }

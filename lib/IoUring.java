@@ -1,6 +1,5 @@
 package lib;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -15,7 +14,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
-import java.nio.file.Path;
+import lib.Native.ErrnoException;
 
 /**
  * A minimal io_uring (Linux 5.1+) for file reads, spoken through {@code java.lang.foreign} with
@@ -42,10 +41,6 @@ public final class IoUring implements AutoCloseable {
     private static final long IORING_ENTER_GETEVENTS = 1;
     private static final int IORING_FEAT_SINGLE_MMAP = 1;
     private static final long IORING_OFF_SQ_RING = 0, IORING_OFF_CQ_RING = 0x8000000, IORING_OFF_SQES = 0x10000000;
-    private static final int PROT_READ = 0x1, PROT_WRITE = 0x2, MAP_SHARED = 0x01, MAP_POPULATE = 0x8000;
-    private static final int EPERM = 1, EINTR = 4, EINVAL = 22, ENOSYS = 38;
-    /** O_DIRECT is one of the few open flags whose value differs between architectures. */
-    private static final int O_DIRECT = System.getProperty("os.arch").equals("aarch64") ? 0x10000 : 0x4000;
 
     /** struct io_sqring_offsets: where each field of the submission ring sits in its mapping. */
     private static final StructLayout SQ_OFFSETS = MemoryLayout.structLayout(
@@ -88,15 +83,10 @@ public final class IoUring implements AutoCloseable {
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     // long syscall(long number, ...): variadic, so every argument is passed as a full long
-    private static final MethodHandle SYSCALL = downcall("syscall", FunctionDescriptor.of(JAVA_LONG,
-            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.firstVariadicArg(1));
-    private static final MethodHandle MMAP = downcall("mmap",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle STRERROR = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("strerror").orElseThrow(), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle SYSCALL = LINKER.downcallHandle(
+            LINKER.defaultLookup().find("syscall").orElseThrow(() -> new UnsupportedOperationException("this needs Linux")),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
 
     private final Arena arena = Arena.ofConfined(); // owns the mappings: closing it unmaps them
     private final MemorySegment callState = arena.allocate(CALL_STATE);
@@ -114,9 +104,9 @@ public final class IoUring implements AutoCloseable {
             int errno = (int) -fd;
             arena.close();
             throw new UserError(switch (errno) {
-                case ENOSYS -> "this kernel has no io_uring (it needs Linux 5.1 or later)";
-                case EPERM -> "io_uring is not allowed here (see /proc/sys/kernel/io_uring_disabled, or a seccomp filter)";
-                default -> "io_uring_setup failed: " + strerror(errno);
+                case ErrnoException.ENOSYS -> "this kernel has no io_uring (it needs Linux 5.1 or later)";
+                case ErrnoException.EPERM -> "io_uring is not allowed here (see /proc/sys/kernel/io_uring_disabled, or a seccomp filter)";
+                default -> "io_uring_setup failed: " + Native.strerror(errno);
             });
         }
         ringFd = (int) fd;
@@ -145,7 +135,7 @@ public final class IoUring implements AutoCloseable {
                 sqRing.set(JAVA_INT, sqArray + (long) i * Integer.BYTES, i);
             }
         } catch (IOException | RuntimeException e) {
-            closeFd(ringFd);
+            Native.close(ringFd);
             arena.close();
             throw e;
         }
@@ -162,27 +152,6 @@ public final class IoUring implements AutoCloseable {
 
     private static long offset(StructLayout layout, String field) {
         return layout.byteOffset(MemoryLayout.PathElement.groupElement(field));
-    }
-
-    /** Opens a file for reading and returns its raw descriptor; {@code oDirect} adds O_DIRECT. */
-    public static int open(Path file, boolean oDirect) throws IOException {
-        try (Arena call = Arena.ofConfined()) {
-            MemorySegment state = call.allocate(CALL_STATE);
-            int flags = oDirect ? O_DIRECT : 0; // O_RDONLY is 0
-            int fd = (int) OPEN.invokeExact(state, call.allocateFrom(file.toString()), flags);
-            if (fd < 0) {
-                int errno = (int) ERRNO.get(state, 0L);
-                if (errno == EINVAL && oDirect) {
-                    throw DirectReader.refused(file, new IOException(strerror(errno)));
-                }
-                throw new IOException("open " + file + ": " + strerror(errno));
-            }
-            return fd;
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
     }
 
     /** Queues a read of {@code buffer.byteSize()} bytes at {@code fileOffset}; {@link #submitAndWait} sends it. */
@@ -224,48 +193,23 @@ public final class IoUring implements AutoCloseable {
             // Submit everything queued; wait for a completion only if none is there yet.
             long submitted = syscall(SYS_IO_URING_ENTER, ringFd, queuedNotSubmitted,
                     head != tail ? 0 : 1, IORING_ENTER_GETEVENTS, 0, 0);
-            if (submitted < 0 && submitted != -EINTR) {
-                throw new IOException("io_uring_enter: " + strerror((int) -submitted));
+            if (submitted < 0 && submitted != -ErrnoException.EINTR) {
+                throw new IOException("io_uring_enter: " + Native.strerror((int) -submitted));
             }
             queuedNotSubmitted -= (int) Math.max(0, submitted);
         }
     }
 
-    public static String strerror(int errno) {
-        try {
-            return ((MemorySegment) STRERROR.invokeExact(errno)).reinterpret(256).getString(0);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-    }
-
     @Override
     public void close() {
-        closeFd(ringFd);
+        Native.close(ringFd);
         arena.close();
     }
 
+    /** Maps one of the ring's regions, shared with the kernel, pre-faulted, unmapped with the arena. */
     private MemorySegment map(long bytes, long offset) throws IOException {
-        try {
-            MemorySegment address = (MemorySegment) MMAP.invokeExact(callState, MemorySegment.NULL, bytes,
-                    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ringFd, offset);
-            if (address.address() == -1L) { // MAP_FAILED
-                throw new IOException("mmap of an io_uring ring: " + strerror((int) ERRNO.get(callState, 0L)));
-            }
-            return address.reinterpret(bytes, arena, IoUring::unmap);
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-    }
-
-    private static void unmap(MemorySegment mapping) {
-        try (Arena call = Arena.ofConfined()) {
-            int ignored = (int) MUNMAP.invokeExact(call.allocate(CALL_STATE), mapping, mapping.byteSize());
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return Native.map(ringFd, bytes, Native.PROT_READ | Native.PROT_WRITE, Native.MAP_SHARED | Native.MAP_POPULATE,
+                offset, arena);
     }
 
     /** A raw system call; returns the result, or {@code -errno} like the kernel itself. */
@@ -276,21 +220,5 @@ public final class IoUring implements AutoCloseable {
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
-    }
-
-    /** close(2) of a raw descriptor, such as one from {@link #open}. */
-    public static void closeFd(int fd) {
-        try (Arena call = Arena.ofConfined()) {
-            int ignored = (int) CLOSE.invokeExact(call.allocate(CALL_STATE), fd);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-    }
-
-    private static MethodHandle downcall(String name, FunctionDescriptor signature, Linker.Option... options) {
-        Linker.Option[] all = java.util.Arrays.copyOf(options, options.length + 1);
-        all[options.length] = Linker.Option.captureCallState("errno");
-        return LINKER.downcallHandle(LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsupportedOperationException("the C library has no " + name + " (this needs Linux)")), signature, all);
     }
 }

@@ -31,11 +31,17 @@ import java.nio.file.Path;
 public final class Native {
 
     public static final int O_RDONLY = 0;
+    /** O_DIRECT is one of the few open flags whose value differs between architectures. */
+    public static final int O_DIRECT = System.getProperty("os.arch").equals("aarch64") ? 0x10000 : 0x4000;
     public static final int PROT_READ = 0x1;
+    public static final int PROT_WRITE = 0x2;
     public static final int MAP_SHARED = 0x01;
+    public static final int MAP_PRIVATE = 0x02;
+    public static final int MAP_ANONYMOUS = 0x20;
     public static final int MAP_POPULATE = 0x8000;
     public static final int MADV_SEQUENTIAL = 2;
     public static final int MADV_WILLNEED = 3;
+    public static final int MADV_HUGEPAGE = 14;
     public static final int POSIX_FADV_DONTNEED = 4;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -86,24 +92,42 @@ public final class Native {
         if (bytes == 0) {
             return MemorySegment.NULL; // mmap refuses a length of 0; an empty file has nothing to scan
         }
-        int fd = open(file);
+        int fd = open(file, O_RDONLY);
+        try {
+            return map(fd, bytes, PROT_READ, MAP_SHARED | flags, 0, arena);
+        } finally {
+            close(fd); // a mapping stays valid after its descriptor is closed
+        }
+    }
+
+    /**
+     * mmap(2) of {@code bytes} of descriptor {@code fd} from {@code offset}, as a segment that
+     * lives as long as {@code arena}; closing the arena calls munmap(2).
+     */
+    public static MemorySegment map(int fd, long bytes, int prot, int flags, long offset, Arena arena) throws IOException {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CALL_STATE);
-            MemorySegment address = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, bytes,
-                    PROT_READ, MAP_SHARED | flags, fd, 0L);
+            MemorySegment address = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, bytes, prot, flags, fd, offset);
             if (address.address() == -1L) { // MAP_FAILED
-                throw new IOException("mmap " + file + ": " + errorText(state));
+                throw new ErrnoException("mmap", errno(state));
             }
-            // A raw address has size 0; reinterpret gives it the file's size and ties it to the
+            // A raw address has size 0; reinterpret gives it its real size and ties it to the
             // arena, whose closing runs munmap. (Restricted: it trusts us about the size.)
             return address.reinterpret(bytes, arena, Native::munmapQuietly);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError(t);
-        } finally {
-            close(fd); // a mapping stays valid after its descriptor is closed
         }
+    }
+
+    /**
+     * mmap(2) of {@code bytes} of fresh, zeroed memory (anonymous, private, readable and writable),
+     * not yet touched, so that {@link #madvise} can still shape how it is faulted in. Closing
+     * {@code arena} calls munmap(2).
+     */
+    public static MemorySegment mapAnonymous(long bytes, Arena arena) throws IOException {
+        return map(-1, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, 0, arena);
     }
 
     /**
@@ -112,7 +136,7 @@ public final class Native {
      * names the call that failed, not the file: the caller says which file it was.
      */
     public static void evictFromPageCache(Path file) throws IOException {
-        int fd = open(file);
+        int fd = open(file, O_RDONLY);
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CALL_STATE);
             check((int) FDATASYNC.invokeExact(state, fd), state, "fdatasync");
@@ -129,11 +153,14 @@ public final class Native {
         }
     }
 
-    private static int open(Path file) throws IOException {
+    /** open(2): a raw descriptor for {@code file}, e.g. with {@link #O_RDONLY} or {@code O_RDONLY | O_DIRECT}. */
+    public static int open(Path file, int flags) throws IOException {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CALL_STATE);
-            int fd = (int) OPEN.invokeExact(state, call.allocateFrom(file.toString()), O_RDONLY);
-            check(fd, state, "open " + file);
+            int fd = (int) OPEN.invokeExact(state, call.allocateFrom(file.toString()), flags);
+            if (fd == -1) {
+                throw new ErrnoException("open " + file, errno(state));
+            }
             return fd;
         } catch (IOException | RuntimeException e) {
             throw e;
@@ -142,7 +169,8 @@ public final class Native {
         }
     }
 
-    private static void close(int fd) {
+    /** close(2) of a descriptor from {@link #open}. */
+    public static void close(int fd) {
         try (Arena call = Arena.ofConfined()) {
             int ignored = (int) CLOSE.invokeExact(call.allocate(CALL_STATE), fd);
         } catch (Throwable t) {
@@ -160,20 +188,36 @@ public final class Native {
 
     private static void check(int result, MemorySegment state, String what) throws IOException {
         if (result == -1) {
-            throw new IOException(what + ": " + errorText(state));
+            throw new ErrnoException(what, errno(state));
         }
     }
 
-    private static String errorText(MemorySegment state) {
-        return strerror((int) ERRNO.get(state, 0L));
+    private static int errno(MemorySegment state) {
+        return (int) ERRNO.get(state, 0L);
     }
 
-    private static String strerror(int errno) {
+    /** The C library's text for an error number, e.g. "Invalid argument" for EINVAL. */
+    public static String strerror(int errno) {
         try {
             MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
             return text.reinterpret(256).getString(0);
         } catch (Throwable t) {
             throw new AssertionError(t);
+        }
+    }
+
+    /** A failed system call, with its error number for callers that treat some errors apart. */
+    public static final class ErrnoException extends IOException {
+        public static final int EPERM = 1, EINTR = 4, EINVAL = 22, ENOSYS = 38;
+        private final int errno;
+
+        public ErrnoException(String call, int errno) {
+            super(call + ": " + strerror(errno));
+            this.errno = errno;
+        }
+
+        public int errno() {
+            return errno;
         }
     }
 

@@ -70,10 +70,22 @@ public final class UringReader implements ParallelSearch.ChunkScanner {
             throw e;
         }
         try {
-            this.fd = IoUring.open(file, direct);
+            this.fd = openForReading(file, direct);
         } catch (IOException | RuntimeException e) {
             ring.close();
             arena.close();
+            throw e;
+        }
+    }
+
+    /** A raw descriptor for reading, with O_DIRECT if asked: the ring reads through it. */
+    private static int openForReading(Path file, boolean direct) throws IOException {
+        try {
+            return Native.open(file, Native.O_RDONLY | (direct ? Native.O_DIRECT : 0));
+        } catch (Native.ErrnoException e) {
+            if (direct && e.errno() == Native.ErrnoException.EINVAL) { // the file system's answer to O_DIRECT
+                throw DirectReader.refused(file, e);
+            }
             throw e;
         }
     }
@@ -121,7 +133,7 @@ public final class UringReader implements ParallelSearch.ChunkScanner {
         inFlight--;
         Read read = slots[(int) completion.tag()];
         if (completion.result() < 0) {
-            throw new IOException("read at " + (read.alignedFrom + read.filled) + ": " + IoUring.strerror(-completion.result()));
+            throw new IOException("read at " + (read.alignedFrom + read.filled) + ": " + Native.strerror(-completion.result()));
         }
         read.filled += completion.result();
         if (read.filled >= read.needed()) {
@@ -153,7 +165,7 @@ public final class UringReader implements ParallelSearch.ChunkScanner {
                 inFlight--;
             }
         } finally {
-            IoUring.closeFd(fd);
+            Native.close(fd);
             ring.close();
             arena.close();
         }
