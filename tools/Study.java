@@ -69,6 +69,8 @@ public class Study implements Callable<Integer> {
     static final String CMP_CHAPTER = "V00Cmp";
 
     static final String SCOREBOARD = "scoreboard", SCALING = "scaling", COLD_TABLE = "cold";
+    /** Not a CSV: the round that records one async-profiler flame graph per chapter. */
+    static final String FLAMEGRAPHS = "flamegraphs";
     static final Pattern SUMMARY = Pattern.compile("^variant=\\S+ .*");
     static final Pattern CMP_DIFFERS = Pattern.compile("differ: (?:byte|char) (\\d+)");
 
@@ -101,6 +103,10 @@ public class Study implements Callable<Integer> {
     @Option(names = "--skip-cold", description = "Leave out the cold-cache round.")
     boolean skipCold;
 
+    @Option(names = "--flamegraphs", description = "Add a last round: each chapter once more with --profile, "
+            + "its flame graph in DIR/flamegraphs (figures of this round are not recorded: the profiler costs a little).")
+    boolean flamegraphs;
+
     @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
             description = "Where the CSVs go (default: ${DEFAULT-VALUE}); created if missing.")
     Path results;
@@ -123,7 +129,7 @@ public class Study implements Callable<Integer> {
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%-10s %-28s workers=%-3d %s", table, chapter, workers, cache());
+            return String.format(Locale.ROOT, "%-11s %-28s workers=%-3d %s", table, chapter, workers, cache());
         }
     }
 
@@ -167,8 +173,8 @@ public class Study implements Callable<Integer> {
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
             String progress = String.format(Locale.ROOT, "[%d/%d %s]", i + 1, steps.size(), elapsed(start));
-            if (done.contains(step.key(fileBytes))) {
-                System.err.println(progress + " " + step + "  already in " + csv(step.table()) + ", skipped");
+            if (done.contains(step.key(fileBytes)) || graphPresent(step)) {
+                System.err.println(progress + " " + step + "  already done, skipped");
                 skipped++;
                 continue;
             }
@@ -229,6 +235,13 @@ public class Study implements Callable<Integer> {
                 }
             }
         }
+        if (flamegraphs) {
+            for (String chapter : chapters) {
+                if (!chapter.equals(CMP_CHAPTER)) {
+                    steps.add(new Step(FLAMEGRAPHS, chapter, processors, false));
+                }
+            }
+        }
         return steps;
     }
 
@@ -244,11 +257,22 @@ public class Study implements Callable<Integer> {
         }
         List<String> command = new ArrayList<>(List.of("./jbang", "variants/" + step.chapter() + ".java", file.toString(),
                 "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
-                "--workers", Integer.toString(step.workers()), "--csv", csv(step.table()).toString()));
+                "--workers", Integer.toString(step.workers())));
+        if (step.table().equals(FLAMEGRAPHS)) {
+            command.addAll(List.of("--profile", "--flamegraphs", results.resolve(FLAMEGRAPHS).toString()));
+        } else {
+            command.addAll(List.of("--csv", csv(step.table()).toString()));
+        }
         if (step.cold()) {
             command.add("--cold");
         }
         return command;
+    }
+
+    /** With --resume, a chapter whose flame graph is already there is not profiled again. */
+    private boolean graphPresent(Step step) {
+        return resume && step.table().equals(FLAMEGRAPHS)
+                && Files.exists(results.resolve(FLAMEGRAPHS).resolve(step.chapter() + ".html"));
     }
 
     /** One chapter in its own JVM: its runs go to stderr as they happen, its summary line to stdout. */
