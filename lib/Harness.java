@@ -208,25 +208,25 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     private void checkOptions() {
         if (runs < 1) {
-            throw new UserError("--runs must be at least 1, not " + runs);
+            throw new UserMistakeException("--runs must be at least 1, not " + runs);
         }
         if (warmup < 0) {
-            throw new UserError("--warmup cannot be negative");
+            throw new UserMistakeException("--warmup cannot be negative");
         }
         for (int count : workerCounts()) {
             if (count < 1 || count > 4096) {
-                throw new UserError("--workers must be between 1 and 4096, not " + count);
+                throw new UserMistakeException("--workers must be between 1 and 4096, not " + count);
             }
         }
         if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
-            throw new UserError("--size must be a positive multiple of 8 bytes, not " + size);
+            throw new UserMistakeException("--size must be a positive multiple of 8 bytes, not " + size);
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
-            throw new UserError("--chunk applies only to the chapters that read in chunks (V03, V07, V11, V13, V14, V15)");
+            throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (V03, V07, V11, V13, V14, V15)");
         }
         for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
             if (chunkBytes < Long.BYTES || chunkBytes > (1L << 30) || chunkBytes % Long.BYTES != 0) {
-                throw new UserError("--chunk must be a multiple of 8 bytes, at most 1 GiB, not " + chunkBytes);
+                throw new UserMistakeException("--chunk must be a multiple of 8 bytes, at most 1 GiB, not " + chunkBytes);
             }
         }
     }
@@ -242,7 +242,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     /** An existing regular file is searched as it is; a missing one becomes a new haystack. */
     private Path findOrCreate(Path path) throws IOException {
         if (Files.isSymbolicLink(path) && !Files.exists(path)) {
-            throw new UserError(path + " is a symbolic link to nothing; refusing to create a file through it");
+            throw new UserMistakeException(path + " is a symbolic link to nothing; refusing to create a file through it");
         }
         if (!Files.exists(path)) {
             long bytes = size != null ? size : Haystack.DEFAULT_BYTES;
@@ -253,16 +253,16 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             return path;
         }
         if (Files.isDirectory(path)) {
-            throw new UserError(path + " is a directory, not a file");
+            throw new UserMistakeException(path + " is a directory, not a file");
         }
         if (!Files.isRegularFile(path)) {
-            throw new UserError(path + " is not a regular file (a pipe or a device cannot be timed as a haystack)");
+            throw new UserMistakeException(path + " is not a regular file (a pipe or a device cannot be timed as a haystack)");
         }
         if (!Files.isReadable(path)) {
-            throw new UserError("cannot read " + path + ": permission denied");
+            throw new UserMistakeException("cannot read " + path + ": permission denied");
         }
         if (size != null && Files.size(path) != size) {
-            throw new UserError(path + " exists with " + Files.size(path) + " bytes, not the --size " + size
+            throw new UserMistakeException(path + " exists with " + Files.size(path) + " bytes, not the --size " + size
                     + " you asked for; it is left as it is (choose another FILE for a new haystack)");
         }
         return path;
@@ -270,7 +270,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     private int fail(Throwable e) {
         String message = switch (e) {
-            case UserError user -> user.getMessage();
+            case UserMistakeException user -> user.getMessage();
             case NoSuchFileException missing -> "no such file: " + missing.getFile();
             case AccessDeniedException denied -> "permission denied: " + denied.getFile();
             case IOException io -> io.getMessage() != null ? io.getMessage() : io.toString();

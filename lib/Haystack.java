@@ -56,7 +56,7 @@ public final class Haystack {
         try {
             writeZerosAndNeedle(partial, bytes);
             publish(partial, target);
-        } catch (UserError e) {
+        } catch (UserMistakeException e) {
             deleteQuietly(partial);
             throw e;
         } catch (IOException e) {
@@ -77,18 +77,18 @@ public final class Haystack {
      */
     public static Path checkCreatable(Path target, long bytes) throws IOException {
         if (bytes < Long.BYTES || bytes % Long.BYTES != 0) {
-            throw new UserError("a haystack's size must be a positive multiple of 8 bytes, not " + bytes);
+            throw new UserMistakeException("a haystack's size must be a positive multiple of 8 bytes, not " + bytes);
         }
         Path directory = target.toAbsolutePath().getParent();
         if (directory == null || !Files.isDirectory(directory)) {
-            throw new UserError("cannot create " + target + ": " + directory + " is not an existing directory");
+            throw new UserMistakeException("cannot create " + target + ": " + directory + " is not an existing directory");
         }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new UserError(target + " already exists; a haystack is never written over a file");
+            throw new UserMistakeException(target + " already exists; a haystack is never written over a file");
         }
         long usable = Files.getFileStore(directory).getUsableSpace();
         if (usable < bytes + SPARE_DISK_BYTES) {
-            throw new UserError("not enough disk space for a " + Sizes.human(bytes) + " haystack in " + directory
+            throw new UserMistakeException("not enough disk space for a " + Sizes.human(bytes) + " haystack in " + directory
                     + " (" + Sizes.human(usable) + " free)");
         }
         return directory;
@@ -138,10 +138,10 @@ public final class Haystack {
             Files.createLink(target, partial); // atomic, and refuses an existing target
             Files.delete(partial);
         } catch (FileAlreadyExistsException e) {
-            throw new UserError(target + " appeared while the haystack was being written; left it alone");
+            throw new UserMistakeException(target + " appeared while the haystack was being written; left it alone");
         } catch (UnsupportedOperationException | IOException noHardLinks) {
             if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                throw new UserError(target + " appeared while the haystack was being written; left it alone");
+                throw new UserMistakeException(target + " appeared while the haystack was being written; left it alone");
             }
             Files.move(partial, target); // without REPLACE_EXISTING: fails if the target exists
         }

@@ -103,7 +103,7 @@ public final class IoUring implements AutoCloseable {
         if (fd < 0) {
             int errno = (int) -fd;
             arena.close();
-            throw new UserError(switch (errno) {
+            throw new UserMistakeException(switch (errno) {
                 case ErrnoException.ENOSYS -> "this kernel has no io_uring (it needs Linux 5.1 or later)";
                 case ErrnoException.EPERM -> "io_uring is not allowed here (see /proc/sys/kernel/io_uring_disabled, or a seccomp filter)";
                 default -> "io_uring_setup failed: " + Native.strerror(errno);

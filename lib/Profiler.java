@@ -43,7 +43,7 @@ public final class Profiler {
         try {
             profiler = AsyncProfiler.getInstance();
         } catch (LinkageError | RuntimeException e) { // no library for this platform, or it would not load
-            throw new UserError("--profile: cannot load async-profiler's native library (" + e.getMessage() + ")");
+            throw new UserMistakeException("--profile: cannot load async-profiler's native library (" + e.getMessage() + ")");
         }
         try {
             profiler.execute("start,event=cpu,interval=" + INTERVAL);

@@ -44,17 +44,17 @@ public final class ResultsCsv {
     /** Fails, before any search runs, if {@code csv} exists and is not a results CSV. */
     public static void checkWritable(Path csv) throws IOException {
         if (Files.isDirectory(csv)) {
-            throw new UserError("--csv " + csv + " is a directory");
+            throw new UserMistakeException("--csv " + csv + " is a directory");
         }
         if (Files.exists(csv, LinkOption.NOFOLLOW_LINKS)) {
             if (!Files.isRegularFile(csv)) {
-                throw new UserError("--csv " + csv + " is not a regular file");
+                throw new UserMistakeException("--csv " + csv + " is not a regular file");
             }
             if (!firstLine(csv).equals(headerLine())) {
-                throw new UserError("--csv " + csv + " exists and is not a results CSV of this project (its first line differs); left it alone");
+                throw new UserMistakeException("--csv " + csv + " exists and is not a results CSV of this project (its first line differs); left it alone");
             }
         } else if (csv.toAbsolutePath().getParent() == null || !Files.isDirectory(csv.toAbsolutePath().getParent())) {
-            throw new UserError("--csv " + csv + ": its directory does not exist");
+            throw new UserMistakeException("--csv " + csv + ": its directory does not exist");
         }
     }
 

@@ -21,7 +21,7 @@ public final class WallPageCacheCopy implements ChunkedSearch {
     @Override
     public long search(Path file, int workers, int chunkBytes) throws IOException {
         if (!Haystack.endsWithNeedle(file)) {
-            throw new UserError(file + " is not a haystack: the copy probe only looks at the last word, so it needs the needle there");
+            throw new UserMistakeException(file + " is not a haystack: the copy probe only looks at the last word, so it needs the needle there");
         }
         return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
                 () -> new PositionalReader(file, chunkBytes, WallPageCacheCopy::lastWordOnly));

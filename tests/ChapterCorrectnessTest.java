@@ -16,7 +16,7 @@ import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.ReferenceSearch;
 import lib.Shard;
-import lib.UserError;
+import lib.UserMistakeException;
 import lib.VectorKernel;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -102,10 +102,10 @@ class ChapterCorrectnessTest {
     }
 
     @Test
-    void chapter12RefusesWithAUserErrorWithout512BitVectors(@TempDir Path dir) throws IOException {
+    void chapter12RefusesWithAUserMistakeExceptionWithout512BitVectors(@TempDir Path dir) throws IOException {
         Assumptions.assumeFalse(VectorKernel.has512BitVectors(), "this CPU has 512-bit vectors, so chapter 12 runs here");
         Path file = TestFiles.write(dir.resolve("haystack.bin"), TestFiles.Layout.zeros("all zeros", 4 * KIB));
-        assertThrows(UserError.class, () -> new V12Vector512().search(file, 1));
+        assertThrows(UserMistakeException.class, () -> new V12Vector512().search(file, 1));
     }
 
     // ---------------------------------------------------------------- seeded random files

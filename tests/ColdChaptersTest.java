@@ -17,7 +17,7 @@ import lib.ChunkedSearch;
 import lib.ReferenceSearch;
 import lib.Shard;
 import lib.UringReader;
-import lib.UserError;
+import lib.UserMistakeException;
 import lib.VectorKernel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -137,7 +137,7 @@ class ColdChaptersTest {
         Files.write(probe, new byte[4096], StandardOpenOption.CREATE_NEW);
         try (FileChannel ignored = V14DirectIo.openDirect(probe)) {
             // it opened: this file system accepts O_DIRECT
-        } catch (UserError refused) {
+        } catch (UserMistakeException refused) {
             assumeTrue(false, refused.getMessage() + " (set java.io.tmpdir to a directory on such a file system to run these tests)");
         } finally {
             Files.delete(probe);
@@ -147,7 +147,7 @@ class ColdChaptersTest {
     private static void assumeIoUringWorks() throws IOException {
         try (IoUring ignored = new IoUring(1)) {
             // the kernel gave us a ring
-        } catch (UserError refused) {
+        } catch (UserMistakeException refused) {
             assumeTrue(false, refused.getMessage());
         }
     }

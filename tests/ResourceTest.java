@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 import lib.Harness;
 import lib.Haystack;
 import lib.NeedleSearch;
-import lib.UserError;
+import lib.UserMistakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,7 +68,7 @@ class ResourceTest {
     private static long search(NeedleSearch chapter, Path file, int workers) throws IOException {
         try {
             return chapter.search(file, workers);
-        } catch (UserError refusedHere) {
+        } catch (UserMistakeException refusedHere) {
             return Long.MIN_VALUE;
         }
     }

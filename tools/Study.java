@@ -28,7 +28,7 @@ import lib.PageCache;
 import lib.ResultsCsv;
 import lib.Sizes;
 import lib.Stats;
-import lib.UserError;
+import lib.UserMistakeException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import picocli.CommandLine;
@@ -147,12 +147,12 @@ public class Study implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         checkOptions();
         if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
-            throw new UserError("run the study from the project's root directory (where ./jbang and variants/ are)");
+            throw new UserMistakeException("run the study from the project's root directory (where ./jbang and variants/ are)");
         }
         List<String> chapters = chapters();
         List<Step> steps = plan(chapters);
         if (steps.isEmpty()) {
-            throw new UserError("nothing to run: --only " + String.join(",", only) + " leaves no step");
+            throw new UserMistakeException("nothing to run: --only " + String.join(",", only) + " leaves no step");
         }
         if (dryRun) {
             steps.forEach(step -> System.out.println(step + "   " + String.join(" ", command(step))));
@@ -207,7 +207,7 @@ public class Study implements Callable<Integer> {
         for (String name : only) {
             String number = number(name.trim());
             if (chapters.stream().noneMatch(chapter -> number(chapter).equals(number))) {
-                throw new UserError("--only " + name + ": no such chapter (V00 to V" + number(chapters.getLast()).substring(1) + ")");
+                throw new UserMistakeException("--only " + name + ": no such chapter (V00 to V" + number(chapters.getLast()).substring(1) + ")");
             }
             wanted.add(number);
         }
@@ -380,27 +380,27 @@ public class Study implements Callable<Integer> {
             System.err.println("study: creating a " + Sizes.human(bytes) + " haystack at " + file);
             Haystack.create(file, bytes);
         } else if (!Files.isRegularFile(file)) {
-            throw new UserError(file + " is not a regular file");
+            throw new UserMistakeException(file + " is not a regular file");
         } else if (size != null && Files.size(file) != size) {
-            throw new UserError(file + " exists with " + Files.size(file) + " bytes, not the --size " + size
+            throw new UserMistakeException(file + " exists with " + Files.size(file) + " bytes, not the --size " + size
                     + " you asked for; it is left as it is (choose another FILE for a new haystack)");
         }
     }
 
     private void checkOptions() {
         if (runs < 1) {
-            throw new UserError("--runs must be at least 1, not " + runs);
+            throw new UserMistakeException("--runs must be at least 1, not " + runs);
         }
         if (warmup < 0) {
-            throw new UserError("--warmup cannot be negative");
+            throw new UserMistakeException("--warmup cannot be negative");
         }
         for (int workers : sweep) {
             if (workers < 1 || workers > 4096) {
-                throw new UserError("--sweep worker counts must be between 1 and 4096, not " + workers);
+                throw new UserMistakeException("--sweep worker counts must be between 1 and 4096, not " + workers);
             }
         }
         if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
-            throw new UserError("--size must be a positive multiple of 8 bytes, not " + size);
+            throw new UserMistakeException("--size must be a positive multiple of 8 bytes, not " + size);
         }
     }
 
@@ -422,7 +422,7 @@ public class Study implements Callable<Integer> {
     }
 
     private static int fail(Throwable e) {
-        if (e instanceof UserError || e instanceof IOException) {
+        if (e instanceof UserMistakeException || e instanceof IOException) {
             return fail(e.getMessage() != null ? e.getMessage() : e.toString());
         }
         e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace

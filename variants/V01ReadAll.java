@@ -15,7 +15,7 @@ import lib.Harness;
 import lib.Machine;
 import lib.NeedleSearch;
 import lib.Sizes;
-import lib.UserError;
+import lib.UserMistakeException;
 
 /**
  * Chapter 1: read the whole file into memory, then look at every byte.
@@ -73,13 +73,13 @@ public class V01ReadAll implements NeedleSearch {
     static MemorySegment allocateFileSized(Arena arena, long size) {
         long available = Machine.availableMemoryBytes();
         if (available >= 0 && size > available) {
-            throw new UserError("reading it all needs " + Sizes.human(size) + " of memory; only "
+            throw new UserMistakeException("reading it all needs " + Sizes.human(size) + " of memory; only "
                     + Sizes.human(available) + " is available");
         }
         try {
             return arena.allocate(size, 4096);
         } catch (OutOfMemoryError e) {
-            throw new UserError("reading it all needs " + Sizes.human(size) + " of memory, and the JVM could not get it ("
+            throw new UserMistakeException("reading it all needs " + Sizes.human(size) + " of memory, and the JVM could not get it ("
                     + e.getMessage() + ")");
         }
     }

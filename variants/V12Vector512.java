@@ -11,7 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.NeedleSearch;
-import lib.UserError;
+import lib.UserMistakeException;
 import lib.VectorKernel;
 
 /**
@@ -38,7 +38,7 @@ public class V12Vector512 implements NeedleSearch {
     @Override
     public long search(Path file, int workers) throws IOException {
         if (!VectorKernel.has512BitVectors()) {
-            throw new UserError("this CPU (or JVM) offers " + VectorKernel.WIDEST_BITS
+            throw new UserMistakeException("this CPU (or JVM) offers " + VectorKernel.WIDEST_BITS
                     + "-bit vectors, not 512: chapter 12 needs AVX-512 (chapter 8 is its 256-bit twin)");
         }
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {

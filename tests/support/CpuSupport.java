@@ -7,7 +7,7 @@ final class CpuSupport {
 
     private CpuSupport() {}
 
-    /** Chapter 12 refuses to run without 512-bit vectors (it throws a UserError): skip it there. */
+    /** Chapter 12 refuses to run without 512-bit vectors (it throws a UserMistakeException): skip it there. */
     static void assumeChapterRunsHere(NeedleSearch chapter) {
         if (chapter instanceof V12Vector512) {
             Assumptions.assumeTrue(VectorKernel.has512BitVectors(),

@@ -1,8 +1,8 @@
 package lib;
 
 /** A mistake in what the user asked for: reported as one line, exit status 2, no stack trace. */
-public class UserError extends RuntimeException {
-    public UserError(String message) {
+public class UserMistakeException extends RuntimeException {
+    public UserMistakeException(String message) {
         super(message);
     }
 }
