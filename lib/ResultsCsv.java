@@ -31,7 +31,7 @@ public final class ResultsCsv {
             "date", "chapter", "workers", "cache", "file_bytes", "chunk_bytes", "offset",
             "warmup_runs", "runs", "mean_s", "median_s", "min_s", "max_s", "mbps",
             "run_s", "warmup_s",
-            "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits");
+            "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine");
 
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
@@ -74,7 +74,7 @@ public final class ResultsCsv {
                 Math.round(Stats.megabytesPerSecond(fileBytes, mean)),
                 joined(seconds), joined(warmupSeconds),
                 machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
-                machine.jdk(), machine.vectorBits());
+                machine.jdk(), machine.vectorBits(), machine.name());
     }
 
     private static String fixed(double seconds) {
