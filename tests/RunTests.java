@@ -4,6 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.13.4
 //SOURCES ../lib/*.java
 //SOURCES ../variants/*.java
+//SOURCES ../tools/VersusGo.java
 //SOURCES *Test.java
 //SOURCES support/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector

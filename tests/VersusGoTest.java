@@ -1,0 +1,258 @@
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import lib.Haystack;
+import lib.ResultsCsv;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * tools/VersusGo.java against a stand-in for the Go article's benchmark (tests/support/go-bench-stand-in.sh,
+ * which speaks its interface and searches with cmp), on 1 MiB haystacks: no Go, no 4 GiB file.
+ */
+class VersusGoTest {
+
+    static final Path STAND_IN = Path.of("tests", "support", "go-bench-stand-in.sh");
+    static final long BYTES = 1L << 20; // the stand-in is "built for" 1 MiB, as the real one is for 4 GiB
+    static final long NEEDLE_AT = BYTES - Long.BYTES;
+
+    @TempDir
+    Path directory;
+
+    record Outcome(int status, String out, String err) {}
+
+    Outcome versusGo(Path bench, Path haystack, String... more) {
+        List<String> args = new ArrayList<>(List.of("--go-bench", bench.toString(), "--haystack", haystack.toString(),
+                "--haystack-bytes", Long.toString(BYTES), "--results", directory.resolve("results").toString(),
+                "--runs", "1", "--warmup", "0"));
+        args.addAll(List.of(more));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int status = VersusGo.execute(args.toArray(String[]::new),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A copy of the stand-in with some settings changed, and a log line per call (to {@code calls.log}),
+     * so a test can tell whether the binary was called at all.
+     */
+    Path standIn(String... settings) throws IOException {
+        String script = Files.readString(STAND_IN);
+        for (int i = 0; i < settings.length; i += 2) {
+            String setting = settings[i] + "=";
+            int at = script.indexOf("\n" + setting) + 1;
+            assertTrue(at > 0, "no setting " + settings[i] + " in the stand-in");
+            int end = script.indexOf('\n', at);
+            script = script.substring(0, at) + setting + settings[i + 1] + script.substring(end);
+        }
+        Path log = directory.resolve("calls.log");
+        script = script.replaceFirst("\nset -euo pipefail\n", "\nset -euo pipefail\necho \"\\$*\" >>'" + log + "'\n");
+        Path copy = directory.resolve("bench-" + System.nanoTime() + ".sh");
+        Files.writeString(copy, script);
+        Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwx------"));
+        return copy;
+    }
+
+    List<String> calls() throws IOException {
+        Path log = directory.resolve("calls.log");
+        return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    }
+
+    List<CSVRecord> csvRows() throws IOException {
+        Path csv = directory.resolve("results").resolve("versus-go.csv");
+        assertEquals(ResultsCsv.headerLine(), Files.readAllLines(csv).getFirst());
+        return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(new StringReader(Files.readString(csv))).getRecords();
+    }
+
+    @Test
+    void eachPairRunsBothSidesAlternatelyOnTheSameHaystackAndRecordsBoth() throws IOException {
+        Path haystack = directory.resolve("go-haystack.bin");
+        Outcome outcome = versusGo(standIn(), haystack, "--rounds", "2", "--workers", "3", "--only", "1,v08");
+        assertEquals(0, outcome.status(), outcome.err());
+
+        List<String> order = outcome.err().lines().filter(line -> line.startsWith("[round")).toList();
+        assertEquals(List.of(
+                "[round 1/2] Go v1 (v1-naive-readall)", "[round 1/2] V01ReadAll",
+                "[round 1/2] Go v8 (v8-simd-avx2)", "[round 1/2] V08Vector256",
+                "[round 2/2] V01ReadAll", "[round 2/2] Go v1 (v1-naive-readall)",
+                "[round 2/2] V08Vector256", "[round 2/2] Go v8 (v8-simd-avx2)"), order);
+        assertTrue(outcome.err().contains("stand-in: WORKERS=3"), "WORKERS reaches the Go side:\n" + outcome.err());
+        List<String> calls = calls();
+        assertEquals(5, calls.size(), "one call to list the variants, then one per Go turn: " + calls);
+        assertTrue(calls.stream().allMatch(call -> call.contains("-file=" + haystack)), calls.toString());
+
+        List<CSVRecord> rows = csvRows();
+        assertEquals(List.of("Go v1", "V01ReadAll", "Go v8", "V08Vector256", "V01ReadAll", "Go v1", "V08Vector256", "Go v8"),
+                rows.stream().map(row -> row.get("chapter")).toList());
+        for (CSVRecord row : rows) {
+            assertEquals("3", row.get("workers"), row.toString());
+            assertEquals(Long.toString(BYTES), row.get("file_bytes"));
+            assertEquals(Long.toString(NEEDLE_AT), row.get("offset"));
+            assertEquals("1", row.get("runs"));
+            assertTrue(Double.parseDouble(row.get("median_s")) > 0, row.toString());
+            if (row.get("chapter").startsWith("Go ")) {
+                assertTrue(row.get("jdk").startsWith("go (version unknown); variants: v1 v2 v3 v4 v5 v6 v7 v8 v9 v10 v11"),
+                        "the Go release and the binary's variants: " + row.get("jdk"));
+            } else {
+                assertTrue(row.get("jdk").contains(Integer.toString(Runtime.version().feature())), row.get("jdk"));
+            }
+        }
+
+        List<String> table = outcome.out().lines().filter(line -> line.startsWith("v")).toList();
+        assertEquals(2, table.size(), outcome.out());
+        for (String line : table) { // pair, Go MB/s, spread, Java MB/s, spread, and last Java/Go
+            assertTrue(Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) > 0, line);
+        }
+        assertTrue(Haystack.endsWithNeedle(haystack), "the tool made a haystack and the Go side left it alone");
+    }
+
+    @Test
+    void pairsTheBinaryLacksAreSkippedWithOneLineEach() throws IOException {
+        Path bench = standIn("VARIANTS", "\"v1-naive-readall v3-chunked-uint64\"");
+        Outcome outcome = versusGo(bench, directory.resolve("go-haystack.bin"), "--rounds", "1", "--only", "2,3,12");
+        assertEquals(0, outcome.status(), outcome.err());
+        List<String> skipped = outcome.err().lines().filter(line -> line.contains("skipped")).toList();
+        assertEquals(2, skipped.size(), outcome.err());
+        assertTrue(skipped.get(0).contains("v2 / V02BufferedByte") && skipped.get(0).contains("v2-bufio-byte"), skipped.get(0));
+        assertTrue(skipped.get(1).contains("v12 / V12Vector512") && skipped.get(1).contains("Go 1.26"), skipped.get(1));
+        assertEquals(List.of("Go v3", "V03ChunkedLong"), csvRows().stream().map(row -> row.get("chapter")).toList());
+    }
+
+    @Test
+    void aWrongAnswerFromGoIsOneFailureLineAndTheOtherPairsStillRun() throws IOException {
+        Path bench = standIn("WRONG_ANSWER_FROM", "v4-mmap");
+        Outcome outcome = versusGo(bench, directory.resolve("go-haystack.bin"), "--rounds", "1", "--only", "3,4");
+        assertEquals(2, outcome.status(), outcome.err());
+        List<String> failures = outcome.err().lines().filter(line -> line.startsWith("  failed:")).toList();
+        assertEquals(1, failures.size(), outcome.err());
+        assertTrue(failures.getFirst().contains("Go v4-mmap failed (status 1): ERROR: v4-mmap: wrong offset"), failures.getFirst());
+        assertEquals(List.of("Go v3", "V03ChunkedLong", "V04Mmap"), csvRows().stream().map(row -> row.get("chapter")).toList());
+        assertTrue(outcome.out().contains("v4 / V04Mmap") && outcome.out().contains("no figure"), outcome.out());
+    }
+
+    /** Files the Go benchmark would write to: each refused in one line, before any call, and left as it was. */
+    @Test
+    void aFileThatIsNotExactlyAHaystackIsRefusedBeforeAnyCall() throws IOException {
+        byte[] needle = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(Haystack.NEEDLE).array();
+        byte[] haystack = new byte[(int) BYTES];
+        System.arraycopy(needle, 0, haystack, (int) NEEDLE_AT, Long.BYTES);
+        byte[] strayByte = haystack.clone();
+        strayByte[4096] = 7;
+        List<byte[]> contents = List.of(
+                new byte[64 * 1024],                                    // another size: Go would truncate and rewrite it
+                Arrays.copyOf(haystack, (int) BYTES + Long.BYTES),      // a haystack's bytes, 8 too many
+                new byte[(int) BYTES],                                  // the size, no needle: Go would plant one
+                strayByte);                                             // the size and the needle, not all zeros
+        Path bench = standIn();
+        for (int i = 0; i < contents.size(); i++) {
+            Path file = Files.write(directory.resolve("user-file-" + i + ".bin"), contents.get(i));
+            Outcome outcome = versusGo(bench, file, "--only", "4");
+            assertEquals(2, outcome.status(), outcome.err());
+            List<String> lines = outcome.err().lines().filter(line -> !line.contains("checking that every byte")).toList();
+            assertEquals(1, lines.size(), outcome.err());
+            assertTrue(lines.getFirst().contains(file.toString()) && lines.getFirst().contains("left alone"), lines.getFirst());
+            assertArrayEquals(contents.get(i), Files.readAllBytes(file), "the file is untouched");
+            assertEquals(List.of(), calls(), "the binary was never called with " + file);
+        }
+
+        Path link = Files.createSymbolicLink(directory.resolve("link.bin"), Files.write(directory.resolve("real.bin"), haystack));
+        Outcome outcome = versusGo(bench, link, "--only", "4");
+        assertEquals(2, outcome.status(), outcome.err());
+        assertTrue(outcome.err().contains("not a regular file"), outcome.err());
+        assertEquals(List.of(), calls());
+    }
+
+    @Test
+    void anExistingHaystackIsUsedOnceEveryByteIsChecked() throws IOException {
+        byte[] haystack = new byte[(int) BYTES];
+        ByteBuffer.wrap(haystack).order(ByteOrder.LITTLE_ENDIAN).putLong((int) NEEDLE_AT, Haystack.NEEDLE);
+        Path file = Files.write(directory.resolve("made-elsewhere.bin"), haystack);
+        Outcome outcome = versusGo(standIn(), file, "--rounds", "1", "--only", "3");
+        assertEquals(0, outcome.status(), outcome.err());
+        assertTrue(outcome.err().contains("checking that every byte but the needle is zero"), outcome.err());
+        assertArrayEquals(haystack, Files.readAllBytes(file));
+    }
+
+    @Test
+    void aHaystackChangedByTheBinaryStopsEverythingBeforeTheNextCall() throws IOException {
+        Outcome outcome = versusGo(standIn("WRITES_TO_HAYSTACK", "yes"), directory.resolve("go-haystack.bin"),
+                "--rounds", "2", "--only", "3,4");
+        assertEquals(2, outcome.status(), outcome.err());
+        assertTrue(outcome.err().strip().lines().toList().getLast().contains("was written to since it was checked"), outcome.err());
+        assertEquals(2, calls().size(), "the variant list, then the first call, which wrote: " + calls());
+    }
+
+    @Test
+    void mistakesAreOneLineAndCallNothing() throws IOException {
+        Path bench = standIn();
+        List<String[]> mistakes = List.of(
+                new String[] {"--only", "14"},
+                new String[] {"--only", "v"},
+                new String[] {"--rounds", "0"},
+                new String[] {"--workers", "0"},
+                new String[] {"--haystack-bytes", "12"});
+        for (String[] mistake : mistakes) {
+            Outcome outcome = versusGo(bench, directory.resolve("go-haystack.bin"), mistake);
+            assertEquals(2, outcome.status(), outcome.err());
+            assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
+            assertTrue(outcome.err().contains(mistake[0]), outcome.err());
+        }
+        Path csv = Files.createDirectories(directory.resolve("results")).resolve("versus-go.csv");
+        Files.writeString(csv, "somebody's notes\n");
+        Outcome foreignCsv = versusGo(bench, directory.resolve("go-haystack.bin"), "--only", "3");
+        assertEquals(2, foreignCsv.status(), foreignCsv.err());
+        assertEquals(1, foreignCsv.err().strip().lines().count(), foreignCsv.err());
+        assertEquals("somebody's notes\n", Files.readString(csv));
+        assertFalse(Files.exists(directory.resolve("go-haystack.bin")), "no haystack for a command that cannot run");
+        assertEquals(List.of(), calls());
+
+        Outcome notABinary = versusGo(directory.resolve("no-such-bench"), directory.resolve("go-haystack.bin"));
+        assertEquals(2, notABinary.status());
+        assertTrue(notABinary.err().contains("not an executable file"), notABinary.err());
+    }
+
+    @Test
+    void theBenchmarksJsonIsReadStrictly() throws IOException {
+        List<GoBench.Result> results = GoBench.parse("""
+                [{"variant": "v4-mmap", "runs_seconds": [0.5, 0.25], "mean_seconds": 0.375, "mb_per_second": 11453.2, "extra": 1}]""");
+        assertEquals(1, results.size());
+        assertEquals("v4-mmap", results.getFirst().variant());
+        assertArrayEquals(new double[] {0.5, 0.25}, results.getFirst().runsSeconds());
+        assertEquals(List.of(), GoBench.parse("[]"));
+        for (String broken : List.of("", "{}", "[{\"variant\": \"v4-mmap\"}]", "[{\"runs_seconds\": [1.0]}]",
+                "[{\"variant\": \"v4-mmap\", \"runs_seconds\": [0.0]}]", "[{\"variant\": \"v4-mmap\", \"runs_seconds\": [-1]}]",
+                "[null]", "not json")) {
+            assertThrows(IOException.class, () -> GoBench.parse(broken), broken);
+        }
+    }
+
+    @Test
+    void theGoReleaseIsReadFromTheBinarysBuildInformation() throws IOException {
+        ByteBuffer image = ByteBuffer.allocate(4096);
+        image.position(1000).put("\u00ff Go buildinf:".getBytes(StandardCharsets.ISO_8859_1)).put((byte) 8).put((byte) 2);
+        image.position(1000 + 32).put((byte) 8).put("go1.19.8".getBytes(StandardCharsets.US_ASCII));
+        Path binary = Files.write(directory.resolve("bench"), image.array());
+        Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwx------"));
+        assertEquals("go1.19.8", new GoBench(binary).goVersion());
+        assertEquals("go (version unknown)", new GoBench(STAND_IN).goVersion());
+    }
+}

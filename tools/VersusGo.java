@@ -1,0 +1,410 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//SOURCES ../variants/*.java
+//SOURCES GoBench.java
+//SOURCES GoHaystack.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import lib.Haystack;
+import lib.ResultsCsv;
+import lib.Sizes;
+import lib.Stats;
+import lib.UserError;
+import lib.VectorKernel;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The Go article's own benchmark beside the Java chapters: same machine, same file, same sitting.
+ *
+ * <p>For each pair (Go {@code v1} and chapter 1, … {@code v11} and chapter 11, {@code v12} and
+ * {@code v13} where the binary has them and the CPU has AVX-512), the Go variant and the Java chapter
+ * run one after the other on the same warm haystack with the same worker count, each in a process
+ * of its own, {@code --runs} times; that is one round, and the sitting is {@code --rounds} of them,
+ * the order of the two sides swapped every round. A noisy machine moves whole rounds, so the figure
+ * is the median over rounds of each call's median run, with the spread between rounds beside it.
+ *
+ * <p>Both sides go to {@code versus-go.csv} in the results folder, one row per call: the Java rows
+ * written by the chapter itself ({@code --csv}), the Go rows named {@code Go v1} … with the Go
+ * release and the binary's variants in the {@code jdk} column.
+ *
+ * <pre>
+ * How to run (from the project's root; build the Go benchmark first, see README "Java beside Go"):
+ *   ./jbang tools/VersusGo.java --go-bench ../gobench                 # or: jbang versus-go --go-bench ...
+ * A quick try:   ./jbang tools/VersusGo.java --go-bench ../gobench --rounds 1 --runs 3 --only 1,8
+ * </pre>
+ */
+@Command(name = "VersusGo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = "Runs the Go article's benchmark and the matching Java chapters alternately on one haystack.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every call ran and answered right", "2:a call failed (the others still ran) or an error (one line on stderr)"})
+public class VersusGo implements Callable<Integer> {
+
+    /** A Go variant, by the name its {@code Name()} returns, and the Java chapter that tells the same idea. */
+    record Pair(int number, String goVariant, String javaChapter, boolean needsAvx512) {
+        String label() {
+            return "v" + number + " / " + javaChapter;
+        }
+
+        String goChapter() {
+            return "Go v" + number;
+        }
+    }
+
+    static final List<Pair> PAIRS = List.of(
+            new Pair(1, "v1-naive-readall", V01ReadAll.class.getName(), false),
+            new Pair(2, "v2-bufio-byte", V02BufferedByte.class.getName(), false),
+            new Pair(3, "v3-chunked-uint64", V03ChunkedLong.class.getName(), false),
+            new Pair(4, "v4-mmap", V04Mmap.class.getName(), false),
+            new Pair(5, "v5-mmap-madvise", V05MmapMadvise.class.getName(), false),
+            new Pair(6, "v6-mmap-parallel", V06MmapParallel.class.getName(), false),
+            new Pair(7, "v7-pread-parallel", V07PreadParallel.class.getName(), false),
+            new Pair(8, "v8-simd-avx2", V08Vector256.class.getName(), false),
+            new Pair(9, "v9-parallel-simd", V09MmapParallelVector.class.getName(), false),
+            new Pair(10, "v10-populate-parallel-simd", V10MmapPopulate.class.getName(), false),
+            new Pair(11, "v11-pread-simd", V11PreadParallelVector256.class.getName(), false),
+            new Pair(12, "v12-archsimd-avx512", V12Vector512.class.getName(), true),
+            new Pair(13, "v13-pread-archsimd", V13PreadVector.class.getName(), true)); // Go's v13 refuses to run without AVX-512
+
+    static final String CSV_NAME = "versus-go.csv";
+    static final Pattern SUMMARY = Pattern.compile("^variant=(\\S+) .*\\boffset=(-?\\d+) .*\\bmedian_s=([\\d.]+)\\b.*");
+
+    @Option(names = "--go-bench", paramLabel = "PATH", required = true,
+            description = "The Go article's benchmark binary (cmd/bench of its code, built as README says).")
+    Path goBench;
+
+    @Option(names = "--haystack", paramLabel = "FILE", defaultValue = "go-haystack.bin",
+            description = "The haystack both sides search (default: ${DEFAULT-VALUE}). Created if missing; an existing file "
+                    + "is used only after every byte is checked to be a haystack's, since the Go benchmark writes to any other file.")
+    Path haystackPath;
+
+    @Option(names = "--haystack-bytes", paramLabel = "SIZE", defaultValue = "4g", converter = SizeConverter.class,
+            description = "The haystack size the Go benchmark was built for (default: ${DEFAULT-VALUE}, the article's). "
+                    + "Another size only for a benchmark built for it, such as the tests' stand-in.")
+    long haystackBytes;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+            description = "Rounds: every pair once per round, the two sides' order swapped each round (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed runs per call (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+            description = "Untimed runs of each Java chapter first, while the JIT compiles (default: ${DEFAULT-VALUE}; Go has no JIT).")
+    int warmup;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Workers on both sides: WORKERS for Go, --workers for Java (default: the number of processors).")
+    Integer workers;
+
+    @Option(names = "--only", paramLabel = "N[,N...]", split = ",",
+            description = "Only these pairs, by number: 1,8 or v1,V08 (default: 1 to 11, and 12, 13 where the binary and CPU allow).")
+    List<String> only;
+
+    @Option(names = "--results", paramLabel = "DIR",
+            description = "Where " + CSV_NAME + " goes (default: this machine's results folder, results).")
+    Path results;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private GoBench bench;
+    private volatile Process runningJava;
+
+    VersusGo(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, PrintStream out, PrintStream err) {
+        VersusGo tool = new VersusGo(out, err);
+        return new CommandLine(tool)
+                .setOut(new java.io.PrintWriter(out, true))
+                .setErr(new java.io.PrintWriter(err, true))
+                .setParameterExceptionHandler((e, ignored) -> tool.fail(e.getMessage()))
+                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> tool.fail(e))
+                .execute(args);
+    }
+
+    /** One side's medians, one per round that ran. */
+    record Side(List<Double> roundMedians) {
+        double median() {
+            return Stats.median(roundMedians.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+
+        /** How far apart the rounds were: (slowest − fastest) / median. */
+        double spread() {
+            double min = roundMedians.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            double max = roundMedians.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            return (max - min) / median();
+        }
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        checkOptions();
+        List<Pair> asked = asked();
+        bench = new GoBench(goBench);
+        Path csv = (results != null ? results : Path.of("results")).resolve(CSV_NAME);
+        Files.createDirectories(csv.toAbsolutePath().getParent());
+        ResultsCsv.checkWritable(csv); // a foreign file is refused before the haystack is made
+        GoHaystack haystack = GoHaystack.prepare(haystackPath, haystackBytes, err);
+        Thread stopOnExit = new Thread(this::stopRunning); // Ctrl-C or kill: no Go or Java process left behind
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
+        try {
+            return sitting(asked, haystack, csv);
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        }
+    }
+
+    /** The rounds, the table, the failures. */
+    private int sitting(List<Pair> asked, GoHaystack haystack, Path csv) throws IOException, InterruptedException {
+        String goVersion = bench.goVersion();
+        List<String> inBinary = bench.variants(haystack, PAIRS.stream().map(Pair::goVariant).toList(), err);
+        List<Pair> pairs = runnable(asked, inBinary);
+        if (pairs.isEmpty()) {
+            throw new UserError("nothing to run: the Go benchmark " + goBench + " has none of the variants asked for");
+        }
+        String goDescription = goVersion + "; variants: " + PAIRS.stream().filter(pair -> inBinary.contains(pair.goVariant()))
+                .map(pair -> "v" + pair.number()).collect(Collectors.joining(" "));
+        int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+        err.printf(Locale.ROOT, "versus-go: %s (%s), %d pairs, %d rounds of %d runs, %d workers, haystack %s%n",
+                goBench, goDescription, pairs.size(), rounds, runs, workerCount, haystack.path());
+
+        Map<Pair, Side> go = new LinkedHashMap<>(), java = new LinkedHashMap<>();
+        pairs.forEach(pair -> {
+            go.put(pair, new Side(new ArrayList<>()));
+            java.put(pair, new Side(new ArrayList<>()));
+        });
+        List<String> failures = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            boolean goFirst = round % 2 == 1;
+            for (Pair pair : pairs) {
+                for (boolean goTurn : goFirst ? List.of(true, false) : List.of(false, true)) {
+                    err.printf(Locale.ROOT, "[round %d/%d] %s%n", round, rounds, goTurn ? pair.goChapter() + " (" + pair.goVariant() + ")" : pair.javaChapter());
+                    String failure = goTurn
+                            ? runGo(pair, haystack, workerCount, goDescription, csv, go.get(pair))
+                            : runJava(pair, haystack, workerCount, csv, java.get(pair));
+                    if (failure != null) {
+                        err.println("versus-go: " + failure);
+                        failures.add("round " + round + ": " + failure);
+                    }
+                }
+            }
+        }
+        printTable(pairs, go, java, haystack.bytes(), workerCount, goDescription);
+        err.println("versus-go: figures appended to " + csv);
+        failures.forEach(failure -> err.println("  failed: " + failure));
+        return failures.isEmpty() ? 0 : 2;
+    }
+
+    /** The pairs --only names (all by default), in order; an unknown number is a mistake. */
+    private List<Pair> asked() {
+        if (only == null) {
+            return PAIRS;
+        }
+        Set<Integer> numbers = new LinkedHashSet<>();
+        for (String name : only) {
+            Matcher number = Pattern.compile("^[vV]?0*(\\d{1,2})(\\D.*)?$").matcher(name.strip());
+            int n = number.matches() ? Integer.parseInt(number.group(1)) : -1;
+            if (n < 1 || n > PAIRS.size()) {
+                throw new UserError("--only " + name + ": no such pair (1 to " + PAIRS.size() + ")");
+            }
+            numbers.add(n);
+        }
+        return PAIRS.stream().filter(pair -> numbers.contains(pair.number())).toList();
+    }
+
+    /** Leaves out, one line each, the pairs the binary or the CPU cannot run. */
+    private List<Pair> runnable(List<Pair> asked, List<String> inBinary) {
+        List<Pair> runnable = new ArrayList<>();
+        for (Pair pair : asked) {
+            if (!inBinary.contains(pair.goVariant())) {
+                err.println("versus-go: skipped " + pair.label() + ": the Go benchmark has no " + pair.goVariant()
+                        + (pair.needsAvx512() ? " (it needs Go 1.26 with GOEXPERIMENT=simd)" : ""));
+            } else if (pair.needsAvx512() && !VectorKernel.has512BitVectors()) {
+                err.println("versus-go: skipped " + pair.label() + ": this CPU has no AVX-512, which " + pair.goVariant() + " needs");
+            } else {
+                runnable.add(pair);
+            }
+        }
+        return runnable;
+    }
+
+    /** One Go call: its row goes to the CSV, its median to {@code side}. Returns a failure line, or null. */
+    private String runGo(Pair pair, GoHaystack haystack, int workerCount, String goDescription, Path csv, Side side)
+            throws IOException, InterruptedException {
+        GoBench.Call call = bench.run(haystack, pair.goVariant(), runs, workerCount, err);
+        if (call.failed()) {
+            return call.failure();
+        }
+        double[] seconds = call.results().stream().filter(result -> result.variant().equals(pair.goVariant()))
+                .findFirst().orElseThrow().runsSeconds();
+        List<Object> row = new ArrayList<>(ResultsCsv.row(pair.goChapter(), workerCount, "warm", haystack.bytes(), "",
+                Haystack.needleOffset(haystack.bytes()), new double[0], seconds)); // Go checks the offset itself
+        row.set(ResultsCsv.COLUMNS.indexOf("jdk"), goDescription);
+        ResultsCsv.append(csv, List.of(row));
+        side.roundMedians().add(Stats.median(seconds));
+        return null;
+    }
+
+    /** One Java call: the chapter in a JVM of its own writes its row; its median goes to {@code side}. */
+    private String runJava(Pair pair, GoHaystack haystack, int workerCount, Path csv, Side side)
+            throws IOException, InterruptedException {
+        haystack.checkUnchanged(); // the same file, unchanged, for both sides
+        List<String> command = javaCommand(pair.javaChapter(), haystack.path().toString(), "--runs", Integer.toString(runs),
+                "--warmup", Integer.toString(warmup), "--workers", Integer.toString(workerCount), "--csv", csv.toString());
+        Process process = new ProcessBuilder(command).start();
+        runningJava = process;
+        AtomicReference<String> lastError = new AtomicReference<>();
+        Thread relay = Thread.ofVirtual().start(() -> {
+            try (BufferedReader lines = process.errorReader(StandardCharsets.UTF_8)) {
+                for (String line; (line = lines.readLine()) != null; ) {
+                    if (!line.startsWith("WARNING: Using incubator modules")) {
+                        err.println("    java| " + line);
+                        lastError.set(line.strip());
+                    }
+                }
+            } catch (IOException ignored) {
+                // the process is gone; what it said has been relayed
+            }
+        });
+        List<String> summary;
+        try (BufferedReader lines = process.inputReader(StandardCharsets.UTF_8)) {
+            summary = lines.lines().toList();
+        }
+        int status = process.waitFor();
+        relay.join();
+        runningJava = null;
+        if (status != 0) {
+            return "Java " + pair.javaChapter() + " failed (status " + status + "): " + lastError.get();
+        }
+        for (String line : summary) {
+            Matcher figures = SUMMARY.matcher(line);
+            if (figures.matches()) {
+                long offset = Long.parseLong(figures.group(2));
+                if (offset != Haystack.needleOffset(haystack.bytes())) { // the chapter checks it too; a figure is never trusted blind
+                    return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
+                }
+                side.roundMedians().add(Double.parseDouble(figures.group(3)));
+                return null;
+            }
+        }
+        return "Java " + pair.javaChapter() + " printed no summary line";
+    }
+
+    /**
+     * A chapter's {@code main} in a fresh JVM: this JVM's own java, options and class path, which
+     * hold every chapter, so each runs exactly as its script would, without compiling it again.
+     */
+    static List<String> javaCommand(String mainClass, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    private void printTable(List<Pair> pairs, Map<Pair, Side> go, Map<Pair, Side> java, long bytes, int workerCount,
+                            String goDescription) {
+        out.printf(Locale.ROOT, "%nJava beside Go: %s haystack, %d workers, %d rounds of %d runs; MB/s from the median over rounds of each call's median run%n",
+                Sizes.human(bytes), workerCount, rounds, runs);
+        out.printf(Locale.ROOT, "Go: %s%n%n", goDescription);
+        out.printf(Locale.ROOT, "%-32s %10s %7s %10s %7s %8s%n", "pair", "Go MB/s", "spread", "Java MB/s", "spread", "Java/Go");
+        for (Pair pair : pairs) {
+            Side goSide = go.get(pair), javaSide = java.get(pair);
+            if (goSide.roundMedians().isEmpty() || javaSide.roundMedians().isEmpty()) {
+                out.printf(Locale.ROOT, "%-32s %s%n", pair.label(), "(no figure: a side failed every round)");
+                continue;
+            }
+            double goMbps = Stats.megabytesPerSecond(bytes, goSide.median());
+            double javaMbps = Stats.megabytesPerSecond(bytes, javaSide.median());
+            out.printf(Locale.ROOT, "%-32s %,10.0f %6.0f%% %,10.0f %6.0f%% %8.2f%n", pair.label(),
+                    goMbps, 100 * goSide.spread(), javaMbps, 100 * javaSide.spread(), javaMbps / goMbps);
+        }
+        out.println("(spread: slowest round's median minus the fastest's, over the median)");
+    }
+
+    private void checkOptions() {
+        if (rounds < 1) {
+            throw new UserError("--rounds must be at least 1, not " + rounds);
+        }
+        if (runs < 1) {
+            throw new UserError("--runs must be at least 1, not " + runs);
+        }
+        if (warmup < 0) {
+            throw new UserError("--warmup cannot be negative");
+        }
+        if (workers != null && (workers < 1 || workers > 4096)) {
+            throw new UserError("--workers must be between 1 and 4096, not " + workers);
+        }
+        if (haystackBytes < Long.BYTES || haystackBytes % Long.BYTES != 0) {
+            throw new UserError("--haystack-bytes must be a positive multiple of 8 bytes, not " + haystackBytes);
+        }
+    }
+
+    private void stopRunning() {
+        if (bench != null) {
+            bench.stop();
+        }
+        Process process = runningJava;
+        if (process != null && process.isAlive()) {
+            process.destroy();
+        }
+    }
+
+    private int fail(Throwable e) {
+        if (e instanceof UserError || e instanceof IOException) {
+            return fail(e.getMessage() != null ? e.getMessage() : e.toString());
+        }
+        e.printStackTrace(err); // not the user's mistake: a bug deserves its stack trace
+        return 2;
+    }
+
+    private int fail(String message) {
+        err.println("versus-go: " + message);
+        return 2;
+    }
+
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            try {
+                return Sizes.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}
