@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import lib.UserError;
+import lib.UserMistakeException;
 
 /**
  * The Go article's own benchmark binary ({@code cmd/bench}), driven through the interface its source
@@ -58,7 +58,7 @@ final class GoBench {
 
     GoBench(Path binary) {
         if (!Files.isRegularFile(binary) || !Files.isExecutable(binary)) {
-            throw new UserError("--go-bench " + binary + " is not an executable file (build it first: see README, \"Java beside Go\")");
+            throw new UserMistakeException("--go-bench " + binary + " is not an executable file (build it first: see README, \"Java beside Go\")");
         }
         this.binary = binary;
     }

@@ -7,7 +7,7 @@ import java.nio.file.attribute.FileTime;
 import lib.Haystack;
 import lib.ReferenceSearch;
 import lib.Sizes;
-import lib.UserError;
+import lib.UserMistakeException;
 
 /**
  * The one file the Go article's benchmark is ever handed, checked first and checked again before
@@ -51,7 +51,7 @@ final class GoHaystack {
         err.println("versus-go: " + path + " exists; checking that every byte but the needle is zero...");
         long first = new ReferenceSearch().search(path, 1);
         if (first != Haystack.needleOffset(bytes)) {
-            throw new UserError(path + " is not a haystack (a non-zero byte in the word at offset " + first
+            throw new UserMistakeException(path + " is not a haystack (a non-zero byte in the word at offset " + first
                     + "); the Go benchmark would write to it, so it is left alone (remove --haystack to use a new file)");
         }
         GoHaystack verified = new GoHaystack(path, bytes, attributes(path));
@@ -72,25 +72,25 @@ final class GoHaystack {
         checkShape(path, bytes);
         BasicFileAttributes now = attributes(path);
         if (fileKey != null && !fileKey.equals(now.fileKey())) {
-            throw new UserError(path + " was replaced by another file since it was checked; stopped before handing it to the Go benchmark");
+            throw new UserMistakeException(path + " was replaced by another file since it was checked; stopped before handing it to the Go benchmark");
         }
         if (!lastModified.equals(now.lastModifiedTime())) {
-            throw new UserError(path + " was written to since it was checked; stopped (check it, or remove it for a new one)");
+            throw new UserMistakeException(path + " was written to since it was checked; stopped (check it, or remove it for a new one)");
         }
     }
 
     /** A regular file (not a link), exactly the size the Go benchmark was built for, the needle at size−8. */
     private static void checkShape(Path path, long bytes) throws IOException {
         if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
-            throw new UserError(path + " is not a regular file (a link, a directory or a device is never handed to the Go benchmark)");
+            throw new UserMistakeException(path + " is not a regular file (a link, a directory or a device is never handed to the Go benchmark)");
         }
         long size = Files.size(path);
         if (size != bytes) {
-            throw new UserError(path + " has " + size + " bytes, not the " + bytes + " (" + Sizes.human(bytes)
+            throw new UserMistakeException(path + " has " + size + " bytes, not the " + bytes + " (" + Sizes.human(bytes)
                     + ") the Go benchmark was built for, which would truncate and rewrite it; left alone");
         }
         if (!Haystack.endsWithNeedle(path)) {
-            throw new UserError(path + " has no needle at offset " + Haystack.needleOffset(bytes)
+            throw new UserMistakeException(path + " has no needle at offset " + Haystack.needleOffset(bytes)
                     + "; the Go benchmark would write one there, so it is left alone");
         }
     }

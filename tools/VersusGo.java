@@ -27,11 +27,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import lib.Haystack;
+import lib.Machine;
 import lib.ResultsCsv;
 import lib.Sizes;
 import lib.Stats;
-import lib.UserError;
-import lib.VectorKernel;
+import lib.UserMistakeException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -125,7 +125,7 @@ public class VersusGo implements Callable<Integer> {
     List<String> only;
 
     @Option(names = "--results", paramLabel = "DIR",
-            description = "Where " + CSV_NAME + " goes (default: this machine's results folder, results).")
+            description = "Where " + CSV_NAME + " goes (default: this machine's folder, results/NAME, NAME as lib/Machine.java prints it).")
     Path results;
 
     private final PrintStream out;
@@ -172,7 +172,7 @@ public class VersusGo implements Callable<Integer> {
         checkOptions();
         List<Pair> asked = asked();
         bench = new GoBench(goBench);
-        Path csv = (results != null ? results : Path.of("results")).resolve(CSV_NAME);
+        Path csv = (results != null ? results : Path.of("results", Machine.current().name())).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv); // a foreign file is refused before the haystack is made
         GoHaystack haystack = GoHaystack.prepare(haystackPath, haystackBytes, err);
@@ -191,7 +191,7 @@ public class VersusGo implements Callable<Integer> {
         List<String> inBinary = bench.variants(haystack, PAIRS.stream().map(Pair::goVariant).toList(), err);
         List<Pair> pairs = runnable(asked, inBinary);
         if (pairs.isEmpty()) {
-            throw new UserError("nothing to run: the Go benchmark " + goBench + " has none of the variants asked for");
+            throw new UserMistakeException("nothing to run: the Go benchmark " + goBench + " has none of the variants asked for");
         }
         String goDescription = goVersion + "; variants: " + PAIRS.stream().filter(pair -> inBinary.contains(pair.goVariant()))
                 .map(pair -> "v" + pair.number()).collect(Collectors.joining(" "));
@@ -236,7 +236,7 @@ public class VersusGo implements Callable<Integer> {
             Matcher number = Pattern.compile("^[vV]?0*(\\d{1,2})(\\D.*)?$").matcher(name.strip());
             int n = number.matches() ? Integer.parseInt(number.group(1)) : -1;
             if (n < 1 || n > PAIRS.size()) {
-                throw new UserError("--only " + name + ": no such pair (1 to " + PAIRS.size() + ")");
+                throw new UserMistakeException("--only " + name + ": no such pair (1 to " + PAIRS.size() + ")");
             }
             numbers.add(n);
         }
@@ -250,7 +250,7 @@ public class VersusGo implements Callable<Integer> {
             if (!inBinary.contains(pair.goVariant())) {
                 err.println("versus-go: skipped " + pair.label() + ": the Go benchmark has no " + pair.goVariant()
                         + (pair.needsAvx512() ? " (it needs Go 1.26 with GOEXPERIMENT=simd)" : ""));
-            } else if (pair.needsAvx512() && !VectorKernel.has512BitVectors()) {
+            } else if (pair.needsAvx512() && !Machine.current().avx512()) {
                 err.println("versus-go: skipped " + pair.label() + ": this CPU has no AVX-512, which " + pair.goVariant() + " needs");
             } else {
                 runnable.add(pair);
@@ -358,19 +358,19 @@ public class VersusGo implements Callable<Integer> {
 
     private void checkOptions() {
         if (rounds < 1) {
-            throw new UserError("--rounds must be at least 1, not " + rounds);
+            throw new UserMistakeException("--rounds must be at least 1, not " + rounds);
         }
         if (runs < 1) {
-            throw new UserError("--runs must be at least 1, not " + runs);
+            throw new UserMistakeException("--runs must be at least 1, not " + runs);
         }
         if (warmup < 0) {
-            throw new UserError("--warmup cannot be negative");
+            throw new UserMistakeException("--warmup cannot be negative");
         }
         if (workers != null && (workers < 1 || workers > 4096)) {
-            throw new UserError("--workers must be between 1 and 4096, not " + workers);
+            throw new UserMistakeException("--workers must be between 1 and 4096, not " + workers);
         }
         if (haystackBytes < Long.BYTES || haystackBytes % Long.BYTES != 0) {
-            throw new UserError("--haystack-bytes must be a positive multiple of 8 bytes, not " + haystackBytes);
+            throw new UserMistakeException("--haystack-bytes must be a positive multiple of 8 bytes, not " + haystackBytes);
         }
     }
 
@@ -385,7 +385,7 @@ public class VersusGo implements Callable<Integer> {
     }
 
     private int fail(Throwable e) {
-        if (e instanceof UserError || e instanceof IOException) {
+        if (e instanceof UserMistakeException || e instanceof IOException) {
             return fail(e.getMessage() != null ? e.getMessage() : e.toString());
         }
         e.printStackTrace(err); // not the user's mistake: a bug deserves its stack trace
