@@ -42,6 +42,10 @@ public final class Native {
     public static final int MADV_SEQUENTIAL = 2;
     public static final int MADV_WILLNEED = 3;
     public static final int MADV_HUGEPAGE = 14;
+    public static final int MADV_NOHUGEPAGE = 15;
+    /** Fault a range in now, readable, without touching it from user space (Linux 5.14). */
+    public static final int MADV_POPULATE_READ = 22;
+    public static final int POSIX_FADV_RANDOM = 1;
     public static final int POSIX_FADV_DONTNEED = 4;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -65,6 +69,11 @@ public final class Native {
     // int posix_fadvise(int fd, off_t offset, off_t len, int advice): returns the error, leaves errno alone
     private static final MethodHandle POSIX_FADVISE = LINKER.downcallHandle(symbol("posix_fadvise"),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    // ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+    private static final MethodHandle PREAD = downcall("pread",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
+    // int statfs(const char *path, struct statfs *buf)
+    private static final MethodHandle STATFS = downcall("statfs", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     // char *strerror(int errnum)
     private static final MethodHandle STRERROR = LINKER.downcallHandle(symbol("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
@@ -150,6 +159,67 @@ public final class Native {
             throw new AssertionError(t);
         } finally {
             close(fd);
+        }
+    }
+
+    /**
+     * posix_fadvise(2) over the whole file behind descriptor {@code fd}, e.g. {@link #POSIX_FADV_RANDOM}.
+     * The advice belongs to this open file description only, not to the file's other readers.
+     */
+    public static void fadvise(int fd, int advice) throws IOException {
+        try {
+            int error = (int) POSIX_FADVISE.invokeExact(fd, 0L, 0L, advice);
+            if (error != 0) {
+                throw new IOException("posix_fadvise: " + strerror(error));
+            }
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /**
+     * pread(2) of up to {@code buffer.byteSize()} bytes at {@code offset} of descriptor {@code fd}:
+     * the bytes read, 0 at the end of the file. An interrupted call is retried.
+     */
+    public static long pread(int fd, MemorySegment buffer, long offset) throws IOException {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment state = call.allocate(CALL_STATE);
+            while (true) {
+                long read = (long) PREAD.invokeExact(state, fd, buffer, buffer.byteSize(), offset);
+                if (read >= 0) {
+                    return read;
+                }
+                if (errno(state) != ErrnoException.EINTR) {
+                    throw new ErrnoException("pread", errno(state));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** The file system magic number of tmpfs (and of a shmem file), from linux/magic.h. */
+    public static final long TMPFS_MAGIC = 0x01021994L;
+    public static final long RAMFS_MAGIC = 0x858458f6L;
+
+    /**
+     * statfs(2)'s {@code f_type} for the file system holding {@code file}: a magic number such as
+     * {@link #TMPFS_MAGIC}. It is the struct's first field, a {@code long} on 64-bit Linux.
+     */
+    public static long fileSystemMagic(Path file) throws IOException {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment state = call.allocate(CALL_STATE);
+            MemorySegment buffer = call.allocate(512, 8); // struct statfs is 120 bytes on x86-64 and AArch64
+            check((int) STATFS.invokeExact(state, call.allocateFrom(file.toString()), buffer), state, "statfs " + file);
+            return buffer.get(JAVA_LONG, 0) & 0xffffffffL;
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
         }
     }
 
