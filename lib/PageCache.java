@@ -3,9 +3,17 @@ package lib;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
+import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Warm and cold: puts a file into the kernel's page cache, or takes it out.
@@ -13,12 +21,47 @@ import java.nio.file.StandardOpenOption;
  * <p>Warm runs measure memory, not disk: the whole file is read once beforehand so every timed
  * run finds it cached. Cold runs evict the file first, through {@link Native#evictFromPageCache}.
  * Neither writes to the file: eviction only asks the kernel to forget clean pages.
+ *
+ * <p>Warm is not one state but many: the page cache holds a file in folios of 4 KiB to 2 MiB, and a
+ * mapping of 2 MiB folios reads faster than one of small folios (see {@link PmdMapping}). So warm
+ * runs can ask for the folio size ({@link Folios}): {@link #fillInSmallFolios} and
+ * {@link #fillInHugeFolios} evict the file and read it back in small or in 2 MiB folios.
  */
 public final class PageCache {
 
     private static final int READ_BYTES = 1 << 20;
 
     private PageCache() {}
+
+    /** The page-cache states warm runs can start from: {@code --page-cache as-is|small|huge}. */
+    public enum Folios {
+        /** Whatever the cache holds after one plain read of the file. */
+        AS_IS("as-is"),
+        /** Read back in 4 KiB folios: nothing can be PMD-mapped. */
+        SMALL("small"),
+        /** Read back in 2 MiB folios, through a {@code MADV_HUGEPAGE} mapping. */
+        HUGE("huge");
+
+        public final String label;
+
+        Folios(String label) {
+            this.label = label;
+        }
+
+        public static Folios of(String label) {
+            for (Folios folios : values()) {
+                if (folios.label.equals(label)) {
+                    return folios;
+                }
+            }
+            throw new IllegalArgumentException("'" + label + "' is not one of as-is, small, huge");
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+    }
 
     public static void warm(Path file) throws IOException {
         // An arena frees the buffer on return; a ByteBuffer.allocateDirect would wait for a GC.
@@ -33,11 +76,89 @@ public final class PageCache {
 
     /** Drops the file from the page cache, or fails with one line saying why a cold run is impossible. */
     public static void evict(Path file) throws IOException {
+        evict(file, "--cold", "no cold figure can be measured");
+    }
+
+    private static void evict(Path file, String option, String consequence) throws IOException {
         try {
             Native.evictFromPageCache(file);
         } catch (IOException e) {
-            throw new IOException("--cold: cannot evict " + file + " from the page cache (" + e.getMessage()
-                    + "); its file system does not support it, so no cold figure can be measured", e);
+            throw new IOException(option + ": cannot evict " + file + " from the page cache (" + e.getMessage()
+                    + "); its file system does not support it, so " + consequence, e);
+        }
+    }
+
+    /**
+     * Evicts the file, then reads it back in 4 KiB folios. With {@code POSIX_FADV_RANDOM} on its own
+     * descriptor, a read does no readahead and the kernel caches exactly the pages asked for, each
+     * in a folio of one page, whatever the file system could do. Other readers are not affected.
+     */
+    public static void fillInSmallFolios(Path file) throws IOException {
+        requireEvictable(file, "small");
+        evict(file, "--page-cache small", "the cache cannot be refilled in small folios");
+        int fd = Native.open(file, Native.O_RDONLY);
+        try (Arena arena = Arena.ofConfined()) {
+            Native.fadvise(fd, Native.POSIX_FADV_RANDOM);
+            MemorySegment buffer = arena.allocate(READ_BYTES, 4096);
+            for (long offset = 0, read; (read = Native.pread(fd, buffer, offset)) > 0; offset += read) {
+                // reading is the point
+            }
+        } finally {
+            Native.close(fd);
+        }
+    }
+
+    /**
+     * Evicts the file, then reads it back in 2 MiB folios: maps it, advises {@code MADV_HUGEPAGE},
+     * and {@code workers} threads populate 2 MiB-aligned parts of it at once. Returns how the
+     * mapping came out: the caller decides whether a share that small is a failure.
+     */
+    public static PmdMapping fillInHugeFolios(Path file, int workers) throws IOException {
+        requireEvictable(file, "huge");
+        String reason = HugeFolios.whyNot(file);
+        if (reason != null) {
+            throw new UserMistakeException("--page-cache huge: " + reason);
+        }
+        evict(file, "--page-cache huge", "the cache cannot be refilled in 2 MiB folios");
+        long bytes = Files.size(file);
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment mapped = Native.mapFile(file, bytes, 0, arena);
+            HugeFolios.advise(mapped);
+            long step = Math.max(1, Math.ceilDiv(Math.ceilDiv(bytes, workers), PmdMapping.PMD_BYTES)) * PmdMapping.PMD_BYTES;
+            List<Future<?>> parts = new ArrayList<>();
+            try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("populate-", 0).factory())) {
+                for (long start = 0; start < bytes; start += step) {
+                    MemorySegment part = mapped.asSlice(start, Math.min(step, bytes - start));
+                    parts.add(threads.submit(() -> {
+                        HugeFolios.populate(part);
+                        return null;
+                    }));
+                }
+            }
+            for (Future<?> part : parts) {
+                try {
+                    part.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while populating " + file, e);
+                } catch (ExecutionException e) {
+                    switch (e.getCause()) {
+                        case IOException io -> throw io;
+                        case RuntimeException runtime -> throw runtime;
+                        default -> throw new IOException(e.getCause());
+                    }
+                }
+            }
+            return PmdMapping.of(mapped);
+        }
+    }
+
+    /** tmpfs and ramfs hold the file itself in memory: "evict and read back" means nothing there. */
+    private static void requireEvictable(Path file, String state) throws IOException {
+        long magic = Native.fileSystemMagic(file);
+        if (magic == Native.TMPFS_MAGIC || magic == Native.RAMFS_MAGIC) {
+            throw new UserMistakeException("--page-cache " + state + ": " + file + " is on tmpfs or ramfs, whose pages are the file"
+                    + " itself and cannot be evicted and read back (put it on a disk's file system such as ext4 or XFS)");
         }
     }
 }
