@@ -42,9 +42,23 @@ public final class ParallelSearch {
         ChunkScanner open() throws IOException;
     }
 
+    /**
+     * Makes one {@link ChunkScanner} per worker, on the worker's own thread, told the worker's shard:
+     * for a chapter that prepares its whole shard before it scans it.
+     */
+    @FunctionalInterface
+    public interface ShardScannerFactory {
+        ChunkScanner open(Shard shard) throws IOException;
+    }
+
     private ParallelSearch() {}
 
     public static long firstNonZeroWord(long fileBytes, int workers, long chunkBytes, ScannerFactory scanners)
+            throws IOException {
+        return firstNonZeroWord(fileBytes, workers, chunkBytes, (ShardScannerFactory) shard -> scanners.open());
+    }
+
+    public static long firstNonZeroWord(long fileBytes, int workers, long chunkBytes, ShardScannerFactory scanners)
             throws IOException {
         AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
         AtomicBoolean failed = new AtomicBoolean();
@@ -69,9 +83,9 @@ public final class ParallelSearch {
         return hit == Long.MAX_VALUE ? NeedleSearch.NOT_FOUND : hit;
     }
 
-    private static void scanShard(Shard shard, long chunkBytes, ScannerFactory scanners,
+    private static void scanShard(Shard shard, long chunkBytes, ShardScannerFactory scanners,
                                   AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
-        try (ChunkScanner scanner = scanners.open()) {
+        try (ChunkScanner scanner = scanners.open(shard)) {
             for (long from = shard.start(); from < shard.end() && from < lowestHit.get(); from += chunkBytes) {
                 if (failed.get()) {
                     return;

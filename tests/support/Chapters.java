@@ -10,7 +10,8 @@ final class Chapters {
         return List.of(
                 new V01ReadAll(), new V02BufferedByte(), new V03ChunkedLong(), new V04Mmap(), new V05MmapMadvise(),
                 new V06MmapParallel(), new V07PreadParallel(), new V08Vector256(), new V09MmapParallelVector(),
-                new V10MmapPopulate(), new V11PreadParallelVector256(), new V12Vector512(), new V13PreadVector());
+                new V10MmapPopulate(), new V11PreadParallelVector256(), new V12Vector512(), new V13PreadVector(),
+                new V16MmapHugePages());
     }
 
     static String name(NeedleSearch chapter) {
