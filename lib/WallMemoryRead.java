@@ -18,31 +18,82 @@ import java.nio.file.Path;
  *
  * <p>The kernel is the 256-bit one, the width of the C yardstick's AVX2 loop, because out of cache
  * it is the fastest here: on the AMD EPYC this project was measured on, 512-bit loads from RAM
- * scanned 21 bytes/ns against 27 for 256-bit ({@code bench/KernelBench.java}). The memory is in
- * 4 KiB pages, like a file's mapping; memory in 2 MiB pages reads faster still (fewer TLB misses),
- * so a mapping the kernel happens to back with large folios can beat this figure.
+ * scanned 21 bytes/ns against 27 for 256-bit ({@code bench/KernelBench.java}).
+ *
+ * <p>There are two memory walls, one per page size, because a mapped chapter meets one or the other
+ * depending on the page cache (see {@link PmdMapping}). This one is in 4 KiB pages
+ * ({@code MADV_NOHUGEPAGE}), like a mapping of a page cache in small folios; {@link WallMemoryReadHuge}
+ * is in 2 MiB pages, like a mapping of 2 MiB folios. Each checks, in {@code /proc/self/smaps}, that
+ * its memory really got the pages it asked for, and records the 2 MiB share of every run.
  */
-public final class WallMemoryRead implements ChunkedSearch {
+public class WallMemoryRead implements ChunkedSearch, AutoCloseable {
 
+    private final boolean hugePages;
+    private Arena arena;
     private MemorySegment memory;
+
+    public WallMemoryRead() {
+        this(false);
+    }
+
+    protected WallMemoryRead(boolean hugePages) {
+        this.hugePages = hugePages;
+    }
 
     @Override
     public long search(Path file, int workers, int chunkBytes) throws IOException {
         MemorySegment haystack = inMemory(Files.size(file));
-        return ParallelSearch.firstNonZeroWord(haystack.byteSize(), workers, chunkBytes,
+        long hit = ParallelSearch.firstNonZeroWord(haystack.byteSize(), workers, chunkBytes,
                 () -> (from, to) -> {
-                    long hit = VectorKernel.firstNonZeroWord256(haystack, from, to);
-                    return hit < 0 ? NeedleSearch.NOT_FOUND : hit; // offsets in memory are file offsets
+                    long found = VectorKernel.firstNonZeroWord256(haystack, from, to);
+                    return found < 0 ? NeedleSearch.NOT_FOUND : found; // offsets in memory are file offsets
                 });
+        PmdMapping.recordAfterScan(haystack);
+        return hit;
     }
 
-    /** The in-memory haystack, made on the first call (a warm-up run) and kept for the rest. */
-    private synchronized MemorySegment inMemory(long bytes) {
+    /**
+     * The in-memory haystack, made on the first call (a warm-up run) and kept for the rest: an
+     * anonymous mapping on a 2 MiB boundary, advised before its first touch, then written through
+     * so every page is really there (untouched memory reads as the kernel's one shared zero page).
+     */
+    private synchronized MemorySegment inMemory(long bytes) throws IOException {
         if (memory == null || memory.byteSize() != bytes) {
-            // An automatic arena: any thread may read it, and the memory goes back once it is unreachable.
-            memory = Arena.ofAuto().allocate(bytes, 4096); // zeroed, so every page is really there
-            memory.set(ValueLayout.JAVA_LONG_UNALIGNED, Haystack.needleOffset(bytes), Haystack.NEEDLE);
+            close();
+            arena = Arena.ofShared();
+            long rounded = Math.max(PmdMapping.PMD_BYTES, Math.ceilDiv(bytes, PmdMapping.PMD_BYTES) * PmdMapping.PMD_BYTES);
+            MemorySegment mapping = Native.mapAnonymous(rounded + PmdMapping.PMD_BYTES, arena);
+            long skip = Math.ceilDiv(mapping.address(), PmdMapping.PMD_BYTES) * PmdMapping.PMD_BYTES - mapping.address();
+            MemorySegment aligned = mapping.asSlice(skip, rounded);
+            Native.madvise(aligned, hugePages ? Native.MADV_HUGEPAGE : Native.MADV_NOHUGEPAGE);
+            aligned.fill((byte) 0);
+            memory = aligned.asSlice(0, bytes);
+            if (bytes >= Long.BYTES) {
+                memory.set(ValueLayout.JAVA_LONG_UNALIGNED, Haystack.needleOffset(bytes), Haystack.NEEDLE);
+            }
+            checkPages(PmdMapping.of(aligned));
         }
         return memory;
+    }
+
+    private void checkPages(PmdMapping pages) {
+        if (hugePages && pages.anonHugePagesBytes() == 0) {
+            throw new UserMistakeException("the kernel gave the memory wall no 2 MiB page (AnonHugePages 0 of " + pages.rssBytes()
+                    + " bytes resident; see /sys/kernel/mm/transparent_hugepage/enabled): no 2 MiB-page wall measured");
+        }
+        if (!hugePages && pages.anonHugePagesBytes() > 0) {
+            throw new UserMistakeException("the kernel put the 4 KiB-page memory wall in 2 MiB pages despite MADV_NOHUGEPAGE ("
+                    + pages.anonHugePagesBytes() + " bytes): no 4 KiB-page wall measured");
+        }
+    }
+
+    /** Gives the memory back now, not at the next garbage collection. */
+    @Override
+    public synchronized void close() {
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            memory = null;
+        }
     }
 }

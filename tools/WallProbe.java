@@ -9,14 +9,18 @@ import java.util.List;
 import lib.Harness;
 import lib.NeedleSearch;
 import lib.WallMemoryRead;
+import lib.WallMemoryReadHuge;
 import lib.WallPageCacheCopy;
 
 /**
  * Measures this machine's two walls, the figures no chapter can beat, with the chapters' own harness:
  *
  * <ul>
- *   <li>{@code WallMemoryRead}: the 256-bit vector kernel over an in-memory copy of the haystack.
- *       Pure memory-read bandwidth, the ceiling for the mmap chapters.
+ *   <li>{@code WallMemoryRead}: the 256-bit vector kernel over an in-memory copy of the haystack,
+ *       in 4 KiB pages. Pure memory-read bandwidth, the ceiling for a mapping of small folios.
+ *   <li>{@code WallMemoryReadHuge}: the same in 2 MiB pages, checked in {@code /proc/self/smaps}
+ *       ({@code AnonHugePages}): the ceiling for a mapping of a page cache in 2 MiB folios. Where the
+ *       kernel gives no 2 MiB page it says so (exit 2) and records nothing.
  *   <li>{@code WallPageCacheCopy}: parallel positional reads of the cached file with no scan. The
  *       kernel's copy rate, the ceiling for the pread chapters.
  * </ul>
@@ -26,24 +30,35 @@ import lib.WallPageCacheCopy;
  * {@code --csv}, a row with the chapter column set to the probe's name.
  *
  * <pre>
- * How to run:   ./jbang tools/WallProbe.java [memory|copy] haystack.bin --workers 1,2 --csv results/wall.csv
+ * How to run:   ./jbang tools/WallProbe.java [memory|memory-huge|copy] haystack.bin --workers 1,2 --csv results/wall.csv
  * </pre>
  *
- * The memory probe allocates a copy of the file in RAM (4 GiB for the default haystack) during its
- * first warm-up run, so keep {@code --warmup} at 1 or more.
+ * Without a first argument all three run, in that order. Each memory probe allocates a copy of the
+ * file in RAM (4 GiB for the default haystack) during its first warm-up run, so keep
+ * {@code --warmup} at 1 or more; it gives the memory back before the next probe starts.
  */
 public class WallProbe {
 
     public static void main(String[] args) {
-        List<String> which = List.of("memory", "copy");
+        List<String> which = List.of("memory", "memory-huge", "copy");
         if (args.length > 0 && which.contains(args[0])) {
             which = List.of(args[0]);
             args = Arrays.copyOfRange(args, 1, args.length);
         }
         int status = Harness.FOUND;
         for (String wall : which) {
-            NeedleSearch probe = wall.equals("memory") ? new WallMemoryRead() : new WallPageCacheCopy();
-            status = Harness.execute(probe, args, System.out, System.err);
+            NeedleSearch probe = switch (wall) {
+                case "memory" -> new WallMemoryRead();
+                case "memory-huge" -> new WallMemoryReadHuge();
+                default -> new WallPageCacheCopy();
+            };
+            try {
+                status = Harness.execute(probe, args, System.out, System.err);
+            } finally {
+                if (probe instanceof WallMemoryRead memory) {
+                    memory.close(); // its copy of the file goes back before the next probe allocates its own
+                }
+            }
             if (status != Harness.FOUND) {
                 break; // a bad option or a failed run: one error line is enough
             }
