@@ -6,15 +6,14 @@ package lib;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -44,15 +43,11 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             defaultValue = "haystack.bin")
     Path file;
 
-    @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed runs (default: ${DEFAULT-VALUE}).")
-    int runs;
-
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
-            description = "Untimed runs first, while the JIT compiles (default: ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    RunOptions runOptions;
 
     @Option(names = "--workers", paramLabel = "N[,N...]", split = ",",
-            description = "Worker threads; a list sweeps them (default: the number of processors).")
+            description = "Worker threads; a list sweeps them (default: the number of processors; a single-threaded chapter uses 1).")
     List<Integer> workers;
 
     @Option(names = "--cold", description = "Evict the file from the page cache before every run.")
@@ -60,10 +55,6 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     @Option(names = "--csv", paramLabel = "PATH", description = "Append one row per worker count to this results CSV.")
     Path csv;
-
-    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
-            description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
-    Long size;
 
     @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", converter = SizeConverter.class,
             description = "Bytes per read for the chapters that read in chunks (V03, V07, V11, V13, V14, V15); a list sweeps them (default: 1m).")
@@ -112,7 +103,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         checkOptions();
         if (profile) {
             profiler = Profiler.load(err);
@@ -120,17 +111,23 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         if (csv != null) {
             ResultsCsv.checkWritable(csv);
         }
-        Path haystack = findOrCreate(file);
-        long bytes = Files.size(haystack);
-        long expected = Haystack.endsWithNeedle(haystack) ? Haystack.needleOffset(bytes) : -2;
+        Path haystack = Haystack.findOrCreate(file, runOptions.size(), err);
         if (!cold) {
             PageCache.warm(haystack);
         }
         long answer = NeedleSearch.NOT_FOUND;
         List<List<?>> rows = new ArrayList<>();
         for (int workerCount : workerCounts()) {
-            for (int chunkBytes : chunkSizes()) {
-                answer = measure(haystack, bytes, expected, workerCount, chunkBytes, rows);
+            if (search instanceof ChunkedSearch chunked) {
+                for (long chunkBytes : chunks != null ? chunks : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES)) {
+                    Measurement.Result result = measurement(haystack, workerCount).chunkBytes(chunkBytes)
+                            .time(() -> chunked.search(haystack, workerCount, chunkBytes));
+                    answer = record(result, rows);
+                }
+            } else {
+                Measurement.Result result = measurement(haystack, workerCount)
+                        .time(() -> search.search(haystack, workerCount));
+                answer = record(result, rows);
             }
         }
         if (profiler != null) {
@@ -142,130 +139,58 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         return answer >= 0 ? FOUND : ALL_ZEROS;
     }
 
-    /** Warm-up runs, then timed runs, for one worker count; prints the summary and adds its CSV row to {@code rows}. */
-    private long measure(Path haystack, long bytes, long expected, int workerCount, int chunkBytes, List<List<?>> rows)
-            throws IOException {
-        double[] warmupSeconds = new double[warmup];
-        double[] seconds = new double[runs];
-        long answer = 0;
-        for (int i = 0; i < warmup + runs; i++) {
-            if (profiler != null && i == warmup) {
-                profiler.resume(); // the timed runs only: warm-up is mostly the JIT at work
-            }
-            if (cold) {
-                PageCache.evict(haystack);
-            }
-            long start = System.nanoTime();
-            long offset = search instanceof ChunkedSearch chunked
-                    ? chunked.search(haystack, workerCount, chunkBytes)
-                    : search.search(haystack, workerCount);
-            double elapsed = (System.nanoTime() - start) / 1e9;
-            checkAnswer(haystack, bytes, expected, i == 0 ? offset : answer, offset);
-            answer = offset;
-            boolean timed = i >= warmup;
-            if (timed) {
-                seconds[i - warmup] = elapsed;
-            } else {
-                warmupSeconds[i] = elapsed;
-            }
-            err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d%n",
-                    timed ? "run" : "warm-up", timed ? i - warmup + 1 : i + 1,
-                    elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset);
-        }
+    /** The loop for one worker count: evicts the file before each run with --cold, profiles only the timed runs. */
+    private Measurement measurement(Path haystack, int workerCount) throws IOException {
+        return new Measurement(chapter, haystack, out, err)
+                .runs(runOptions.warmup(), runOptions.runs())
+                .workers(workerCount)
+                .cold(cold)
+                .beforeEachRun((index, timed) -> {
+                    if (profiler != null && timed && index == 0) {
+                        profiler.resume(); // the timed runs only: warm-up is mostly the JIT at work
+                    }
+                    if (cold) {
+                        PageCache.evict(haystack);
+                    }
+                });
+    }
+
+    /** Pauses the profiler and keeps the CSV row for the end; returns the answer. */
+    private long record(Measurement.Result result, List<List<?>> rows) {
         if (profiler != null) {
             profiler.pause();
         }
-        double mean = Stats.trimmedMean(seconds);
-        double median = Stats.median(seconds);
-        double mbps = Stats.megabytesPerSecond(bytes, mean);
-        out.printf(Locale.ROOT, "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d chunk_bytes=%d%n",
-                chapter, workerCount, answer, runs, mean, median, mbps, cold ? "cold" : "warm", bytes, chunkBytes);
         if (csv != null) {
-            rows.add(ResultsCsv.row(chapter, workerCount, cold ? "cold" : "warm", bytes, chunkBytes, answer,
-                    warmupSeconds, seconds));
+            rows.add(ResultsCsv.row(result));
         }
-        return answer;
-    }
-
-    /** Every answer must agree with the first, the file must not have changed, and a haystack's must be its needle. */
-    private void checkAnswer(Path haystack, long bytes, long expected, long previous, long offset) throws IOException {
-        if (Files.size(haystack) != bytes) {
-            throw new FileChangedException(haystack + " changed size during the search (" + bytes + " -> "
-                    + Files.size(haystack) + " bytes); no figure is reported");
-        }
-        if (offset != previous) {
-            throw new WrongAnswerException("runs disagree: offset " + previous + ", then " + offset);
-        }
-        if (expected != -2 && offset != expected) {
-            long reference = new ReferenceSearch().search(haystack, 1);
-            if (reference == offset) {
-                throw new WrongAnswerException(haystack + " ends with the needle but has a non-zero word at offset "
-                        + offset + ": a damaged haystack, not timed");
-            }
-            throw new WrongAnswerException(chapter + " answered " + offset + " but a plain scan finds " + reference);
-        }
+        return result.offset();
     }
 
     private void checkOptions() {
-        if (runs < 1) {
-            throw new UserMistakeException("--runs must be at least 1, not " + runs);
-        }
-        if (warmup < 0) {
-            throw new UserMistakeException("--warmup cannot be negative");
-        }
-        for (int count : workerCounts()) {
-            if (count < 1 || count > 4096) {
-                throw new UserMistakeException("--workers must be between 1 and 4096, not " + count);
-            }
-        }
-        if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
-            throw new UserMistakeException("--size must be a positive multiple of 8 bytes, not " + size);
+        runOptions.check();
+        if (workers != null) {
+            RunOptions.checkWorkers("--workers", workers);
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
             throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (V03, V07, V11, V13, V14, V15)");
         }
         for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
-            if (chunkBytes < Long.BYTES || chunkBytes > (1L << 30) || chunkBytes % Long.BYTES != 0) {
+            if (chunkBytes < Long.BYTES || chunkBytes > ChunkedSearch.MAX_CHUNK_BYTES || chunkBytes % Long.BYTES != 0) {
                 throw new UserMistakeException("--chunk must be a multiple of 8 bytes, at most 1 GiB, not " + chunkBytes);
             }
         }
+        if (search instanceof SingleThreaded && workers != null && !workers.equals(List.of(1))) {
+            String asked = workers.stream().map(String::valueOf).collect(Collectors.joining(","));
+            err.println(chapter + ": searches on one thread; --workers " + asked + " does not apply, so it runs and records workers=1");
+        }
     }
 
-    private List<Integer> chunkSizes() {
-        return chunks != null ? chunks.stream().map(Long::intValue).toList() : List.of(ParallelSearch.CHUNK_BYTES);
-    }
-
+    /** The --workers list; a single-threaded chapter has one worker, whatever was asked. */
     private List<Integer> workerCounts() {
+        if (search instanceof SingleThreaded) {
+            return List.of(1);
+        }
         return workers != null ? workers : List.of(Runtime.getRuntime().availableProcessors());
-    }
-
-    /** An existing regular file is searched as it is; a missing one becomes a new haystack. */
-    private Path findOrCreate(Path path) throws IOException {
-        if (Files.isSymbolicLink(path) && !Files.exists(path)) {
-            throw new UserMistakeException(path + " is a symbolic link to nothing; refusing to create a file through it");
-        }
-        if (!Files.exists(path)) {
-            long bytes = size != null ? size : Haystack.DEFAULT_BYTES;
-            Haystack.checkCreatable(path, bytes); // a refusal is one line, not "creating..." then an error
-            err.println("creating a " + Sizes.human(bytes) + " haystack at " + path + " (needle at offset "
-                    + Haystack.needleOffset(bytes) + ")");
-            Haystack.create(path, bytes);
-            return path;
-        }
-        if (Files.isDirectory(path)) {
-            throw new UserMistakeException(path + " is a directory, not a file");
-        }
-        if (!Files.isRegularFile(path)) {
-            throw new UserMistakeException(path + " is not a regular file (a pipe or a device cannot be timed as a haystack)");
-        }
-        if (!Files.isReadable(path)) {
-            throw new UserMistakeException("cannot read " + path + ": permission denied");
-        }
-        if (size != null && Files.size(path) != size) {
-            throw new UserMistakeException(path + " exists with " + Files.size(path) + " bytes, not the --size " + size
-                    + " you asked for; it is left as it is (choose another FILE for a new haystack)");
-        }
-        return path;
     }
 
     private int fail(Throwable e) {
@@ -289,23 +214,5 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     private int fail(String message) {
         err.println(chapter + ": " + message);
         return ERROR;
-    }
-
-    /** A wrong or inconsistent answer: the figures would be a lie, so none are reported. */
-    public static final class WrongAnswerException extends IOException {
-        WrongAnswerException(String message) {
-            super(message);
-        }
-    }
-
-    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
-        @Override
-        public Long convert(String text) {
-            try {
-                return Sizes.parse(text);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
     }
 }

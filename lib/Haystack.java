@@ -1,6 +1,7 @@
 package lib;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.OptionalLong;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -41,6 +43,41 @@ public final class Haystack {
     /** Where the needle of a haystack of {@code bytes} sits. */
     public static long needleOffset(long bytes) {
         return bytes - Long.BYTES;
+    }
+
+    /**
+     * The file a command is asked to search: an existing regular, readable file is taken as it is; a
+     * missing one becomes a new haystack of {@code requestedBytes} (4 GiB if empty), announced on
+     * {@code err}. Anything else is refused with one line, before a byte is written: a symbolic link
+     * to nothing, a directory, a pipe or device, an unreadable file, an existing file of another size
+     * than the one asked for.
+     */
+    public static Path findOrCreate(Path path, OptionalLong requestedBytes, PrintStream err) throws IOException {
+        if (Files.isSymbolicLink(path) && !Files.exists(path)) {
+            throw new UserMistakeException(path + " is a symbolic link to nothing; refusing to create a file through it");
+        }
+        if (!Files.exists(path)) {
+            long bytes = requestedBytes.orElse(DEFAULT_BYTES);
+            checkCreatable(path, bytes); // a refusal is one line, not "creating..." then an error
+            err.println("creating a " + Sizes.human(bytes) + " haystack at " + path + " (needle at offset "
+                    + needleOffset(bytes) + ")");
+            create(path, bytes);
+            return path;
+        }
+        if (Files.isDirectory(path)) {
+            throw new UserMistakeException(path + " is a directory, not a file");
+        }
+        if (!Files.isRegularFile(path)) {
+            throw new UserMistakeException(path + " is not a regular file (a pipe or a device cannot be timed as a haystack)");
+        }
+        if (!Files.isReadable(path)) {
+            throw new UserMistakeException("cannot read " + path + ": permission denied");
+        }
+        if (requestedBytes.isPresent() && Files.size(path) != requestedBytes.getAsLong()) {
+            throw new UserMistakeException(path + " exists with " + Files.size(path) + " bytes, not the --size "
+                    + requestedBytes.getAsLong() + " you asked for; it is left as it is (choose another FILE for a new haystack)");
+        }
+        return path;
     }
 
     /**
@@ -171,6 +208,11 @@ public final class Haystack {
             }
             return !last.hasRemaining() && last.getLong(0) == NEEDLE;
         }
+    }
+
+    /** The answer a search of {@code file} must give: its needle's offset if it is a haystack, else unknown. */
+    public static OptionalLong expectedAnswer(Path file) throws IOException {
+        return endsWithNeedle(file) ? OptionalLong.of(needleOffset(Files.size(file))) : OptionalLong.empty();
     }
 
     private static void deleteQuietly(Path file) {

@@ -2,6 +2,7 @@ package lib;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -15,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The work division shared by every parallel chapter.
  *
  * <p>The file is cut into one contiguous {@link Shard} per worker; each worker walks its shard a
- * chunk at a time. The answer is the LOWEST hit any worker reports, not the first one to arrive:
- * the last shard may well finish first. A worker stops as soon as a hit below its position is
+ * step at a time: a read's worth for the readers, {@link #CHECK_EVERY_BYTES} of a mapping. The
+ * answer is the LOWEST hit any worker reports, not the first one to arrive: the last shard may
+ * well finish first. A worker stops as soon as a hit below its position is
  * known, since nothing it could still find would beat it.
  *
  * <p>Each search starts its own platform threads and waits for all of them before returning, so
@@ -24,8 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ParallelSearch {
 
-    /** How much of its shard a worker handles between checks of the lowest hit. */
-    public static final int CHUNK_BYTES = 1 << 20;
+    /**
+     * How much of a mapping a worker scans between checks of the lowest hit (a reader checks after
+     * every read instead). Small enough that a worker past the hit stops soon, large enough that the
+     * check costs nothing.
+     */
+    public static final long CHECK_EVERY_BYTES = 1L << 20;
 
     /** One worker's view of the file: scans part of it, holds whatever it needs to do so. */
     public interface ChunkScanner extends AutoCloseable {
@@ -53,12 +59,28 @@ public final class ParallelSearch {
 
     private ParallelSearch() {}
 
-    public static long firstNonZeroWord(long fileBytes, int workers, long chunkBytes, ScannerFactory scanners)
-            throws IOException {
-        return firstNonZeroWord(fileBytes, workers, chunkBytes, (ShardScannerFactory) shard -> scanners.open());
+    /**
+     * The parallel search of memory the workers share, a whole file's mapping: each worker runs
+     * {@code kernel} over its shard, {@link #CHECK_EVERY_BYTES} at a time. Offsets in the mapping
+     * are offsets in the file.
+     */
+    public static long firstNonZeroWord(MemorySegment mapped, int workers, Kernel kernel) throws IOException {
+        return firstNonZeroWord(mapped.byteSize(), workers, CHECK_EVERY_BYTES,
+                () -> (from, to) -> kernel.firstNonZeroWord(mapped, from, to));
     }
 
-    public static long firstNonZeroWord(long fileBytes, int workers, long chunkBytes, ShardScannerFactory scanners)
+    /**
+     * The parallel search of {@code fileBytes} with a scanner per worker, each handed
+     * {@code stepBytes} of its shard at a time (a reader's chunk: its read size), the lowest hit
+     * checked between steps.
+     */
+    public static long firstNonZeroWord(long fileBytes, int workers, long stepBytes, ScannerFactory scanners)
+            throws IOException {
+        return firstNonZeroWord(fileBytes, workers, stepBytes, (ShardScannerFactory) shard -> scanners.open());
+    }
+
+    /** Like the search above, with each worker's scanner told its shard when it is opened. */
+    public static long firstNonZeroWord(long fileBytes, int workers, long stepBytes, ShardScannerFactory scanners)
             throws IOException {
         AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
         AtomicBoolean failed = new AtomicBoolean();
@@ -67,7 +89,7 @@ public final class ParallelSearch {
             for (Shard shard : Shard.split(fileBytes, workers)) {
                 results.add(threads.submit(() -> {
                     try {
-                        scanShard(shard, chunkBytes, scanners, lowestHit, failed);
+                        scanShard(shard, stepBytes, scanners, lowestHit, failed);
                     } catch (IOException | RuntimeException | Error e) {
                         failed.set(true); // tells the other workers to stop early
                         throw e;
@@ -83,14 +105,14 @@ public final class ParallelSearch {
         return hit == Long.MAX_VALUE ? NeedleSearch.NOT_FOUND : hit;
     }
 
-    private static void scanShard(Shard shard, long chunkBytes, ShardScannerFactory scanners,
+    private static void scanShard(Shard shard, long stepBytes, ShardScannerFactory scanners,
                                   AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         try (ChunkScanner scanner = scanners.open(shard)) {
-            for (long from = shard.start(); from < shard.end() && from < lowestHit.get(); from += chunkBytes) {
+            for (long from = shard.start(); from < shard.end() && from < lowestHit.get(); from += stepBytes) {
                 if (failed.get()) {
                     return;
                 }
-                long hit = scanner.firstNonZeroWord(from, Math.min(from + chunkBytes, shard.end()));
+                long hit = scanner.firstNonZeroWord(from, Math.min(from + stepBytes, shard.end()));
                 if (hit >= 0) {
                     lowestHit.accumulateAndGet(hit, Math::min);
                     return;

@@ -59,20 +59,21 @@ public final class ResultsCsv {
     }
 
     /**
-     * One row of figures: a chapter's runs at one worker count and cache mode, summarised the
-     * project's way ({@link Stats}), with the machine they were measured on.
+     * One row of figures: a measurement's runs at one worker count and cache mode, summarised the
+     * project's way ({@link Stats}), with the machine they were measured on. {@code chunk_bytes} is
+     * empty for anything that does not read in chunks.
      */
-    public static List<Object> row(String chapter, int workers, String cache, long fileBytes, Object chunkBytes,
-                                   long offset, double[] warmupSeconds, double[] seconds) {
-        double mean = Stats.trimmedMean(seconds);
+    public static List<Object> row(Measurement.Result result) {
+        double[] seconds = result.seconds();
         Machine machine = Machine.current();
         return List.of(
-                Instant.now().truncatedTo(ChronoUnit.SECONDS), chapter, workers, cache, fileBytes, chunkBytes, offset,
-                warmupSeconds.length, seconds.length,
-                fixed(mean), fixed(Stats.median(seconds)),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS), result.variant(), result.workers(), result.cache(),
+                result.bytes(), result.chunkBytes().isPresent() ? result.chunkBytes().getAsLong() : "", result.offset(),
+                result.warmupSeconds().length, seconds.length,
+                fixed(result.meanSeconds()), fixed(result.medianSeconds()),
                 fixed(Arrays.stream(seconds).min().orElseThrow()), fixed(Arrays.stream(seconds).max().orElseThrow()),
-                Math.round(Stats.megabytesPerSecond(fileBytes, mean)),
-                joined(seconds), joined(warmupSeconds),
+                Math.round(result.megabytesPerSecond()),
+                joined(seconds), joined(result.warmupSeconds()),
                 machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
                 machine.jdk(), machine.vectorBits(), machine.name());
     }

@@ -26,7 +26,7 @@ import java.nio.file.Path;
  * is in 2 MiB pages, like a mapping of 2 MiB folios. Each checks, in {@code /proc/self/smaps}, that
  * its memory really got the pages it asked for, and records the 2 MiB share of every run.
  */
-public class WallMemoryRead implements ChunkedSearch, AutoCloseable {
+public class WallMemoryRead implements NeedleSearch, AutoCloseable {
 
     private final boolean hugePages;
     private Arena arena;
@@ -41,13 +41,9 @@ public class WallMemoryRead implements ChunkedSearch, AutoCloseable {
     }
 
     @Override
-    public long search(Path file, int workers, int chunkBytes) throws IOException {
+    public long search(Path file, int workers) throws IOException {
         MemorySegment haystack = inMemory(Files.size(file));
-        long hit = ParallelSearch.firstNonZeroWord(haystack.byteSize(), workers, chunkBytes,
-                () -> (from, to) -> {
-                    long found = VectorKernel.firstNonZeroWord256(haystack, from, to);
-                    return found < 0 ? NeedleSearch.NOT_FOUND : found; // offsets in memory are file offsets
-                });
+        long hit = ParallelSearch.firstNonZeroWord(haystack, workers, VectorKernel::firstNonZeroWord256);
         PmdMapping.recordAfterScan(haystack);
         return hit;
     }

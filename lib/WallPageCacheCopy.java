@@ -19,7 +19,7 @@ import java.nio.file.Path;
 public final class WallPageCacheCopy implements ChunkedSearch {
 
     @Override
-    public long search(Path file, int workers, int chunkBytes) throws IOException {
+    public long search(Path file, int workers, long chunkBytes) throws IOException {
         if (!Haystack.endsWithNeedle(file)) {
             throw new UserMistakeException(file + " is not a haystack: the copy probe only looks at the last word, so it needs the needle there");
         }

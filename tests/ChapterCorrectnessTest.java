@@ -12,6 +12,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import lib.ChunkedSearch;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.ReferenceSearch;
@@ -157,8 +158,10 @@ class ChapterCorrectnessTest {
         long size = randomSize(random, 2 * MIB + 1, 3 * MIB);
         SortedSet<Long> edges = new TreeSet<>();
         for (Shard shard : Shard.split(size, workers)) {
-            for (long chunkStart = shard.start(); chunkStart < shard.end(); chunkStart += ParallelSearch.CHUNK_BYTES) {
-                edges.add(chunkStart);
+            for (long step : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES, ParallelSearch.CHECK_EVERY_BYTES)) {
+                for (long stepStart = shard.start(); stepStart < shard.end(); stepStart += step) {
+                    edges.add(stepStart); // where a reader's read, or a mapping's check, begins
+                }
             }
             edges.add(shard.end());
         }

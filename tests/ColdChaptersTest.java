@@ -36,7 +36,7 @@ class ColdChaptersTest {
 
     private static final int MAX_WORKERS = 4;
     /** The default chunk, and one that is not a multiple of any block size, so chunks start mid-block. */
-    private static final int[] CHUNK_SIZES = {1 << 20, 8200};
+    private static final long[] CHUNK_SIZES = {1L << 20, 8200};
     private static final long MIB = 1 << 20;
     private static Path directory;
 
@@ -84,7 +84,7 @@ class ColdChaptersTest {
             Path file = directory.resolve("haystack-" + fileNumber++ + ".bin");
             Files.write(file, content, StandardOpenOption.CREATE_NEW);
             long expected = new ReferenceSearch().search(file, 1);
-            for (int chunkBytes : CHUNK_SIZES) {
+            for (long chunkBytes : CHUNK_SIZES) {
                 for (int workers = 1; workers <= MAX_WORKERS; workers++) {
                     assertEquals(expected, chapter.search(file, workers, chunkBytes), file.getFileName() + ": "
                             + content.length + " bytes, " + workers + " workers, " + chunkBytes + "-byte chunks");

@@ -1,20 +1,27 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
+import lib.ChunkedSearch;
 import lib.Harness;
 import lib.Haystack;
+import lib.Measurement;
 import lib.NeedleSearch;
+import lib.ReferenceSearch;
 import lib.ResultsCsv;
 import lib.Stats;
+import lib.WrongAnswerException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -131,6 +138,95 @@ class HarnessTest {
         Map<String, String> summary = summaries(result).getLast();
         assertEquals(Stats.trimmedMean(runs), Double.parseDouble(summary.get("mean_s")), 1e-4);
         assertEquals(Stats.median(runs), Double.parseDouble(summary.get("median_s")), 1e-4);
+    }
+
+    @Test
+    void summaryKeysComeInTheDocumentedOrderAndChunkBytesOnlyForChaptersThatReadInChunks() throws IOException {
+        Path file = haystack();
+        List<String> common = List.of("variant", "workers", "offset", "runs", "mean_s", "median_s", "mbps", "cache", "bytes");
+        var mapped = InProcess.run(new V06MmapParallel(), file.toString(), "--runs", "1", "--warmup", "0", "--workers", "2");
+        assertEquals(Harness.FOUND, mapped.exitCode(), mapped::toString);
+        assertEquals(common, keys(mapped.stdout().lines().toList().getLast()));
+        var chunked = InProcess.run(new V07PreadParallel(), file.toString(), "--runs", "1", "--warmup", "0", "--workers", "2");
+        assertEquals(Harness.FOUND, chunked.exitCode(), chunked::toString);
+        List<String> withChunk = new ArrayList<>(common);
+        withChunk.add("chunk_bytes");
+        assertEquals(withChunk, keys(chunked.stdout().lines().toList().getLast()));
+        assertEquals(String.valueOf(ChunkedSearch.DEFAULT_CHUNK_BYTES), summaries(chunked).getLast().get("chunk_bytes"));
+    }
+
+    @Test
+    void csvChunkCellIsEmptyForAChapterThatDoesNotReadInChunks() throws IOException {
+        Path file = haystack();
+        Path csv = dir.resolve("results.csv");
+        for (NeedleSearch chapter : List.of(new V04Mmap(), new V09MmapParallelVector(), new V03ChunkedLong())) {
+            var result = InProcess.run(chapter, file.toString(), "--runs", "1", "--warmup", "0", "--csv", csv.toString());
+            assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        }
+        List<String> chunkCells = rows(csv).stream().map(row -> row.get("chunk_bytes")).toList();
+        assertEquals(List.of("", "", String.valueOf(ChunkedSearch.DEFAULT_CHUNK_BYTES)), chunkCells);
+    }
+
+    @Test
+    void singleThreadedChapterPrintsAndRecordsOneWorkerWhateverWasAsked() throws IOException {
+        Path file = haystack();
+        Path csv = dir.resolve("results.csv");
+        var result = InProcess.run(new V04Mmap(), file.toString(), "--runs", "1", "--warmup", "0",
+                "--workers", "2,4", "--csv", csv.toString());
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        assertEquals(List.of("1"), summaries(result).stream().map(summary -> summary.get("workers")).toList());
+        assertTrue(result.stderr().contains("--workers 2,4 does not apply"), result::toString);
+        assertEquals(List.of("1"), rows(csv).stream().map(row -> row.get("workers")).toList());
+
+        var parallel = InProcess.run(new V06MmapParallel(), file.toString(), "--runs", "1", "--warmup", "0");
+        assertEquals(String.valueOf(Runtime.getRuntime().availableProcessors()), summaries(parallel).getLast().get("workers"));
+    }
+
+    @Test
+    void measurementAppendsACallersRunNotesAndSummaryFields() throws Exception {
+        Path file = haystack();
+        var out = new java.io.ByteArrayOutputStream();
+        var err = new java.io.ByteArrayOutputStream();
+        AtomicInteger runs = new AtomicInteger();
+        Measurement.Result result;
+        try (var outStream = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+             var errStream = new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            result = new Measurement("Probe", file, outStream, errStream)
+                    .runs(1, 2)
+                    .runNote(() -> "note " + runs.get())
+                    .summaryFields(() -> new java.util.LinkedHashMap<>(Map.of("notes", Integer.toString(runs.get()))))
+                    .time(() -> {
+                        runs.incrementAndGet();
+                        return new ReferenceSearch().search(file, 1);
+                    });
+        }
+        assertEquals(3, runs.get());
+        assertEquals(Haystack.needleOffset(HAYSTACK_BYTES), result.offset());
+        assertEquals(2, result.seconds().length);
+        assertEquals(1, result.warmupSeconds().length);
+        String summary = out.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertEquals(summary, result.summaryLine());
+        assertTrue(summary.endsWith(" bytes=" + HAYSTACK_BYTES + " notes=3"), summary);
+        List<String> runLines = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertEquals(3, runLines.size(), runLines::toString);
+        assertTrue(runLines.getLast().endsWith("  note 3"), runLines::toString);
+    }
+
+    @Test
+    void measurementRefusesAnAnswerThatIsNotTheNeedle() throws Exception {
+        Path file = haystack();
+        var sink = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        var wrong = assertThrows(WrongAnswerException.class,
+                () -> new Measurement("Liar", file, sink, sink).runs(0, 1).time(() -> 0));
+        assertTrue(wrong.getMessage().contains("plain scan finds " + Haystack.needleOffset(HAYSTACK_BYTES)), wrong::getMessage);
+        Path zeros = Files.write(dir.resolve("zeros.bin"), new byte[4096]);
+        assertEquals(OptionalLong.empty(), Haystack.expectedAnswer(zeros), "a file without the needle has no expected answer");
+        assertEquals(NeedleSearch.NOT_FOUND, new Measurement("Zeros", zeros, sink, sink).runs(0, 1)
+                .time(() -> NeedleSearch.NOT_FOUND).offset());
+    }
+
+    private static List<String> keys(String summaryLine) {
+        return Arrays.stream(summaryLine.split(" ")).map(pair -> pair.substring(0, pair.indexOf('='))).toList();
     }
 
     /** The trailing {@code key=value} lines of stdout, one map per line. */

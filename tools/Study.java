@@ -23,16 +23,20 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import lib.FileChangedException;
 import lib.Haystack;
+import lib.Measurement;
+import lib.NeedleSearch;
 import lib.PageCache;
 import lib.ResultsCsv;
-import lib.Sizes;
-import lib.Stats;
+import lib.RunOptions;
 import lib.UserMistakeException;
+import lib.WrongAnswerException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -71,23 +75,14 @@ public class Study implements Callable<Integer> {
     static final String SCOREBOARD = "scoreboard", SCALING = "scaling", COLD_TABLE = "cold";
     /** Not a CSV: the round that records one async-profiler flame graph per chapter. */
     static final String FLAMEGRAPHS = "flamegraphs";
-    static final Pattern SUMMARY = Pattern.compile("^variant=\\S+ .*");
     static final Pattern CMP_DIFFERS = Pattern.compile("differ: (?:byte|char) (\\d+)");
 
     @Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "haystack.bin",
             description = "The haystack (default: ${DEFAULT-VALUE}); one of --size is created if it does not exist.")
     Path file;
 
-    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
-            description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
-    Long size;
-
-    @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
-            description = "Timed runs per row (default: ${DEFAULT-VALUE}; 5 or more drop the fastest and slowest).")
-    int runs;
-
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed runs first (default: ${DEFAULT-VALUE}).")
-    int warmup;
+    @Mixin
+    RunOptions runOptions;
 
     @Option(names = "--only", paramLabel = "VNN[,VNN...]", split = ",",
             description = "Only these chapters, e.g. V00,V04,V13 (V00 is cmp).")
@@ -117,20 +112,31 @@ public class Study implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the steps and the commands, run nothing.")
     boolean dryRun;
 
-    /** One row to produce: a chapter, at a worker count, warm or cold, into one CSV. */
+    /**
+     * One row to produce: a chapter, warm or cold, into one CSV, at a worker count of the sweep, or
+     * at {@link #CHAPTER_DEFAULT} (one per processor, or 1 for a single-threaded chapter: the chapter knows).
+     */
     record Step(String table, String chapter, int workers, boolean cold) {
+        static final int CHAPTER_DEFAULT = 0;
+
         String cache() {
             return cold ? "cold" : "warm";
         }
 
+        /** What identifies its row in the CSVs: the worker count only where the table sweeps it. */
         String key(long fileBytes) {
-            return String.join("|", chapter, Integer.toString(workers), cache(), Long.toString(fileBytes));
+            return rowKey(table, chapter, table.equals(SCALING) ? Integer.toString(workers) : "", cache(), fileBytes);
         }
 
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%-11s %-28s workers=%-3d %s", table, chapter, workers, cache());
+            String workerCount = workers == CHAPTER_DEFAULT ? "" : "workers=" + workers;
+            return String.format(Locale.ROOT, "%-11s %-28s %-11s %s", table, chapter, workerCount, cache());
         }
+    }
+
+    static String rowKey(String table, String chapter, String workers, String cache, long fileBytes) {
+        return String.join("|", table, chapter, workers, cache, Long.toString(fileBytes));
     }
 
     private volatile Process running;
@@ -145,7 +151,8 @@ public class Study implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        checkOptions();
+        runOptions.check();
+        RunOptions.checkWorkers("--sweep", sweep);
         if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
             throw new UserMistakeException("run the study from the project's root directory (where ./jbang and variants/ are)");
         }
@@ -162,7 +169,7 @@ public class Study implements Callable<Integer> {
         for (String table : List.of(SCOREBOARD, SCALING, COLD_TABLE)) {
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
-        haystack();
+        Haystack.findOrCreate(file, runOptions.size(), System.err);
         long fileBytes = Files.size(file);
         Set<String> done = resume ? rowsPresent() : Set.of();
 
@@ -179,7 +186,7 @@ public class Study implements Callable<Integer> {
                 continue;
             }
             System.err.println(progress + " " + step);
-            boolean ok = step.chapter().equals(CMP_CHAPTER) ? runCmp(step, fileBytes) : runChapter(step);
+            boolean ok = step.chapter().equals(CMP_CHAPTER) ? runCmp(step) : runChapter(step);
             if (!ok) {
                 failed.add(step.toString().replaceAll("\\s+", " "));
             }
@@ -216,10 +223,9 @@ public class Study implements Callable<Integer> {
 
     /** The scoreboard first, then the sweep, then the cold round: the most wanted figures come first. */
     private List<Step> plan(List<String> chapters) {
-        int processors = Runtime.getRuntime().availableProcessors();
         List<Step> steps = new ArrayList<>();
         for (String chapter : chapters) {
-            steps.add(new Step(SCOREBOARD, chapter, chapter.equals(CMP_CHAPTER) ? 1 : processors, false));
+            steps.add(new Step(SCOREBOARD, chapter, chapter.equals(CMP_CHAPTER) ? 1 : Step.CHAPTER_DEFAULT, false));
         }
         if (!skipScaling) {
             for (String chapter : chapters) {
@@ -231,14 +237,14 @@ public class Study implements Callable<Integer> {
         if (!skipCold) {
             for (String chapter : chapters) {
                 if (COLD.contains(number(chapter))) {
-                    steps.add(new Step(COLD_TABLE, chapter, processors, true));
+                    steps.add(new Step(COLD_TABLE, chapter, Step.CHAPTER_DEFAULT, true));
                 }
             }
         }
         if (flamegraphs) {
             for (String chapter : chapters) {
                 if (!chapter.equals(CMP_CHAPTER)) {
-                    steps.add(new Step(FLAMEGRAPHS, chapter, processors, false));
+                    steps.add(new Step(FLAMEGRAPHS, chapter, Step.CHAPTER_DEFAULT, false));
                 }
             }
         }
@@ -256,8 +262,10 @@ public class Study implements Callable<Integer> {
             return List.of("cmp", file.toString(), "/dev/zero");
         }
         List<String> command = new ArrayList<>(List.of("./jbang", "variants/" + step.chapter() + ".java", file.toString(),
-                "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
-                "--workers", Integer.toString(step.workers())));
+                "--runs", Integer.toString(runOptions.runs()), "--warmup", Integer.toString(runOptions.warmup())));
+        if (step.workers() != Step.CHAPTER_DEFAULT) {
+            command.addAll(List.of("--workers", Integer.toString(step.workers())));
+        }
         if (step.table().equals(FLAMEGRAPHS)) {
             command.addAll(List.of("--profile", "--flamegraphs", results.resolve(FLAMEGRAPHS).toString()));
         } else {
@@ -295,42 +303,32 @@ public class Study implements Callable<Integer> {
      * Chapter zero: {@code cmp FILE /dev/zero}, timed from starting the process to its exit. A chapter's
      * run excludes its JVM's start-up; cmp's start-up is a millisecond or so, so the two compare fairly.
      */
-    private boolean runCmp(Step step, long fileBytes) throws IOException, InterruptedException {
-        long expected = Haystack.endsWithNeedle(file) ? Haystack.needleOffset(fileBytes) : -2;
+    private boolean runCmp(Step step) throws IOException, InterruptedException {
         PageCache.warm(file);
-        double[] warmupSeconds = new double[warmup];
-        double[] seconds = new double[runs];
-        long answer = 0;
-        for (int i = 0; i < warmup + runs; i++) {
-            long begin = System.nanoTime();
-            long offset = cmpOnce();
-            double elapsed = (System.nanoTime() - begin) / 1e9;
-            if (offset == -2) {
-                return false;
-            }
-            if ((i > 0 && offset != answer) || (expected != -2 && offset != expected)) {
-                System.err.println("study: cmp answered " + offset + ", expected " + (i > 0 ? answer : expected) + "; no figure recorded");
-                return false;
-            }
-            answer = offset;
-            boolean timed = i >= warmup;
-            (timed ? seconds : warmupSeconds)[timed ? i - warmup : i] = elapsed;
-            System.err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d%n", timed ? "run" : "warm-up",
-                    timed ? i - warmup + 1 : i + 1, elapsed, Stats.megabytesPerSecond(fileBytes, elapsed), offset);
+        Measurement.Result result;
+        try {
+            result = new Measurement(step.chapter(), file, System.out, System.err)
+                    .runs(runOptions.warmup(), runOptions.runs())
+                    .workers(step.workers())
+                    .time(this::cmpOnce);
+        } catch (WrongAnswerException | FileChangedException | CmpFailedException e) {
+            System.err.println("study: " + step.chapter() + ": " + e.getMessage() + "; no figure recorded");
+            return false;
         }
-        double mean = Stats.trimmedMean(seconds);
-        double median = Stats.median(seconds);
-        double mbps = Stats.megabytesPerSecond(fileBytes, mean);
-        System.out.printf(Locale.ROOT, "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d%n",
-                step.chapter(), step.workers(), answer, runs, mean, median, mbps, step.cache(), fileBytes);
-        ResultsCsv.append(csv(step.table()), List.of(ResultsCsv.row(step.chapter(), step.workers(), step.cache(),
-                fileBytes, "", answer, warmupSeconds, seconds)));
+        ResultsCsv.append(csv(step.table()), List.of(ResultsCsv.row(result)));
         return true;
+    }
+
+    /** cmp could not compare: its message, not an offset, is what it gave. */
+    static final class CmpFailedException extends IOException {
+        CmpFailedException(String message) {
+            super(message);
+        }
     }
 
     /**
      * Runs cmp once. Returns the offset of the first non-zero 8-byte word (cmp counts bytes from 1;
-     * the word's offset is that byte's, rounded down to 8), -1 for a file of zeros, -2 on an error.
+     * the word's offset is that byte's, rounded down to 8), or -1 for a file of zeros.
      */
     private long cmpOnce() throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command(new Step(SCOREBOARD, CMP_CHAPTER, 1, false)))
@@ -347,16 +345,15 @@ public class Study implements Callable<Integer> {
         Matcher differs = CMP_DIFFERS.matcher(output);
         if (status == 1 && differs.find()) {
             long firstDifferentByte = Long.parseLong(differs.group(1)) - 1;
-            return firstDifferentByte / Long.BYTES * Long.BYTES;
+            return NeedleSearch.wordContaining(firstDifferentByte);
         }
         if (status == 1 && output.contains("EOF on " + file)) {
-            return -1; // the file ended before any byte differed from zero
+            return NeedleSearch.NOT_FOUND; // the file ended before any byte differed from zero
         }
-        System.err.println("study: cmp failed (status " + status + "): " + output.strip());
-        return -2;
+        throw new CmpFailedException("cmp failed (status " + status + "): " + output.strip());
     }
 
-    /** Rows already in the CSVs, as chapter|workers|cache|file_bytes. */
+    /** Rows already in the CSVs, as {@link Step#key} makes them. */
     private Set<String> rowsPresent() throws IOException {
         Set<String> present = new HashSet<>();
         for (String table : List.of(SCOREBOARD, SCALING, COLD_TABLE)) {
@@ -366,42 +363,12 @@ public class Study implements Callable<Integer> {
             }
             try (Reader in = Files.newBufferedReader(csv)) {
                 for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
-                    present.add(String.join("|", row.get("chapter"), row.get("workers"), row.get("cache"), row.get("file_bytes")));
+                    present.add(rowKey(table, row.get("chapter"), table.equals(SCALING) ? row.get("workers") : "",
+                            row.get("cache"), Long.parseLong(row.get("file_bytes"))));
                 }
             }
         }
         return present;
-    }
-
-    /** Creates the haystack when FILE does not exist; refuses an existing one of another --size. */
-    private void haystack() throws IOException {
-        if (!Files.exists(file)) {
-            long bytes = size != null ? size : Haystack.DEFAULT_BYTES;
-            System.err.println("study: creating a " + Sizes.human(bytes) + " haystack at " + file);
-            Haystack.create(file, bytes);
-        } else if (!Files.isRegularFile(file)) {
-            throw new UserMistakeException(file + " is not a regular file");
-        } else if (size != null && Files.size(file) != size) {
-            throw new UserMistakeException(file + " exists with " + Files.size(file) + " bytes, not the --size " + size
-                    + " you asked for; it is left as it is (choose another FILE for a new haystack)");
-        }
-    }
-
-    private void checkOptions() {
-        if (runs < 1) {
-            throw new UserMistakeException("--runs must be at least 1, not " + runs);
-        }
-        if (warmup < 0) {
-            throw new UserMistakeException("--warmup cannot be negative");
-        }
-        for (int workers : sweep) {
-            if (workers < 1 || workers > 4096) {
-                throw new UserMistakeException("--sweep worker counts must be between 1 and 4096, not " + workers);
-            }
-        }
-        if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
-            throw new UserMistakeException("--size must be a positive multiple of 8 bytes, not " + size);
-        }
     }
 
     private Path csv(String table) {
@@ -432,16 +399,5 @@ public class Study implements Callable<Integer> {
     private static int fail(String message) {
         System.err.println("Study: " + message);
         return 2;
-    }
-
-    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
-        @Override
-        public Long convert(String text) {
-            try {
-                return Sizes.parse(text);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
     }
 }

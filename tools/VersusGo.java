@@ -20,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,7 +29,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import lib.Haystack;
 import lib.Machine;
+import lib.Measurement;
 import lib.ResultsCsv;
+import lib.RunOptions;
+import lib.SizeConverter;
 import lib.Sizes;
 import lib.Stats;
 import lib.UserMistakeException;
@@ -268,8 +272,10 @@ public class VersusGo implements Callable<Integer> {
         }
         double[] seconds = call.results().stream().filter(result -> result.variant().equals(pair.goVariant()))
                 .findFirst().orElseThrow().runsSeconds();
-        List<Object> row = new ArrayList<>(ResultsCsv.row(pair.goChapter(), workerCount, "warm", haystack.bytes(), "",
-                Haystack.needleOffset(haystack.bytes()), new double[0], seconds)); // Go checks the offset itself
+        Measurement.Result figures = new Measurement.Result(pair.goChapter(), workerCount, "warm", haystack.bytes(),
+                OptionalLong.empty(), Haystack.needleOffset(haystack.bytes()), new double[0], seconds,
+                new LinkedHashMap<>()); // Go checks the offset itself
+        List<Object> row = new ArrayList<>(ResultsCsv.row(figures));
         row.set(ResultsCsv.COLUMNS.indexOf("jdk"), goDescription);
         ResultsCsv.append(csv, List.of(row));
         side.roundMedians().add(Stats.median(seconds));
@@ -366,8 +372,8 @@ public class VersusGo implements Callable<Integer> {
         if (warmup < 0) {
             throw new UserMistakeException("--warmup cannot be negative");
         }
-        if (workers != null && (workers < 1 || workers > 4096)) {
-            throw new UserMistakeException("--workers must be between 1 and 4096, not " + workers);
+        if (workers != null) {
+            RunOptions.checkWorkers("--workers", List.of(workers));
         }
         if (haystackBytes < Long.BYTES || haystackBytes % Long.BYTES != 0) {
             throw new UserMistakeException("--haystack-bytes must be a positive multiple of 8 bytes, not " + haystackBytes);
@@ -395,16 +401,5 @@ public class VersusGo implements Callable<Integer> {
     private int fail(String message) {
         err.println("versus-go: " + message);
         return 2;
-    }
-
-    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
-        @Override
-        public Long convert(String text) {
-            try {
-                return Sizes.parse(text);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
     }
 }

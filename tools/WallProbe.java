@@ -25,9 +25,10 @@ import lib.WallPageCacheCopy;
  *       kernel's copy rate, the ceiling for the pread chapters.
  * </ul>
  *
- * Every option is the chapters' (FILE, --workers, --runs, --warmup, --csv, --chunk, ...), and the
- * output is theirs: a {@code variant=… workers=… mbps=…} line per worker count and, with
- * {@code --csv}, a row with the chapter column set to the probe's name.
+ * Every option is the chapters' (FILE, --workers, --runs, --warmup, --csv, ...; {@code --chunk} for
+ * the copy probe only, since the memory probe reads nothing), and the output is theirs: a
+ * {@code variant=… workers=… mbps=…} line per worker count and, with {@code --csv}, a row with
+ * the chapter column set to the probe's name.
  *
  * <pre>
  * How to run:   ./jbang tools/WallProbe.java [memory|memory-huge|copy] haystack.bin --workers 1,2 --csv results/wall.csv

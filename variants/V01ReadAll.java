@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import lib.Harness;
 import lib.Machine;
 import lib.NeedleSearch;
+import lib.SingleThreaded;
 import lib.Sizes;
 import lib.UserMistakeException;
 
@@ -30,10 +31,10 @@ import lib.UserMistakeException;
  * How to run:   ./jbang variants/V01ReadAll.java haystack.bin
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V01ReadAll workers=2 offset=4294967288 runs=5 mean_s=3.0353 median_s=3.0371 mbps=1415 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=3.0353 median_s=3.0371 mbps=1415 cache=warm bytes=4294967296
  * </pre>
  */
-public class V01ReadAll implements NeedleSearch {
+public class V01ReadAll implements NeedleSearch, SingleThreaded {
 
     /** A ByteBuffer, which FileChannel reads into, is int-indexed: the file goes in 1 GiB at a time. */
     static final long READ_BYTES = 1L << 30;

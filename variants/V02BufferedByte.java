@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.NeedleSearch;
+import lib.SingleThreaded;
 
 /**
  * Chapter 2: the textbook answer, a BufferedInputStream and one {@code read()} per byte.
@@ -23,10 +24,10 @@ import lib.NeedleSearch;
  * How to run:   ./jbang variants/V02BufferedByte.java haystack.bin
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V02BufferedByte workers=2 offset=4294967288 runs=5 mean_s=24.7123 median_s=24.7098 mbps=174 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V02BufferedByte workers=1 offset=4294967288 runs=5 mean_s=24.7123 median_s=24.7098 mbps=174 cache=warm bytes=4294967296
  * </pre>
  */
-public class V02BufferedByte implements NeedleSearch {
+public class V02BufferedByte implements NeedleSearch, SingleThreaded {
 
     static final int BUFFER_BYTES = 64 * 1024;
 

@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.ChunkedSearch;
 import lib.Harness;
+import lib.SingleThreaded;
 import lib.WordKernel;
 
 /**
@@ -26,17 +27,17 @@ import lib.WordKernel;
  * How to run:   ./jbang variants/V03ChunkedLong.java haystack.bin
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V03ChunkedLong workers=2 offset=4294967288 runs=5 mean_s=0.3995 median_s=0.4009 mbps=10752 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V03ChunkedLong workers=1 offset=4294967288 runs=5 mean_s=0.3995 median_s=0.4009 mbps=10752 cache=warm bytes=4294967296 chunk_bytes=1048576
  * </pre>
  */
-public class V03ChunkedLong implements ChunkedSearch {
+public class V03ChunkedLong implements ChunkedSearch, SingleThreaded {
 
     public static void main(String[] args) {
         Harness.run(new V03ChunkedLong(), args);
     }
 
     @Override
-    public long search(Path file, int workers, int chunkBytes) throws IOException {
+    public long search(Path file, int workers, long chunkBytes) throws IOException {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
             MemorySegment chunk = arena.allocate(chunkBytes, 4096);
             ByteBuffer chunkView = chunk.asByteBuffer(); // the same memory, as FileChannel wants it

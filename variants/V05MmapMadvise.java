@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import lib.Harness;
 import lib.Native;
 import lib.NeedleSearch;
+import lib.SingleThreaded;
 import lib.WordKernel;
 
 /**
@@ -26,10 +27,10 @@ import lib.WordKernel;
  * How to run:   ./jbang variants/V05MmapMadvise.java haystack.bin
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V05MmapMadvise workers=2 offset=4294967288 runs=5 mean_s=0.2615 median_s=0.2616 mbps=16426 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V05MmapMadvise workers=1 offset=4294967288 runs=5 mean_s=0.2615 median_s=0.2616 mbps=16426 cache=warm bytes=4294967296
  * </pre>
  */
-public class V05MmapMadvise implements NeedleSearch {
+public class V05MmapMadvise implements NeedleSearch, SingleThreaded {
 
     public static void main(String[] args) {
         Harness.run(new V05MmapMadvise(), args);

@@ -27,8 +27,8 @@ import lib.WordKernel;
  * How to run:   ./jbang variants/V06MmapParallel.java haystack.bin --workers 1,2
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V06MmapParallel workers=1 offset=4294967288 runs=5 mean_s=0.2677 median_s=0.2683 mbps=16046 cache=warm bytes=4294967296 chunk_bytes=1048576
- *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=0.1840 median_s=0.1837 mbps=23344 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V06MmapParallel workers=1 offset=4294967288 runs=5 mean_s=0.2677 median_s=0.2683 mbps=16046 cache=warm bytes=4294967296
+ *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=0.1840 median_s=0.1837 mbps=23344 cache=warm bytes=4294967296
  * </pre>
  */
 public class V06MmapParallel implements NeedleSearch {
@@ -41,8 +41,7 @@ public class V06MmapParallel implements NeedleSearch {
     public long search(Path file, int workers) throws IOException {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            return ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHUNK_BYTES,
-                    () -> (from, to) -> WordKernel.firstNonZeroWord(mapped, from, to));
+            return ParallelSearch.firstNonZeroWord(mapped, workers, WordKernel::firstNonZeroWord);
         }
     }
 }

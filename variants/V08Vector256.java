@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.NeedleSearch;
+import lib.SingleThreaded;
 import lib.VectorKernel;
 
 /**
@@ -25,10 +26,10 @@ import lib.VectorKernel;
  * How to run:   ./jbang variants/V08Vector256.java haystack.bin
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V08Vector256 workers=2 offset=4294967288 runs=5 mean_s=0.2456 median_s=0.2450 mbps=17485 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V08Vector256 workers=1 offset=4294967288 runs=5 mean_s=0.2456 median_s=0.2450 mbps=17485 cache=warm bytes=4294967296
  * </pre>
  */
-public class V08Vector256 implements NeedleSearch {
+public class V08Vector256 implements NeedleSearch, SingleThreaded {
 
     public static void main(String[] args) {
         Harness.run(new V08Vector256(), args);

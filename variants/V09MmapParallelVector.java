@@ -24,8 +24,8 @@ import lib.VectorKernel;
  * How to run:   ./jbang variants/V09MmapParallelVector.java haystack.bin --workers 1,2
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V09MmapParallelVector workers=1 offset=4294967288 runs=5 mean_s=0.2540 median_s=0.2532 mbps=16907 cache=warm bytes=4294967296 chunk_bytes=1048576
- *   variant=V09MmapParallelVector workers=2 offset=4294967288 runs=5 mean_s=0.1818 median_s=0.1813 mbps=23622 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V09MmapParallelVector workers=1 offset=4294967288 runs=5 mean_s=0.2540 median_s=0.2532 mbps=16907 cache=warm bytes=4294967296
+ *   variant=V09MmapParallelVector workers=2 offset=4294967288 runs=5 mean_s=0.1818 median_s=0.1813 mbps=23622 cache=warm bytes=4294967296
  * </pre>
  */
 public class V09MmapParallelVector implements NeedleSearch {
@@ -38,8 +38,7 @@ public class V09MmapParallelVector implements NeedleSearch {
     public long search(Path file, int workers) throws IOException {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            return ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHUNK_BYTES,
-                    () -> (from, to) -> VectorKernel.firstNonZeroWord256(mapped, from, to));
+            return ParallelSearch.firstNonZeroWord(mapped, workers, VectorKernel::firstNonZeroWord256);
         }
     }
 }

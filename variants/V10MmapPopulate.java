@@ -28,8 +28,8 @@ import lib.VectorKernel;
  * How to run:   ./jbang variants/V10MmapPopulate.java haystack.bin --workers 1,2
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=0.2611 median_s=0.2620 mbps=16452 cache=warm bytes=4294967296 chunk_bytes=1048576
- *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=0.2422 median_s=0.2413 mbps=17736 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=0.2611 median_s=0.2620 mbps=16452 cache=warm bytes=4294967296
+ *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=0.2422 median_s=0.2413 mbps=17736 cache=warm bytes=4294967296
  * </pre>
  */
 public class V10MmapPopulate implements NeedleSearch {
@@ -42,8 +42,7 @@ public class V10MmapPopulate implements NeedleSearch {
     public long search(Path file, int workers) throws IOException {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment mapped = Native.mapFile(file, Files.size(file), Native.MAP_POPULATE, arena);
-            return ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHUNK_BYTES,
-                    () -> (from, to) -> VectorKernel.firstNonZeroWord256(mapped, from, to));
+            return ParallelSearch.firstNonZeroWord(mapped, workers, VectorKernel::firstNonZeroWord256);
         }
     }
 }

@@ -35,7 +35,7 @@ public class V11PreadParallelVector256 implements ChunkedSearch {
     }
 
     @Override
-    public long search(Path file, int workers, int chunkBytes) throws IOException {
+    public long search(Path file, int workers, long chunkBytes) throws IOException {
         return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
                 () -> new PositionalReader(file, chunkBytes, VectorKernel::firstNonZeroWord256));
     }

@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.NeedleSearch;
+import lib.SingleThreaded;
 import lib.UserMistakeException;
 import lib.VectorKernel;
 
@@ -26,10 +27,10 @@ import lib.VectorKernel;
  * How to run:   ./jbang variants/V12Vector512.java haystack.bin
  *
  * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V12Vector512 workers=2 offset=4294967288 runs=5 mean_s=0.2747 median_s=0.2749 mbps=15636 cache=warm bytes=4294967296 chunk_bytes=1048576
+ *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=0.2747 median_s=0.2749 mbps=15636 cache=warm bytes=4294967296
  * </pre>
  */
-public class V12Vector512 implements NeedleSearch {
+public class V12Vector512 implements NeedleSearch, SingleThreaded {
 
     public static void main(String[] args) {
         Harness.run(new V12Vector512(), args);

@@ -44,7 +44,7 @@ public class V14DirectIo implements ChunkedSearch {
     }
 
     @Override
-    public long search(Path file, int workers, int chunkBytes) throws IOException {
+    public long search(Path file, int workers, long chunkBytes) throws IOException {
         long blockBytes = DirectReader.blockBytes(file);
         return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
                 () -> new DirectReader(openDirect(file), blockBytes, chunkBytes,

@@ -45,7 +45,7 @@ public class V15IoUring implements ChunkedSearch {
     }
 
     @Override
-    public long search(Path file, int workers, int chunkBytes) throws IOException {
+    public long search(Path file, int workers, long chunkBytes) throws IOException {
         long bytes = Files.size(file);
         return ParallelSearch.firstNonZeroWord(bytes, workers, chunkBytes,
                 () -> new UringReader(file, bytes, chunkBytes, QUEUE_DEPTH, DIRECT,

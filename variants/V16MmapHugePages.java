@@ -45,7 +45,7 @@ public class V16MmapHugePages implements NeedleSearch {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment mapped = Native.mapFile(file, Files.size(file), 0, arena);
             HugeFolios.advise(mapped);
-            long hit = ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHUNK_BYTES, shard -> {
+            long hit = ParallelSearch.firstNonZeroWord(mapped.byteSize(), workers, ParallelSearch.CHECK_EVERY_BYTES, shard -> {
                 HugeFolios.populate(mapped.asSlice(shard.start(), shard.length()));
                 return (from, to) -> VectorKernel.firstNonZeroWordWidest(mapped, from, to);
             });

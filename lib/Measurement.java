@@ -1,0 +1,182 @@
+package lib;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.SequencedMap;
+import java.util.function.Supplier;
+
+/**
+ * The one measurement loop: warm-up runs, then timed runs, of anything that returns an offset (a
+ * chapter's search in this JVM, or {@code cmp} in a process of its own).
+ *
+ * <p>Every run prints a line on stderr and is checked: it must agree with the first, the file must
+ * keep its size, and a haystack's answer must be its needle. A failed check throws, so no figure
+ * of a wrong answer is ever printed or recorded. Once all runs are done, one summary line goes to
+ * stdout, as space-separated {@code key=value} pairs that scripts read (the study among them):
+ *
+ * <pre>
+ *   variant=… workers=… offset=… runs=… mean_s=… median_s=… mbps=… cache=… bytes=… [chunk_bytes=…] [extra fields…]
+ * </pre>
+ *
+ * {@code chunk_bytes} is there only for a chapter that reads in chunks. A caller adds its own
+ * per-run note ({@link #runNote}) and summary fields ({@link #summaryFields}) without touching this loop.
+ */
+public final class Measurement {
+
+    /** What is timed: one whole search, returning the offset of the first non-zero word, or -1. */
+    @FunctionalInterface
+    public interface TimedAction {
+        long run() throws IOException, InterruptedException;
+    }
+
+    /** Work done before a run, outside its time: evicting the file, resuming a profiler. */
+    @FunctionalInterface
+    public interface BeforeRun {
+        /** {@code index} counts from 0 among the warm-up runs, then again from 0 among the timed ones. */
+        void prepare(int index, boolean timed) throws IOException;
+    }
+
+    /** The figures of one measurement, with what they were measured on; {@link ResultsCsv#row} makes them a CSV row. */
+    public record Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
+                         double[] warmupSeconds, double[] seconds, SequencedMap<String, String> extraFields) {
+
+        public double meanSeconds() {
+            return Stats.trimmedMean(seconds);
+        }
+
+        public double medianSeconds() {
+            return Stats.median(seconds);
+        }
+
+        public double megabytesPerSecond() {
+            return Stats.megabytesPerSecond(bytes, meanSeconds());
+        }
+
+        /** The line on stdout that scripts read; its keys and their order are stable. */
+        public String summaryLine() {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                    "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d",
+                    variant, workers, offset, seconds.length, meanSeconds(), medianSeconds(), megabytesPerSecond(),
+                    cache, bytes));
+            chunkBytes.ifPresent(chunk -> line.append(" chunk_bytes=").append(chunk));
+            extraFields.forEach((key, value) -> line.append(' ').append(key).append('=').append(value));
+            return line.toString();
+        }
+    }
+
+    private final String variant;
+    private final Path file;
+    private final long bytes;
+    private final OptionalLong expected;
+    private final PrintStream out;
+    private final PrintStream err;
+    private int warmup = 1;
+    private int runs = 5;
+    private int workers = 1;
+    private boolean cold;
+    private OptionalLong chunkBytes = OptionalLong.empty();
+    private BeforeRun beforeRun = (index, timed) -> {};
+    private Supplier<String> runNote = () -> "";
+    private Supplier<? extends SequencedMap<String, String>> summaryFields = LinkedHashMap::new;
+
+    /** A measurement of {@code variant} on {@code file}: summary to {@code out}, one line per run to {@code err}. */
+    public Measurement(String variant, Path file, PrintStream out, PrintStream err) throws IOException {
+        this.variant = variant;
+        this.file = file;
+        this.bytes = Files.size(file);
+        this.expected = Haystack.expectedAnswer(file);
+        this.out = out;
+        this.err = err;
+    }
+
+    public Measurement runs(int warmupRuns, int timedRuns) {
+        this.warmup = warmupRuns;
+        this.runs = timedRuns;
+        return this;
+    }
+
+    /** The worker count to print and record (1 for anything single-threaded). */
+    public Measurement workers(int count) {
+        this.workers = count;
+        return this;
+    }
+
+    /** Records the runs as cold; evicting the file is the caller's, in {@link #beforeEachRun}. */
+    public Measurement cold(boolean evictedBeforeEveryRun) {
+        this.cold = evictedBeforeEveryRun;
+        return this;
+    }
+
+    /** Bytes per read, for a chapter that reads in chunks; left empty otherwise. */
+    public Measurement chunkBytes(long readBytes) {
+        this.chunkBytes = OptionalLong.of(readBytes);
+        return this;
+    }
+
+    public Measurement beforeEachRun(BeforeRun prepare) {
+        this.beforeRun = prepare;
+        return this;
+    }
+
+    /** Asked right after each run; a non-empty note ends that run's line on stderr. */
+    public Measurement runNote(Supplier<String> note) {
+        this.runNote = note;
+        return this;
+    }
+
+    /** Asked once the runs are done; each entry ends the summary line as {@code key=value}. */
+    public Measurement summaryFields(Supplier<? extends SequencedMap<String, String>> fields) {
+        this.summaryFields = fields;
+        return this;
+    }
+
+    /** Runs {@code action} warm-up plus timed times, checks every answer, prints the summary line. */
+    public Result time(TimedAction action) throws IOException, InterruptedException {
+        double[] warmupSeconds = new double[warmup];
+        double[] seconds = new double[runs];
+        long answer = NeedleSearch.NOT_FOUND;
+        for (int i = 0; i < warmup + runs; i++) {
+            boolean timed = i >= warmup;
+            int index = timed ? i - warmup : i;
+            beforeRun.prepare(index, timed);
+            long start = System.nanoTime();
+            long offset = action.run();
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            check(i == 0 ? offset : answer, offset);
+            answer = offset;
+            (timed ? seconds : warmupSeconds)[index] = elapsed;
+            String note = runNote.get();
+            err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d%s%n", timed ? "run" : "warm-up", index + 1,
+                    elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset, note.isEmpty() ? "" : "  " + note);
+        }
+        Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
+                warmupSeconds, seconds, Collections.unmodifiableSequencedMap(new LinkedHashMap<>(summaryFields.get())));
+        out.println(result.summaryLine());
+        return result;
+    }
+
+    /** Every answer must agree with the first, the file must not have changed, and a haystack's must be its needle. */
+    private void check(long first, long offset) throws IOException {
+        if (Files.size(file) != bytes) {
+            throw new FileChangedException(file + " changed size during the search (" + bytes + " -> "
+                    + Files.size(file) + " bytes); no figure is reported");
+        }
+        if (offset != first) {
+            throw new WrongAnswerException("runs disagree: offset " + first + ", then " + offset);
+        }
+        if (expected.isPresent() && offset != expected.getAsLong()) {
+            long reference = new ReferenceSearch().search(file, 1);
+            if (reference == offset) {
+                throw new WrongAnswerException(file + " ends with the needle but has a non-zero word at offset "
+                        + offset + ": a damaged haystack, not timed");
+            }
+            throw new WrongAnswerException(variant + " answered " + offset + " but a plain scan finds " + reference);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package lib;
+
+import java.util.List;
+import java.util.OptionalLong;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every timing command shares, chapters and study alike: how many runs, how many of
+ * them untimed, and the size of a haystack created for a file that does not exist. A picocli mixin:
+ * {@code @Mixin RunOptions runOptions;} adds them to a command.
+ */
+public final class RunOptions {
+
+    /** More workers than this is a typo, not an experiment. */
+    public static final int MAX_WORKERS = 4096;
+
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
+            description = "Timed runs (default: ${DEFAULT-VALUE}; 5 or more drop the fastest and the slowest from the mean).")
+    int runs;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+            description = "Untimed runs first, while the JIT compiles (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
+    Long size;
+
+    public int runs() {
+        return runs;
+    }
+
+    public int warmup() {
+        return warmup;
+    }
+
+    /** The --size asked for, if any. */
+    public OptionalLong size() {
+        return size != null ? OptionalLong.of(size) : OptionalLong.empty();
+    }
+
+    /** Refuses, with one line, values picocli accepts as numbers but that make no sense. */
+    public void check() {
+        if (runs < 1) {
+            throw new UserMistakeException("--runs must be at least 1, not " + runs);
+        }
+        if (warmup < 0) {
+            throw new UserMistakeException("--warmup cannot be negative");
+        }
+        if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
+            throw new UserMistakeException("--size must be a positive multiple of 8 bytes, not " + size);
+        }
+    }
+
+    /** Refuses a worker count outside 1 to {@link #MAX_WORKERS}, naming the option it came from. */
+    public static void checkWorkers(String option, List<Integer> counts) {
+        for (int count : counts) {
+            if (count < 1 || count > MAX_WORKERS) {
+                throw new UserMistakeException(option + " must be between 1 and " + MAX_WORKERS + ", not " + count);
+            }
+        }
+    }
+}
