@@ -104,7 +104,8 @@ class VersusGoTest {
         assertEquals(List.of("Go v1", "V01ReadAll", "Go v8", "V08Vector256", "V01ReadAll", "Go v1", "V08Vector256", "Go v8"),
                 rows.stream().map(row -> row.get("chapter")).toList());
         for (CSVRecord row : rows) {
-            assertEquals("3", row.get("workers"), row.toString());
+            // Chapters 1 and 8 search on one thread: their rows say 1, whatever --workers asked.
+            assertEquals(row.get("chapter").startsWith("Go ") ? "3" : "1", row.get("workers"), row.toString());
             assertEquals(Long.toString(BYTES), row.get("file_bytes"));
             assertEquals(Long.toString(NEEDLE_AT), row.get("offset"));
             assertEquals("1", row.get("runs"));
