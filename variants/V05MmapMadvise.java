@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import lib.Harness;
 import lib.Native;
 import lib.NeedleSearch;
+import lib.PmdMapping;
 import lib.SingleThreaded;
 import lib.WordKernel;
 
@@ -44,7 +45,9 @@ public class V05MmapMadvise implements NeedleSearch, SingleThreaded {
                 Native.madvise(mapped, Native.MADV_SEQUENTIAL);
                 Native.madvise(mapped, Native.MADV_WILLNEED);
             }
-            return WordKernel.firstNonZeroWord(mapped, 0, mapped.byteSize());
+            long hit = WordKernel.firstNonZeroWord(mapped, 0, mapped.byteSize());
+            PmdMapping.recordAfterScan(mapped); // how the kernel mapped it (untimed: see PmdMapping)
+            return hit;
         }
     }
 }

@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.NeedleSearch;
+import lib.PmdMapping;
 import lib.SingleThreaded;
 import lib.VectorKernel;
 
@@ -39,7 +40,9 @@ public class V08Vector256 implements NeedleSearch, SingleThreaded {
     public long search(Path file, int workers) throws IOException {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            return VectorKernel.firstNonZeroWord256(mapped, 0, mapped.byteSize());
+            long hit = VectorKernel.firstNonZeroWord256(mapped, 0, mapped.byteSize());
+            PmdMapping.recordAfterScan(mapped); // how the kernel mapped it (untimed: see PmdMapping)
+            return hit;
         }
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import lib.Harness;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
+import lib.PmdMapping;
 import lib.VectorKernel;
 
 /**
@@ -38,7 +39,9 @@ public class V09MmapParallelVector implements NeedleSearch {
     public long search(Path file, int workers) throws IOException {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            return ParallelSearch.firstNonZeroWord(mapped, workers, VectorKernel::firstNonZeroWord256);
+            long hit = ParallelSearch.firstNonZeroWord(mapped, workers, VectorKernel::firstNonZeroWord256);
+            PmdMapping.recordAfterScan(mapped); // how the kernel mapped it (untimed: see PmdMapping)
+            return hit;
         }
     }
 }

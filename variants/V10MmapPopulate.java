@@ -13,6 +13,7 @@ import lib.Harness;
 import lib.Native;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
+import lib.PmdMapping;
 import lib.VectorKernel;
 
 /**
@@ -42,7 +43,9 @@ public class V10MmapPopulate implements NeedleSearch {
     public long search(Path file, int workers) throws IOException {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment mapped = Native.mapFile(file, Files.size(file), Native.MAP_POPULATE, arena);
-            return ParallelSearch.firstNonZeroWord(mapped, workers, VectorKernel::firstNonZeroWord256);
+            long hit = ParallelSearch.firstNonZeroWord(mapped, workers, VectorKernel::firstNonZeroWord256);
+            PmdMapping.recordAfterScan(mapped); // how the kernel mapped it (untimed: see PmdMapping)
+            return hit;
         }
     }
 }

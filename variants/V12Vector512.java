@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.NeedleSearch;
+import lib.PmdMapping;
 import lib.SingleThreaded;
 import lib.UserMistakeException;
 import lib.VectorKernel;
@@ -44,7 +45,9 @@ public class V12Vector512 implements NeedleSearch, SingleThreaded {
         }
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            return VectorKernel.firstNonZeroWord512(mapped, 0, mapped.byteSize());
+            long hit = VectorKernel.firstNonZeroWord512(mapped, 0, mapped.byteSize());
+            PmdMapping.recordAfterScan(mapped); // how the kernel mapped it (untimed: see PmdMapping)
+            return hit;
         }
     }
 }
