@@ -9,7 +9,9 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.SequencedMap;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Parameters;
  *
  * <pre>
  *   ./jbang variants/VNN….java [FILE] [--runs N] [--warmup N] [--workers N[,N…]] [--cold] [--csv PATH] [--size SIZE]
- *       [--chunk SIZE[,SIZE…]] [--profile [--flamegraphs DIR]]
+ *       [--chunk SIZE[,SIZE…]] [--page-cache as-is|small|huge] [--profile [--flamegraphs DIR]]
  * </pre>
  *
  * Exit status: 0 a non-zero word was found, 1 the file is all zeros, 2 anything went wrong.
@@ -59,6 +61,12 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", converter = SizeConverter.class,
             description = "Bytes per read for the chapters that read in chunks (V03, V07, V11, V13, V14, V15); a list sweeps them (default: 1m).")
     List<Long> chunks;
+
+    @Option(names = "--page-cache", paramLabel = "as-is|small|huge", defaultValue = "as-is", converter = FoliosConverter.class,
+            description = "The page cache the warm runs start from: as-is, after one plain read (default); small, evicted "
+                    + "and read back in 4 KiB folios; huge, evicted and read back in 2 MiB folios through MADV_HUGEPAGE. "
+                    + "The mapped chapters (V04-V06, V08-V10, V12, V16) report the share of their mapping that was PMD-mapped.")
+    PageCache.Folios pageCache;
 
     @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
     boolean profile;
@@ -113,22 +121,26 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
         Path haystack = Haystack.findOrCreate(file, runOptions.size(), err);
         if (!cold) {
-            PageCache.warm(haystack);
+            PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);
         }
         long answer = NeedleSearch.NOT_FOUND;
         List<List<?>> rows = new ArrayList<>();
-        for (int workerCount : workerCounts()) {
-            if (search instanceof ChunkedSearch chunked) {
-                for (long chunkBytes : chunks != null ? chunks : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES)) {
-                    Measurement.Result result = measurement(haystack, workerCount).chunkBytes(chunkBytes)
-                            .time(() -> chunked.search(haystack, workerCount, chunkBytes));
+        try {
+            for (int workerCount : workerCounts()) {
+                if (search instanceof ChunkedSearch chunked) {
+                    for (long chunkBytes : chunks != null ? chunks : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES)) {
+                        Measurement.Result result = measurement(haystack, workerCount).chunkBytes(chunkBytes)
+                                .time(() -> chunked.search(haystack, workerCount, chunkBytes));
+                        answer = record(result, rows);
+                    }
+                } else {
+                    Measurement.Result result = measurement(haystack, workerCount)
+                            .time(() -> search.search(haystack, workerCount));
                     answer = record(result, rows);
                 }
-            } else {
-                Measurement.Result result = measurement(haystack, workerCount)
-                        .time(() -> search.search(haystack, workerCount));
-                answer = record(result, rows);
             }
+        } finally {
+            PmdMapping.stopRecording(); // a failed run leaves nothing recording for later callers in this JVM
         }
         if (profiler != null) {
             err.println("flame graph: " + profiler.writeFlameGraph(flamegraphs, chapter));
@@ -141,6 +153,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** The loop for one worker count: evicts the file before each run with --cold, profiles only the timed runs. */
     private Measurement measurement(Path haystack, int workerCount) throws IOException {
+        PmdMapping.Runs pmdShares = new PmdMapping.Runs(); // what each run's mapping was, read outside its time
         return new Measurement(chapter, haystack, out, err)
                 .runs(runOptions.warmup(), runOptions.runs())
                 .workers(workerCount)
@@ -152,6 +165,17 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     if (cold) {
                         PageCache.evict(haystack);
                     }
+                    pmdShares.beforeRun(timed);
+                })
+                .untimedInEachRun(pmdShares::afterRun)
+                .runNote(pmdShares::note)
+                .summaryFields(() -> {
+                    SequencedMap<String, String> fields = new LinkedHashMap<>();
+                    fields.put(ResultsCsv.PAGE_CACHE, pageCache.label);
+                    if (!pmdShares.medianPercent().isEmpty()) {
+                        fields.put(ResultsCsv.PMD_MAPPED_PCT, pmdShares.medianPercent());
+                    }
+                    return fields;
                 });
     }
 
@@ -168,6 +192,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     private void checkOptions() {
         runOptions.check();
+        if (cold && pageCache != PageCache.Folios.AS_IS) {
+            throw new UserMistakeException("--page-cache " + pageCache + " sets up the cache for warm runs, and --cold empties it before every run: choose one");
+        }
         if (workers != null) {
             RunOptions.checkWorkers("--workers", workers);
         }
@@ -214,5 +241,17 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     private int fail(String message) {
         err.println(chapter + ": " + message);
         return ERROR;
+    }
+
+    /** "as-is", "small" or "huge", with picocli's one-line message for anything else. */
+    static final class FoliosConverter implements CommandLine.ITypeConverter<PageCache.Folios> {
+        @Override
+        public PageCache.Folios convert(String text) {
+            try {
+                return PageCache.Folios.of(text);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.SequencedMap;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -82,6 +83,7 @@ public final class Measurement {
     private boolean cold;
     private OptionalLong chunkBytes = OptionalLong.empty();
     private BeforeRun beforeRun = (index, timed) -> {};
+    private LongSupplier untimedNanos = () -> 0;
     private Supplier<String> runNote = () -> "";
     private Supplier<? extends SequencedMap<String, String>> summaryFields = LinkedHashMap::new;
 
@@ -124,6 +126,16 @@ public final class Measurement {
         return this;
     }
 
+    /**
+     * Asked right after each run, before its time is taken: nanoseconds spent inside the run on
+     * something other than the search (a chapter's report of how its mapping was mapped, see
+     * {@link PmdMapping}), taken out of the run's time.
+     */
+    public Measurement untimedInEachRun(LongSupplier nanos) {
+        this.untimedNanos = nanos;
+        return this;
+    }
+
     /** Asked right after each run; a non-empty note ends that run's line on stderr. */
     public Measurement runNote(Supplier<String> note) {
         this.runNote = note;
@@ -147,7 +159,8 @@ public final class Measurement {
             beforeRun.prepare(index, timed);
             long start = System.nanoTime();
             long offset = action.run();
-            double elapsed = (System.nanoTime() - start) / 1e9;
+            long end = System.nanoTime();
+            double elapsed = (end - start - untimedNanos.getAsLong()) / 1e9;
             check(i == 0 ? offset : answer, offset);
             answer = offset;
             (timed ? seconds : warmupSeconds)[index] = elapsed;

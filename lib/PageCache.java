@@ -1,6 +1,7 @@
 package lib;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.lang.foreign.MemorySegment;
@@ -85,6 +86,41 @@ public final class PageCache {
         } catch (IOException e) {
             throw new IOException(option + ": cannot evict " + file + " from the page cache (" + e.getMessage()
                     + "); its file system does not support it, so " + consequence, e);
+        }
+    }
+
+    /**
+     * Puts {@code file} in the page cache in the state {@code --page-cache} asks for, before warm runs,
+     * and says on {@code err} what it did. {@code huge} fails in one line if no 2 MiB folio came of it.
+     */
+    public static void prepare(Path file, Folios folios, int workers, PrintStream err) throws IOException {
+        switch (folios) {
+            case AS_IS -> warm(file);
+            case SMALL -> {
+                fillInSmallFolios(file);
+                err.println("page cache: " + file + " evicted and read back in 4 KiB folios");
+            }
+            case HUGE -> {
+                if (Files.size(file) < PmdMapping.PMD_BYTES) {
+                    throw new UserMistakeException("--page-cache huge: " + file + " is smaller than 2 MiB, so no 2 MiB folio can hold any of it");
+                }
+                PmdMapping mapped = fillInHugeFolios(file, workers);
+                if (mapped.filePmdMappedBytes() == 0) {
+                    throw new UserMistakeException("--page-cache huge: the kernel read " + file + " back in no 2 MiB folio (Linux "
+                            + System.getProperty("os.version") + ", transparent huge pages " + thpSetting()
+                            + "); its file system may not cache in large folios (ext4 does since Linux 6.16)");
+                }
+                err.println("page cache: " + file + " evicted and read back in 2 MiB folios ("
+                        + PmdMapping.percent(mapped.pmdMappedPercent()) + "% of a mapping of it PMD-mapped)");
+            }
+        }
+    }
+
+    private static String thpSetting() {
+        try {
+            return "'" + Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled")).strip() + "'";
+        } catch (IOException | RuntimeException unreadable) {
+            return "(setting unreadable)";
         }
     }
 

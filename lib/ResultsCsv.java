@@ -31,7 +31,15 @@ public final class ResultsCsv {
             "date", "chapter", "workers", "cache", "file_bytes", "chunk_bytes", "offset",
             "warmup_runs", "runs", "mean_s", "median_s", "min_s", "max_s", "mbps",
             "run_s", "warmup_s",
-            "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine");
+            "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine",
+            "page_cache", "pmd_mapped_pct");
+
+    /**
+     * Summary fields ({@link Measurement.Result#extraFields}) that are also columns: the page-cache
+     * state the warm runs started from, and the median share of a mapped chapter's mapping that was
+     * PMD-mapped (empty for a chapter that does not map).
+     */
+    public static final String PAGE_CACHE = "page_cache", PMD_MAPPED_PCT = "pmd_mapped_pct";
 
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
@@ -75,7 +83,8 @@ public final class ResultsCsv {
                 Math.round(result.megabytesPerSecond()),
                 joined(seconds), joined(result.warmupSeconds()),
                 machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
-                machine.jdk(), machine.vectorBits(), machine.name());
+                machine.jdk(), machine.vectorBits(), machine.name(),
+                result.extraFields().getOrDefault(PAGE_CACHE, ""), result.extraFields().getOrDefault(PMD_MAPPED_PCT, ""));
     }
 
     private static String fixed(double seconds) {
