@@ -66,7 +66,8 @@ class PageCacheFoliosTest {
         PmdMapping filled = PageCache.fillInHugeFolios(file, 2);
         Assumptions.assumeTrue(filled.filePmdMappedBytes() > 0 || HugeFolios.knownToHaveLargeFolios(file),
                 () -> "this file system made no 2 MiB folio, and is not one known to (" + filled + ")");
-        assertEquals(FILE_BYTES, filled.filePmdMappedBytes(), "a 64 MiB file is 32 whole 2 MiB folios: " + filled);
+        // Not necessarily all 32: where memory is fragmented, a 2 MiB folio the kernel cannot get falls back to smaller ones.
+        assertTrue(filled.filePmdMappedBytes() > 0, "the populating mapping maps 2 MiB folios 2 MiB at a time: " + filled);
         PmdMapping plain = scanAndMeasure(file, false);
         assertTrue(plain.filePmdMappedBytes() > 0, "a plain mapping of 2 MiB folios maps them 2 MiB at a time: " + plain);
     }
