@@ -1,6 +1,7 @@
 package lib;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
@@ -43,6 +44,7 @@ public final class VectorKernel {
                 break; // this block holds the first non-zero word
             }
         }
+        keepFaultsCatchable(segment, from, to);
         return WordKernel.firstNonZeroWord(segment, offset, to); // the block that hit, or the tail
     }
 
@@ -58,7 +60,24 @@ public final class VectorKernel {
                 break;
             }
         }
+        keepFaultsCatchable(segment, from, to);
         return WordKernel.firstNonZeroWord(segment, offset, to);
+    }
+
+    /**
+     * A scalar read whose value is not used, there for the JIT. When a mapped file shrinks under a
+     * scan, the next read past its new end faults (SIGBUS). HotSpot turns that fault into an
+     * {@code InternalError}, which the harness reports in one line, only inside a compiled method
+     * that C2 marked as making unsafe memory accesses; C2 sets that mark when it compiles a scalar
+     * segment read, but not for the Vector API's loads (JDK 25, {@code inline_vector_mem_operation}).
+     * A vector loop compiled without any scalar read would let the fault kill the JVM, so every
+     * kernel makes one, after its loop: a compilation entered mid-loop (on-stack replacement)
+     * includes that code too, and it runs once per call, so the JIT never prunes it as unused.
+     */
+    private static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
+        if (from < to) {
+            byte ignored = segment.get(ValueLayout.JAVA_BYTE, from);
+        }
     }
 
     /** The widest kernel this CPU runs as real SIMD: 512 bits, else 256, else scalar words. */

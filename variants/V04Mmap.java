@@ -2,7 +2,7 @@
 //JAVA 25+
 //SOURCES ../lib/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
-//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:+DisplayVMOutputToStderr -XX:ErrorFile=/tmp/hs_err_pid%p.log
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -1,0 +1,100 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import lib.Harness;
+import lib.Haystack;
+import lib.VectorKernel;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A mapped chapter whose file is truncated by another program while it scans: one line and exit
+ * 2, never a JVM crash. The scan must be compiled code by then (the scalar and the vector kernels
+ * reach the fault through different paths in the JIT), so each chapter runs long enough to be
+ * compiled before the file is cut, and the cut is repeated until it fell inside a scan rather
+ * than between two runs (which is the other, duller outcome: "changed size").
+ */
+class MappedShrinkTest {
+
+    /** Big enough that a scan is most of the time a run takes, small enough to write in a blink (sparse). */
+    private static final long FILE_BYTES = 256L << 20;
+    /** Runs before the cut: by then C2 has compiled the kernel (it is called per 1 MiB chunk, thousands of times). */
+    private static final int RUNS_BEFORE_CUT = 40;
+    private static final int MAX_TRIES = 6;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"V04Mmap", "V08Vector256", "V09MmapParallelVector", "V10MmapPopulate", "V12Vector512"})
+    void fileCutWhileAMappedChapterScansIsOneLineNotACrash(String chapter) throws Exception {
+        assumeTrue(!chapter.equals("V12Vector512") || VectorKernel.has512BitVectors(), "V12Vector512 needs 512-bit vectors");
+        List<String> outcomes = new ArrayList<>();
+        for (int attempt = 1; attempt <= MAX_TRIES; attempt++) {
+            Path work = Files.createDirectory(dir.resolve("try" + attempt)); // the child's working directory
+            Path file = TestFiles.writeSparse(work.resolve("haystack.bin"),
+                    TestFiles.Layout.zeros("haystack", FILE_BYTES).plant(Haystack.needleOffset(FILE_BYTES), (byte) 1));
+            List<String> command = Subprocess.javaCommand(List.of(), chapter, file.toString(),
+                    "--runs", "1000000", "--warmup", "0", "--workers", "2");
+            Path logs = Files.createDirectory(dir.resolve("logs" + attempt));
+            Process process = new ProcessBuilder(command).directory(work.toFile())
+                    .redirectOutput(logs.resolve("stdout").toFile())
+                    .redirectError(logs.resolve("stderr").toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                    .start();
+            try {
+                waitForRuns(process, logs.resolve("stderr"), RUNS_BEFORE_CUT);
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) { // the test's own file
+                    channel.truncate(1 << 20);
+                }
+                assertTrue(process.waitFor(Subprocess.PATIENCE_SECONDS, TimeUnit.SECONDS), chapter + " never ended");
+            } finally {
+                process.destroyForcibly().waitFor();
+            }
+            var result = new Subprocess.Result(process.exitValue(), Files.readString(logs.resolve("stdout")),
+                    Files.readString(logs.resolve("stderr")));
+            try (Stream<Path> left = Files.list(work)) {
+                assertEquals(List.of(file), left.toList(), () -> "the JVM left files behind (a crash report?)\n" + result);
+            }
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertEquals("", result.stdout(), "stdout is for summaries; a crash banner there is read by scripts");
+            List<String> lines = result.errorLines().stream().filter(line -> !line.startsWith("  ")).toList();
+            assertEquals(1, lines.size(), result::toString);
+            outcomes.add(lines.getFirst());
+            if (lines.getFirst().contains("shrank during the search")) {
+                return; // the cut fell inside a scan, and it was one line
+            }
+            assertTrue(lines.getFirst().contains("changed size"), result::toString); // the cut fell between two runs
+        }
+        throw new AssertionError("in " + MAX_TRIES + " tries the cut never fell inside a scan: " + outcomes);
+    }
+
+    /** Until the child has printed {@code runs} run lines. */
+    private static void waitForRuns(Process process, Path stderr, int runs) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
+        while (Files.readString(stderr).lines().filter(line -> line.startsWith("  run ")).count() < runs) {
+            assertTrue(process.isAlive(), () -> "the chapter ended before the cut: " + read(stderr));
+            assertTrue(System.nanoTime() < deadline, "the chapter never got going");
+            Thread.sleep(20);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+}
