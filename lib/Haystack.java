@@ -5,12 +5,19 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -24,7 +31,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * written under a temporary name and only appears under its real name once complete and synced,
  * so a creation that is interrupted never leaves half a haystack where a whole one is expected.
  * A creation killed outright leaves its hidden {@code .NAME.partial-PID} file behind; the next
- * creation of that name in that directory deletes it, once no process with that id is alive.
+ * creation of that name in that directory deletes it, once no process holds its lock.
  * Nothing here ever truncates, overwrites or writes to a file that exists already.
  */
 public final class Haystack {
@@ -61,7 +68,7 @@ public final class Haystack {
             checkCreatable(path, bytes); // a refusal is one line, not "creating..." then an error
             err.println("creating a " + Sizes.human(bytes) + " haystack at " + path + " (needle at offset "
                     + needleOffset(bytes) + ")");
-            create(path, bytes);
+            create(path, bytes, err);
             return path;
         }
         if (Files.isDirectory(path)) {
@@ -85,8 +92,15 @@ public final class Haystack {
      * Checks free space first; on any failure removes its partial file and throws.
      */
     public static void create(Path target, long bytes) throws IOException {
+        create(target, bytes, System.err);
+    }
+
+    /** As {@link #create(Path, long)}, saying on {@code notes} which stale partial files it removed. */
+    public static void create(Path target, long bytes, PrintStream notes) throws IOException {
         Path directory = checkCreatable(target, bytes);
-        removeStalePartials(target);
+        for (Path removed : removeStalePartials(target)) {
+            notes.println("removed " + Quote.name(removed) + ", the partial file of a creation that was killed");
+        }
         Path partial = partialPath(target, ProcessHandle.current().pid());
         Thread removeOnExit = new Thread(() -> deleteQuietly(partial)); // Ctrl-C during creation
         Runtime.getRuntime().addShutdownHook(removeOnExit);
@@ -98,8 +112,8 @@ public final class Haystack {
             throw e;
         } catch (IOException e) {
             deleteQuietly(partial);
-            throw new IOException("could not write a " + Sizes.human(bytes) + " haystack in " + directory + ": "
-                    + (e.getMessage() != null ? e.getMessage() : e) + " (the partial file was removed)", e);
+            throw new IOException("could not write a " + Sizes.human(bytes) + " haystack in " + Quote.name(directory) + ": "
+                    + reason(e) + " (the partial file was removed)", e);
         } catch (RuntimeException | Error e) {
             deleteQuietly(partial);
             throw e;
@@ -110,7 +124,8 @@ public final class Haystack {
 
     /**
      * Everything {@link #create} checks before it writes a byte: a sensible size, an existing
-     * directory, no file under the name, enough free space. Returns the directory.
+     * directory we may look into and write in, no file under the name, enough free space
+     * (counting what removing stale partial files would free). Returns the directory.
      */
     public static Path checkCreatable(Path target, long bytes) throws IOException {
         if (bytes < Long.BYTES || bytes % Long.BYTES != 0) {
@@ -118,15 +133,35 @@ public final class Haystack {
         }
         Path directory = target.toAbsolutePath().getParent();
         if (directory == null || !Files.isDirectory(directory)) {
-            throw new UserMistakeException("cannot create " + target + ": " + directory + " is not an existing directory");
+            throw new UserMistakeException("cannot create " + Quote.name(target) + ": " + Quote.name(directory)
+                    + (directory != null && !Files.notExists(directory)
+                    ? " cannot be looked into (permission denied on it or a directory above it)"
+                    : " is not an existing directory"));
         }
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new UserMistakeException(target + " already exists; a haystack is never written over a file");
+            throw new UserMistakeException(Quote.name(target) + " already exists; a haystack is never written over a file");
         }
-        long usable = Files.getFileStore(directory).getUsableSpace();
-        if (usable < bytes + SPARE_DISK_BYTES) {
-            throw new UserMistakeException("not enough disk space for a " + Sizes.human(bytes) + " haystack in " + directory
-                    + " (" + Sizes.human(usable) + " free)");
+        if (!Files.notExists(target, LinkOption.NOFOLLOW_LINKS)) { // stat failed: neither there nor surely absent
+            throw new UserMistakeException("cannot tell whether " + Quote.name(target) + " exists: permission denied to search "
+                    + Quote.name(directory));
+        }
+        FileStore store = Files.getFileStore(directory);
+        if (store.isReadOnly()) {
+            throw new UserMistakeException("cannot create " + Quote.name(target) + ": " + Quote.name(directory)
+                    + " is on a read-only file system");
+        }
+        if (!Files.isWritable(directory)) {
+            throw new UserMistakeException("cannot create " + Quote.name(target) + ": permission denied to write in "
+                    + Quote.name(directory));
+        }
+        long usable = store.getUsableSpace();
+        long reclaimable = stalePartials(target).stream().mapToLong(Haystack::sizeOrZero).sum();
+        if (bytes > usable + reclaimable - SPARE_DISK_BYTES) { // no sum of bytes: --size can be near Long.MAX_VALUE
+            throw new UserMistakeException("not enough disk space for a " + Sizes.human(bytes) + " haystack in "
+                    + Quote.name(directory) + " (" + Sizes.human(usable) + " free"
+                    + (reclaimable > 0 ? ", plus " + Sizes.human(reclaimable) + " in partial files of killed creations,"
+                    + " which would be removed first" : "")
+                    + "; " + Sizes.human(SPARE_DISK_BYTES) + " is always left spare)");
         }
         return directory;
     }
@@ -137,27 +172,81 @@ public final class Haystack {
     }
 
     /**
-     * Deletes the partial files of earlier creations of {@code target} whose process is gone
-     * (killed, or the machine lost power): only files this class names, only of dead processes.
+     * Deletes the partial files of earlier creations of {@code target} that no process is still
+     * writing (killed, or the machine lost power), and returns them. A creation holds a lock on
+     * its partial file while it writes; a file whose lock is free has no writer, even if a
+     * process with the id in its name is alive, and one whose lock is held is left alone even if
+     * no such process is visible here (its writer may be in another PID namespace, a container).
      */
-    static void removeStalePartials(Path target) throws IOException {
+    static List<Path> removeStalePartials(Path target) throws IOException {
+        List<Path> removed = new ArrayList<>();
+        for (Path partial : stalePartials(target)) {
+            try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+                 FileLock lock = channel.tryLock(0, Long.MAX_VALUE, true)) {
+                if (lock != null) { // checked again: a writer may have started since
+                    Files.delete(partial);
+                    removed.add(partial);
+                }
+            } catch (IOException | OverlappingFileLockException busy) {
+                // written to by this process, or cannot be locked at all: not ours to judge
+            }
+        }
+        return removed;
+    }
+
+    /** The partial files of {@code target} whose lock nobody holds: this class's names only, regular files only. */
+    private static List<Path> stalePartials(Path target) throws IOException {
         String prefix = "." + target.getFileName() + PARTIAL_MARK;
+        List<Path> stale = new ArrayList<>();
         try (DirectoryStream<Path> partials = Files.newDirectoryStream(target.toAbsolutePath().getParent(),
                 entry -> entry.getFileName().toString().startsWith(prefix))) { // not a glob: names may hold [ or *
             for (Path partial : partials) {
                 String pid = partial.getFileName().toString().substring(prefix.length());
-                if (pid.matches("\\d{1,18}") && ProcessHandle.of(Long.parseLong(pid)).isEmpty()
-                        && Files.isRegularFile(partial, LinkOption.NOFOLLOW_LINKS)) {
-                    deleteQuietly(partial);
+                if (pid.matches("\\d{1,18}") && Files.isRegularFile(partial, LinkOption.NOFOLLOW_LINKS)
+                        && !isLocked(partial)) {
+                    stale.add(partial);
                 }
             }
         }
+        return stale;
+    }
+
+    private static boolean isLocked(Path partial) {
+        try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+             FileLock lock = channel.tryLock(0, Long.MAX_VALUE, true)) {
+            return lock == null;
+        } catch (IOException | OverlappingFileLockException busy) {
+            return true; // locked by this very process, or not lockable: treat as someone's
+        }
+    }
+
+    private static long sizeOrZero(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException gone) {
+            return 0;
+        }
+    }
+
+    /** What went wrong, in words: an AccessDeniedException's message is only the file's name. */
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException denied) {
+            return "permission denied (" + Quote.name(Path.of(denied.getFile())) + ")";
+        }
+        if (e instanceof FileSystemException fileSystem && fileSystem.getReason() != null) {
+            return fileSystem.getReason() + (fileSystem.getFile() != null ? " (" + Quote.name(Path.of(fileSystem.getFile())) + ")" : "");
+        }
+        return e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     private static void writeZerosAndNeedle(Path partial, long bytes) throws IOException {
         ByteBuffer zeros = ByteBuffer.allocateDirect(WRITE_BYTES);
         try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+             FileLock writing = channel.lock(); // tells a later creation that this partial file is not stale
              ProgressBar progress = progressBar(bytes)) {
+            if (!Files.exists(partial, LinkOption.NOFOLLOW_LINKS)) { // removed as stale before the lock was taken
+                throw new IOException("another creation removed " + Quote.name(partial) + " before it could be locked");
+            }
             for (long position = 0; position < bytes; ) {
                 zeros.clear().limit((int) Math.min(WRITE_BYTES, bytes - position));
                 position += channel.write(zeros, position);
@@ -175,10 +264,10 @@ public final class Haystack {
             Files.createLink(target, partial); // atomic, and refuses an existing target
             Files.delete(partial);
         } catch (FileAlreadyExistsException e) {
-            throw new UserMistakeException(target + " appeared while the haystack was being written; left it alone");
+            throw new UserMistakeException(Quote.name(target) + " appeared while the haystack was being written; left it alone");
         } catch (UnsupportedOperationException | IOException noHardLinks) {
             if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                throw new UserMistakeException(target + " appeared while the haystack was being written; left it alone");
+                throw new UserMistakeException(Quote.name(target) + " appeared while the haystack was being written; left it alone");
             }
             Files.move(partial, target); // without REPLACE_EXISTING: fails if the target exists
         }

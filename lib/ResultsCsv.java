@@ -3,6 +3,7 @@ package lib;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.io.StringWriter;
@@ -49,21 +50,38 @@ public final class ResultsCsv {
         return String.join(",", COLUMNS);
     }
 
+    /**
+     * The columns of the first schema. Later columns are only ever added at the end, so the header
+     * of every results CSV written since is a prefix of {@link #COLUMNS} at least this long.
+     */
+    private static final int OLDEST_SCHEMA_COLUMNS = COLUMNS.indexOf("vector_bits") + 1;
+
     /** Fails, before any search runs, if {@code csv} exists and is not a results CSV. */
     public static void checkWritable(Path csv) throws IOException {
         if (Files.isDirectory(csv)) {
-            throw new UserMistakeException("--csv " + csv + " is a directory");
+            throw new UserMistakeException("--csv " + Quote.name(csv) + " is a directory");
         }
         if (Files.exists(csv, LinkOption.NOFOLLOW_LINKS)) {
             if (!Files.isRegularFile(csv)) {
-                throw new UserMistakeException("--csv " + csv + " is not a regular file");
+                throw new UserMistakeException("--csv " + Quote.name(csv) + " is not a regular file");
             }
-            if (!firstLine(csv).equals(headerLine())) {
-                throw new UserMistakeException("--csv " + csv + " exists and is not a results CSV of this project (its first line differs); left it alone");
+            if (columnsOf(csv) == null) {
+                throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a results CSV of this project (its first line differs); left it alone");
             }
         } else if (csv.toAbsolutePath().getParent() == null || !Files.isDirectory(csv.toAbsolutePath().getParent())) {
-            throw new UserMistakeException("--csv " + csv + ": its directory does not exist");
+            throw new UserMistakeException("--csv " + Quote.name(csv) + ": its directory does not exist");
         }
+    }
+
+    /**
+     * The columns of the existing results CSV {@code csv}, as its header names them: this schema's,
+     * or an older one's (a shorter prefix of it). Null when the first line is no results header.
+     */
+    static List<String> columnsOf(Path csv) throws IOException {
+        List<String> names = List.of(firstLine(csv).split(",", -1));
+        boolean olderOrThisSchema = names.size() >= OLDEST_SCHEMA_COLUMNS && names.size() <= COLUMNS.size()
+                && COLUMNS.subList(0, names.size()).equals(names);
+        return olderOrThisSchema ? names : null;
     }
 
     /**
@@ -96,7 +114,13 @@ public final class ResultsCsv {
         return Arrays.stream(seconds).mapToObj(ResultsCsv::fixed).collect(Collectors.joining(" "));
     }
 
-    /** Appends {@code rows} (each one value per column) in one write, with the header if the file is new. */
+    /**
+     * Appends {@code rows} (each one value per column of {@link #COLUMNS}), with the header if the
+     * file is new. A file written under an older schema gets its own columns only, so that every
+     * row of it stays in line with its header. The rows go in whole or not at all: all the text
+     * is made first and written at once, and a write that fails part-way (a full disk, a file-size
+     * limit) is cut back to the file's old length.
+     */
     public static void append(Path csv, List<? extends List<?>> rows) throws IOException {
         for (List<?> values : rows) {
             if (values.size() != COLUMNS.size()) {
@@ -105,6 +129,7 @@ public final class ResultsCsv {
         }
         checkWritable(csv);
         boolean exists = Files.exists(csv);
+        int columns = exists ? columnsOf(csv).size() : COLUMNS.size();
         StringWriter text = new StringWriter();
         if (exists && !endsWithNewline(csv)) {
             text.write("\n"); // someone edited it by hand: never glue a row onto their last line
@@ -113,9 +138,34 @@ public final class ResultsCsv {
             if (!exists) {
                 printer.printRecord(COLUMNS);
             }
-            printer.printRecords(rows);
+            for (List<?> values : rows) {
+                printer.printRecord(values.subList(0, columns));
+            }
         }
-        Files.writeString(csv, text.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        appendWhole(csv, text.toString().getBytes(StandardCharsets.UTF_8), exists);
+    }
+
+    private static void appendWhole(Path csv, byte[] text, boolean existed) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(text);
+        try (FileChannel channel = FileChannel.open(csv, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            long oldBytes = channel.size();
+            try {
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+            } catch (IOException e) {
+                String undone = existed ? "it is left as it was" : "it was removed";
+                try {
+                    channel.truncate(oldBytes);
+                    if (!existed) {
+                        Files.delete(csv);
+                    }
+                } catch (IOException again) {
+                    undone = "cutting it back failed too (" + again.getMessage() + "), so its last line is incomplete";
+                }
+                throw new IOException("could not append to --csv " + Quote.name(csv) + " (" + e.getMessage() + "); " + undone, e);
+            }
+        }
     }
 
     /**

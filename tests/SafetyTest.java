@@ -30,6 +30,7 @@ import lib.NeedleSearch;
 import lib.PositionalReader;
 import lib.WordKernel;
 import lib.ResultsCsv;
+import lib.UserMistakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -158,21 +159,67 @@ class SafetyTest {
         Path file = haystack("secret.bin", BYTES);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("---------"));
         Map<String, String> before = DiskState.of(dir);
-        List<String> command = Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(), "--runs", "1");
-        if (isRoot()) {
-            // Root reads anything through two capabilities; without them it obeys the mode bits
-            // like anyone else, while still reading the JDK and class path it owns.
-            assumeTrue(onPath("setpriv"), "running as root without setpriv: cannot drop the capabilities that ignore permissions");
-            List<String> unprivileged = new ArrayList<>(List.of("setpriv",
-                    "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search"));
-            unprivileged.addAll(command);
-            command = unprivileged;
-        }
-        var result = Subprocess.run(command, logs());
+        var result = Subprocess.run(obeyingPermissions(Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(),
+                "--runs", "1")), logs());
         assertEquals(Harness.ERROR, result.exitCode(), result::toString);
         assertEquals(1, result.errorLines().size(), result::toString);
         assertTrue(result.stderr().contains("permission denied"), result::toString);
         assertEquals(before, DiskState.of(dir));
+    }
+
+    @Test
+    void creatingInADirectoryWithoutWritePermissionSaysSoAndNamesIt() throws Exception {
+        Path readOnly = Files.createDirectory(dir.resolve("read-only"));
+        Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            var result = Subprocess.run(obeyingPermissions(Subprocess.javaCommand(List.of(), "V04Mmap",
+                    readOnly.resolve("new.bin").toString(), "--size", "64k", "--runs", "1")), logs());
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertEquals(1, result.errorLines().size(), result::toString);
+            assertTrue(result.stderr().contains("permission denied"), result::toString);
+            assertTrue(result.stderr().contains("'" + readOnly + "'"), "the directory is named\n" + result);
+            try (Stream<Path> files = Files.list(readOnly)) {
+                assertEquals(List.of(), files.toList());
+            }
+        } finally {
+            Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+
+    /** Whether FILE exists cannot be told without search permission: that is not "it does not exist". */
+    @Test
+    void aFileInADirectoryWithoutSearchPermissionIsNotAnnouncedAsACreation() throws Exception {
+        Path unsearchable = Files.createDirectory(dir.resolve("no-search"));
+        Haystack.create(unsearchable.resolve("haystack.bin"), BYTES);
+        Files.setPosixFilePermissions(unsearchable, PosixFilePermissions.fromString("rw-rw-rw-"));
+        try {
+            var result = Subprocess.run(obeyingPermissions(Subprocess.javaCommand(List.of(), "V04Mmap",
+                    unsearchable.resolve("haystack.bin").toString(), "--size", "64k", "--runs", "1")), logs());
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertEquals(1, result.errorLines().size(), result::toString);
+            assertTrue(result.stderr().contains("permission denied"), result::toString);
+            assertTrue(result.stderr().contains("'" + unsearchable + "'"), "the directory is named\n" + result);
+            assertFalse(result.stderr().contains("creating"), result::toString);
+        } finally {
+            Files.setPosixFilePermissions(unsearchable, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        assertEquals(BYTES, Files.size(unsearchable.resolve("haystack.bin")));
+    }
+
+    /**
+     * {@code command} as a user whom file permissions bind. Root reads and writes anything through
+     * two capabilities; without them it obeys the mode bits like anyone else, while still reading
+     * the JDK and class path it owns.
+     */
+    private static List<String> obeyingPermissions(List<String> command) throws IOException {
+        if (!isRoot()) {
+            return command;
+        }
+        assumeTrue(onPath("setpriv"), "running as root without setpriv: cannot drop the capabilities that ignore permissions");
+        List<String> unprivileged = new ArrayList<>(List.of("setpriv",
+                "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search"));
+        unprivileged.addAll(command);
+        return unprivileged;
     }
 
     @ParameterizedTest
@@ -267,6 +314,122 @@ class SafetyTest {
     @Test
     void notEnoughDiskSpaceIsCheckedFirst() throws IOException {
         assertRefused("not enough disk space", dir.resolve("enormous.bin").toString(), "--size", "1000t");
+    }
+
+    /** {@code bytes + spare} would overflow to a negative number and pass a naive check. */
+    @Test
+    void aSizeNearTheLargestLongIsRefusedBeforeAByteIsWritten() throws IOException {
+        long enormous = 9223372036854775800L;
+        assertThrows(UserMistakeException.class, () -> Haystack.checkCreatable(dir.resolve("enormous.bin"), enormous));
+        assertRefused("not enough disk space", dir.resolve("enormous.bin").toString(), "--size", Long.toString(enormous));
+    }
+
+    /** No process has this id here (Linux's largest is 4194304): a partial file's name proves nothing. */
+    private static final long NO_SUCH_PID = 4_999_999;
+
+    @Test
+    void theSpaceCheckCountsAndNamesStalePartialFiles() throws IOException {
+        Path target = dir.resolve("big.bin");
+        Path stale = Files.write(Haystack.partialPath(target, NO_SUCH_PID), new byte[64 * 1024]);
+        assertRefused("partial files of killed creations", target.toString(), "--size", "1000t");
+        assertTrue(Files.exists(stale), "a refused creation removes nothing");
+    }
+
+    @Test
+    void removingAStalePartialFileIsSaid() throws IOException {
+        Path target = dir.resolve("new.bin");
+        Path stale = Files.write(Haystack.partialPath(target, NO_SUCH_PID), new byte[64 * 1024]);
+        var result = InProcess.run(new V04Mmap(), target.toString(), "--size", "64k", "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        assertFalse(Files.exists(stale));
+        assertTrue(result.stderr().contains("removed '" + stale + "'"), result::toString);
+    }
+
+    /** Holds an exclusive lock on a file until killed, as a creation does on its partial file. */
+    public static final class LockHolder {
+        public static void main(String[] args) throws Exception {
+            try (FileChannel channel = FileChannel.open(Path.of(args[0]), StandardOpenOption.WRITE);
+                 var lock = channel.lock()) {
+                System.out.println("locked");
+                System.out.flush();
+                Thread.sleep(Long.MAX_VALUE);
+            }
+        }
+    }
+
+    /**
+     * A creation in a container has a process id that means nothing outside it: its partial file
+     * is alive as long as it is locked, whatever its name says.
+     */
+    @Test
+    void aLockedPartialFileIsLeftAloneWhateverItsName() throws Exception {
+        Path target = dir.resolve("shared.bin");
+        Path live = Files.write(Haystack.partialPath(target, NO_SUCH_PID), new byte[64 * 1024]);
+        Path logs = logs();
+        Process writer = Subprocess.start(Subprocess.javaCommand(List.of(), LockHolder.class.getName(), live.toString()), logs);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
+            while (!Files.readString(logs.resolve("stdout")).contains("locked")) {
+                assertTrue(writer.isAlive() && System.nanoTime() < deadline, "the lock was never taken");
+                Thread.sleep(20);
+            }
+            Haystack.create(target, BYTES);
+            assertTrue(Files.exists(live), "the partial file of a live creation was deleted");
+        } finally {
+            writer.destroyForcibly().waitFor();
+        }
+        Files.delete(target);
+        Haystack.create(target, BYTES);
+        assertFalse(Files.exists(live), "once its writer is gone, the partial file is stale and removed");
+    }
+
+    // ---- The results CSV ----
+
+    /** A full disk or a file-size limit in the middle of a row: the file keeps every byte it had, and no more. */
+    @Test
+    void aCsvAppendThatFailsPartWayLeavesTheFileAsItWas() throws Exception {
+        Path file = haystack("haystack.bin", BYTES);
+        byte[] content = new byte[(1 << 20) - 20]; // 20 bytes short of the limit below: a row does not fit
+        java.util.Arrays.fill(content, (byte) 'x');
+        byte[] header = (ResultsCsv.headerLine() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        System.arraycopy(header, 0, content, 0, header.length);
+        content[content.length - 1] = '\n';
+        Path csv = Files.write(dir.resolve("results.csv"), content, StandardOpenOption.CREATE_NEW);
+        List<String> command = Subprocess.afterShell("ulimit -f 1024", // 1 MiB, in 1024-byte blocks
+                Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(), "--runs", "1", "--warmup", "0",
+                        "--csv", csv.toString()));
+        var result = Subprocess.run(command, logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertTrue(result.stderr().contains("File too large"), result::toString);
+        assertEquals(content.length, Files.size(csv), "half a row was left in the CSV");
+        assertTrue(java.util.Arrays.equals(content, Files.readAllBytes(csv)));
+    }
+
+    /** New columns go at the end; a results folder from before them is still appended to, in its own columns. */
+    @Test
+    void aCsvOfAnOlderSchemaGetsRowsOfItsOwnColumns() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        List<String> older = ResultsCsv.COLUMNS.subList(0, ResultsCsv.COLUMNS.indexOf("vector_bits") + 1);
+        Path csv = Files.writeString(dir.resolve("old.csv"), String.join(",", older) + "\n");
+        var result = InProcess.run(new V04Mmap(), file.toString(), "--runs", "1", "--warmup", "0", "--csv", csv.toString());
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        try (var parser = org.apache.commons.csv.CSVFormat.DEFAULT.parse(Files.newBufferedReader(csv))) {
+            var records = parser.getRecords();
+            assertEquals(2, records.size());
+            assertEquals(older, records.get(0).toList(), "the header is left as it was");
+            assertEquals(older.size(), records.get(1).size(), "a row as wide as its file's header");
+        }
+    }
+
+    @Test
+    void aCsvWhoseHeaderIsNotAnOlderSchemaIsRefused() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        List<String> shuffled = new ArrayList<>(ResultsCsv.COLUMNS);
+        java.util.Collections.swap(shuffled, 0, 1);
+        Path reordered = Files.writeString(dir.resolve("reordered.csv"), String.join(",", shuffled) + "\n");
+        assertRefused("not a results CSV", file.toString(), "--csv", reordered.toString());
+        Path tooShort = Files.writeString(dir.resolve("short.csv"), "date,chapter\n");
+        assertRefused("not a results CSV", file.toString(), "--csv", tooShort.toString());
     }
 
     @Test
