@@ -46,7 +46,7 @@ class MappedShrinkTest {
             Path file = TestFiles.writeSparse(work.resolve("haystack.bin"),
                     TestFiles.Layout.zeros("haystack", FILE_BYTES).plant(Haystack.needleOffset(FILE_BYTES), (byte) 1));
             List<String> command = Subprocess.javaCommand(List.of(), chapter, file.toString(),
-                    "--runs", "1000000", "--warmup", "0", "--workers", "2");
+                    "--runs", "1000000", "--warmup", "0");
             Path logs = Files.createDirectory(dir.resolve("logs" + attempt));
             Process process = new ProcessBuilder(command).directory(work.toFile())
                     .redirectOutput(logs.resolve("stdout").toFile())
