@@ -5,8 +5,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Off-heap buffers for O_DIRECT reads, backed by 2 MiB transparent huge pages where the kernel
- * allows them.
+ * Off-heap buffers for O_DIRECT reads and for chapter 1's copy of the whole file, backed by 2 MiB
+ * transparent huge pages where the kernel allows them, and zeroed by the kernel as they are first
+ * touched rather than by a pass over them beforehand.
  *
  * <p>Why it matters: an O_DIRECT read hands the disk the buffer's physical pages, one "segment"
  * per physically contiguous run. Ordinary 4 KiB pages are scattered, and a disk queue takes only
