@@ -34,6 +34,7 @@ import lib.ResultsCsv;
 import lib.RunOptions;
 import lib.SizeConverter;
 import lib.Sizes;
+import lib.SingleThreaded;
 import lib.Stats;
 import lib.UserMistakeException;
 import picocli.CommandLine;
@@ -74,6 +75,18 @@ public class VersusGo implements Callable<Integer> {
 
         String goChapter() {
             return "Go v" + number;
+        }
+
+        /**
+         * Chapters 1–5, 8 and 12 search on one thread, and so do their Go variants, which ignore
+         * WORKERS: both sides run and record one worker, as the chapters do on their own.
+         */
+        boolean singleThreaded() {
+            try {
+                return SingleThreaded.class.isAssignableFrom(Class.forName(javaChapter));
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError(javaChapter + " is not on the class path", e);
+            }
         }
     }
 
@@ -121,7 +134,8 @@ public class VersusGo implements Callable<Integer> {
     int warmup;
 
     @Option(names = "--workers", paramLabel = "N",
-            description = "Workers on both sides: WORKERS for Go, --workers for Java (default: the number of processors).")
+            description = "Workers on both sides of the parallel pairs: WORKERS for Go, --workers for Java "
+                    + "(default: the number of processors; the single-threaded pairs run on one).")
     Integer workers;
 
     @Option(names = "--only", paramLabel = "N[,N...]", split = ",",
@@ -200,7 +214,7 @@ public class VersusGo implements Callable<Integer> {
         String goDescription = goVersion + "; variants: " + PAIRS.stream().filter(pair -> inBinary.contains(pair.goVariant()))
                 .map(pair -> "v" + pair.number()).collect(Collectors.joining(" "));
         int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
-        err.printf(Locale.ROOT, "versus-go: %s (%s), %d pairs, %d rounds of %d runs, %d workers, haystack %s%n",
+        err.printf(Locale.ROOT, "versus-go: %s (%s), %d pairs, %d rounds of %d runs, %d workers for the parallel pairs, haystack %s%n",
                 goBench, goDescription, pairs.size(), rounds, runs, workerCount, haystack.path());
 
         Map<Pair, Side> go = new LinkedHashMap<>(), java = new LinkedHashMap<>();
@@ -214,9 +228,10 @@ public class VersusGo implements Callable<Integer> {
             for (Pair pair : pairs) {
                 for (boolean goTurn : goFirst ? List.of(true, false) : List.of(false, true)) {
                     err.printf(Locale.ROOT, "[round %d/%d] %s%n", round, rounds, goTurn ? pair.goChapter() + " (" + pair.goVariant() + ")" : pair.javaChapter());
+                    int pairWorkers = pair.singleThreaded() ? 1 : workerCount; // the same on both sides
                     String failure = goTurn
-                            ? runGo(pair, haystack, workerCount, goDescription, csv, go.get(pair))
-                            : runJava(pair, haystack, workerCount, csv, java.get(pair));
+                            ? runGo(pair, haystack, pairWorkers, goDescription, csv, go.get(pair))
+                            : runJava(pair, haystack, pairWorkers, csv, java.get(pair));
                     if (failure != null) {
                         err.println("versus-go: " + failure);
                         failures.add("round " + round + ": " + failure);
@@ -344,7 +359,8 @@ public class VersusGo implements Callable<Integer> {
 
     private void printTable(List<Pair> pairs, Map<Pair, Side> go, Map<Pair, Side> java, long bytes, int workerCount,
                             String goDescription) {
-        out.printf(Locale.ROOT, "%nJava beside Go: %s haystack, %d workers, %d rounds of %d runs; MB/s from the median over rounds of each call's median run%n",
+        out.printf(Locale.ROOT, "%nJava beside Go: %s haystack, %d workers for the parallel pairs (1 for the others), %d rounds of %d runs;%n"
+                + "MB/s from the median over rounds of each call's median run%n",
                 Sizes.human(bytes), workerCount, rounds, runs);
         out.printf(Locale.ROOT, "Go: %s%n%n", goDescription);
         out.printf(Locale.ROOT, "%-32s %10s %7s %10s %7s %8s%n", "pair", "Go MB/s", "spread", "Java MB/s", "spread", "Java/Go");
