@@ -32,7 +32,8 @@ import picocli.CommandLine.Parameters;
  * Each run is reported on stderr; stdout carries only the summary lines, one per worker count (and chunk size),
  * as space-separated {@code key=value} pairs for scripts to read.
  */
-@Command(mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+@Command(mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
+        sortOptions = false, usageHelpAutoWidth = true,
         description = "Finds the first non-zero 8-byte word of FILE and times how long that takes.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:a non-zero word was found", "1:the file is all zeros", "2:an error (one line on stderr)"})
@@ -48,7 +49,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     @Mixin
     RunOptions runOptions;
 
-    @Option(names = "--workers", paramLabel = "N[,N...]", split = ",",
+    @Option(names = "--workers", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
             description = "Worker threads; a list sweeps them (default: the number of processors; a single-threaded chapter uses 1).")
     List<Integer> workers;
 
@@ -58,7 +59,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--csv", paramLabel = "PATH", description = "Append one row per worker count to this results CSV.")
     Path csv;
 
-    @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", converter = SizeConverter.class,
+    @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
             description = "Bytes per read for the chapters that read in chunks (V03, V07, V11, V13, V14, V15); a list sweeps them (default: 1m).")
     List<Long> chunks;
 
@@ -103,11 +104,20 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 .setErr(new java.io.PrintWriter(err, true))
                 .setParameterExceptionHandler((e, ignored) -> harness.fail(e.getMessage()))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> harness.fail(e));
+        commandLine.getCommandSpec().usageMessage().customSynopsis(harness.synopsis());
         try {
             return commandLine.execute(args);
         } catch (Error e) { // picocli hands exceptions to the handler above but lets errors through
             return harness.fail(e); // uncaught, the JVM would exit 1, which here means "all zeros"
         }
+    }
+
+    /** The usage lines as README writes them, with --chunk only where it applies. */
+    private String[] synopsis() {
+        return new String[] {
+                chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
+                "    [--cold] [--csv PATH] [--size SIZE]" + (search instanceof ChunkedSearch ? " [--chunk SIZE[,SIZE...]]" : ""),
+                "    [--profile [--flamegraphs DIR]] [--help] [--version]"};
     }
 
     @Override

@@ -28,6 +28,7 @@ import lib.Haystack;
 import lib.Measurement;
 import lib.NeedleSearch;
 import lib.PageCache;
+import lib.ProjectVersion;
 import lib.ResultsCsv;
 import lib.RunOptions;
 import lib.UserMistakeException;
@@ -59,7 +60,11 @@ import picocli.CommandLine.Parameters;
  * A quick try:   ./jbang tools/Study.java /tmp/small.bin --size 64m --runs 1 --warmup 0 --results /tmp/study
  * </pre>
  */
-@Command(name = "Study", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "Study", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
+        customSynopsis = {"./jbang tools/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
+                "    [--only VNN[,VNN...]] [--sweep N[,N...]] [--skip-scaling] [--skip-cold]",
+                "    [--flamegraphs] [--results DIR] [--resume] [--dry-run] [--help] [--version]"},
+        sortOptions = false, usageHelpAutoWidth = true,
         description = "Runs every chapter on one haystack and appends the figures to the results CSVs.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every step ran", "2:a step failed (the others still ran) or an error (one line on stderr)"})
@@ -84,11 +89,11 @@ public class Study implements Callable<Integer> {
     @Mixin
     RunOptions runOptions;
 
-    @Option(names = "--only", paramLabel = "VNN[,VNN...]", split = ",",
+    @Option(names = "--only", paramLabel = "VNN[,VNN...]", split = ",", hideParamSyntax = true,
             description = "Only these chapters, e.g. V00,V04,V13 (V00 is cmp).")
     List<String> only;
 
-    @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", defaultValue = "1,2,4,6,8,12,24,48,96",
+    @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true, defaultValue = "1,2,4,6,8,12,24,48,96",
             description = "Worker counts of the scaling round (default: ${DEFAULT-VALUE}).")
     List<Integer> sweep;
 
