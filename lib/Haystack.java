@@ -42,6 +42,8 @@ public final class Haystack {
     public static final Path DEFAULT_PATH = Path.of("haystack.bin");
 
     private static final int WRITE_BYTES = 1 << 20;
+    /** Off a terminal, a haystack smaller than this is written without progress lines: it takes a second or so. */
+    private static final long QUIET_BELOW_BYTES = 256L << 20;
     private static final long SPARE_DISK_BYTES = 64L << 20;
     private static final String PARTIAL_MARK = ".partial-";
 
@@ -243,14 +245,14 @@ public final class Haystack {
         ByteBuffer zeros = ByteBuffer.allocateDirect(WRITE_BYTES);
         try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
              FileLock writing = channel.lock(); // tells a later creation that this partial file is not stale
-             ProgressBar progress = progressBar(bytes)) {
+             Progress progress = progress(bytes)) {
             if (!Files.exists(partial, LinkOption.NOFOLLOW_LINKS)) { // removed as stale before the lock was taken
                 throw new IOException("another creation removed " + Quote.name(partial) + " before it could be locked");
             }
             for (long position = 0; position < bytes; ) {
                 zeros.clear().limit((int) Math.min(WRITE_BYTES, bytes - position));
                 position += channel.write(zeros, position);
-                progress.stepTo(position >> 20);
+                progress.stepTo(position);
             }
             ByteBuffer needle = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, NEEDLE);
             channel.write(needle, needleOffset(bytes));
@@ -273,15 +275,58 @@ public final class Haystack {
         }
     }
 
-    private static ProgressBar progressBar(long bytes) {
-        return new ProgressBarBuilder()
-                .setTaskName("writing haystack")
-                .setInitialMax(bytes >> 20)
-                .setUnit(" MiB", 1)
-                .setStyle(ProgressBarStyle.ASCII)
-                .setUpdateIntervalMillis(System.console() != null ? 250 : 10_000)
-                .continuousUpdate()
-                .build();
+    /** How far the writing has come, in bytes. */
+    private interface Progress extends AutoCloseable {
+        void stepTo(long bytesWritten);
+
+        @Override
+        void close();
+    }
+
+    /**
+     * On a terminal, a live bar. In a log (a test, CI, a study's output file) a bar would be a wall of
+     * redrawn lines, so there: a plain line at each quarter, and nothing at all for a small file.
+     */
+    private static Progress progress(long bytes) {
+        if (System.console() != null && System.console().isTerminal()) {
+            ProgressBar bar = new ProgressBarBuilder()
+                    .setTaskName("writing haystack")
+                    .setInitialMax(bytes >> 20)
+                    .setUnit(" MiB", 1)
+                    .setStyle(ProgressBarStyle.ASCII)
+                    .setUpdateIntervalMillis(250)
+                    .continuousUpdate()
+                    .build();
+            return new Progress() {
+                public void stepTo(long bytesWritten) {
+                    bar.stepTo(bytesWritten >> 20);
+                }
+
+                public void close() {
+                    bar.close();
+                }
+            };
+        }
+        if (bytes < QUIET_BELOW_BYTES) {
+            return new Progress() {
+                public void stepTo(long bytesWritten) {}
+
+                public void close() {}
+            };
+        }
+        return new Progress() {
+            int quartersDone;
+
+            public void stepTo(long bytesWritten) {
+                int quarters = (int) (bytesWritten * 4 / bytes);
+                if (quarters > quartersDone) {
+                    quartersDone = quarters;
+                    System.err.println("writing haystack: " + quarters * 25 + " % (" + Sizes.human(bytesWritten) + ")");
+                }
+            }
+
+            public void close() {}
+        };
     }
 
     /** True when the file's last aligned word is the needle: such a file is treated as a haystack. */

@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,9 +19,11 @@ import lib.Harness;
 import lib.Haystack;
 import lib.Measurement;
 import lib.NeedleSearch;
+import lib.ProjectVersion;
 import lib.ReferenceSearch;
 import lib.ResultsCsv;
 import lib.Stats;
+import lib.VectorKernel;
 import lib.WrongAnswerException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
@@ -225,6 +228,37 @@ class HarnessTest {
         assertEquals(OptionalLong.empty(), Haystack.expectedAnswer(zeros), "a file without the needle has no expected answer");
         assertEquals(NeedleSearch.NOT_FOUND, new Measurement("Zeros", zeros, sink, sink).runs(0, 1)
                 .time(() -> NeedleSearch.NOT_FOUND).offset());
+    }
+
+    @Test
+    void versionNamesTheProjectTheJdkAndTheVectorWidth() {
+        var result = InProcess.run(new V04Mmap(), "--version");
+        assertEquals(0, result.exitCode(), result::toString);
+        String version = result.stdout().strip();
+        assertTrue(version.startsWith("haystack-search " + ProjectVersion.VERSION + ", JDK " + Runtime.version()), version);
+        assertTrue(version.contains(VectorKernel.WIDEST_BITS + "-bit vectors"), version);
+    }
+
+    @Test
+    void helpSynopsisReadsAsReadmeWritesItAndOffersChunkOnlyWhereItApplies() {
+        var chunked = InProcess.run(new V13PreadVector(), "--help");
+        assertEquals(0, chunked.exitCode(), chunked::toString);
+        String synopsis = chunked.stdout().substring(0, chunked.stdout().indexOf("Finds the first"));
+        assertTrue(synopsis.startsWith("Usage: V13PreadVector [FILE] "), synopsis);
+        assertTrue(synopsis.contains(" [--workers N[,N...]]") && synopsis.contains(" [--chunk SIZE[,SIZE...]]"), synopsis);
+        assertFalse(chunked.stdout().contains("...]..."), chunked.stdout());
+        var mapped = InProcess.run(new V04Mmap(), "--help");
+        assertFalse(mapped.stdout().substring(0, mapped.stdout().indexOf("Finds the first")).contains("--chunk"), mapped::toString);
+    }
+
+    @Test
+    void creatingASmallHaystackOffATerminalPrintsNoProgress() throws Exception {
+        Path file = dir.resolve("new.bin");
+        var result = Subprocess.run(Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(), "--size", "4m",
+                "--runs", "1", "--warmup", "0"), dir.resolve("logs"));
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        assertTrue(result.stderr().contains("creating a 4.0 MiB haystack"), result::toString);
+        assertFalse(result.stderr().contains("writing haystack"), result::toString);
     }
 
     private static List<String> keys(String summaryLine) {
