@@ -26,7 +26,7 @@ import java.nio.file.Path;
  * JVM can overwrite it. Calling native code is a "restricted" operation: the JVM warns unless it
  * runs with {@code --enable-native-access=ALL-UNNAMED}, which every chapter passes.
  *
- * <p>The constants are Linux's (x86-64 and AArch64 agree on all of them).
+ * <p>The constants are Linux's; x86-64 and AArch64 agree on all of them but {@link #O_DIRECT}.
  */
 public final class Native {
 

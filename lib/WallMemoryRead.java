@@ -16,9 +16,9 @@ import java.nio.file.Path;
  * parallel chapters divide a file ({@link ParallelSearch}). No system call, no page fault, no copy:
  * only loads from RAM.
  *
- * <p>The kernel is the 256-bit one, the width of the C yardstick's AVX2 loop, because out of cache
- * it is the fastest here: on the AMD EPYC this project was measured on, 512-bit loads from RAM
- * scanned 21 bytes/ns against 27 for 256-bit ({@code bench/KernelBench.java}).
+ * <p>The kernel is the 256-bit one because out of cache it is the fastest here: on the AMD EPYC
+ * this project was measured on, 512-bit loads from RAM scanned 21 bytes/ns against 27 for 256-bit
+ * ({@code bench/KernelBench.java}).
  *
  * <p>There are two memory walls, one per page size, because a mapped chapter meets one or the other
  * depending on the page cache (see {@link PmdMapping}). This one is in 4 KiB pages

@@ -18,7 +18,8 @@ import lib.VectorKernel;
  *
  * <p>Chapter 11 with {@link VectorKernel#firstNonZeroWordWidest}: 512-bit vectors with AVX-512,
  * 256-bit without (it says which when it starts). By now the scan is close to free and the time
- * goes to the kernel copying page-cache pages into each worker's buffer: the wall is memory.
+ * goes to the kernel copying page-cache pages into each worker's buffer: that copy is the limit,
+ * below the memory-read wall ({@code WallPageCacheCopy} measures it).
  *
  * <pre>
  * How to run:   ./jbang variants/V13PreadVector.java haystack.bin
