@@ -7,12 +7,9 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import lib.Native.ErrnoException;
 
@@ -79,17 +76,8 @@ public final class IoUring implements AutoCloseable {
     /** Ring indices: plain 32-bit ints, accessed with acquire/release ordering. */
     private static final VarHandle INDEX = JAVA_INT.varHandle();
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    // long syscall(long number, ...): variadic, so every argument is passed as a full long
-    private static final MethodHandle SYSCALL = LINKER.downcallHandle(
-            LINKER.defaultLookup().find("syscall").orElseThrow(() -> new UnsupportedOperationException("this needs Linux")),
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
-
     private final Arena arena = Arena.ofConfined(); // owns the mappings: closing it unmaps them
-    private final MemorySegment callState = arena.allocate(CALL_STATE);
+    private final MemorySegment callState = Native.allocateCallState(arena); // one per ring: no allocation per call
     private final int ringFd;
     private final MemorySegment sqRing, cqRing, sqes;
     private final long sqHead, sqTail, cqHead, cqTail, cqes; // byte offsets of ring fields in their mappings
@@ -212,13 +200,8 @@ public final class IoUring implements AutoCloseable {
                 offset, arena);
     }
 
-    /** A raw system call; returns the result, or {@code -errno} like the kernel itself. */
+    /** A raw system call through {@link Native#syscall}; returns the result, or {@code -errno} like the kernel itself. */
     private long syscall(long number, long a, long b, long c, long d, long e, long f) {
-        try {
-            long result = (long) SYSCALL.invokeExact(callState, number, a, b, c, d, e, f);
-            return result == -1 ? -(int) ERRNO.get(callState, 0L) : result;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        return Native.syscall(callState, number, a, b, c, d, e, f);
     }
 }

@@ -74,6 +74,10 @@ public final class Native {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     // int statfs(const char *path, struct statfs *buf)
     private static final MethodHandle STATFS = downcall("statfs", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    // long syscall(long number, ...): variadic, so every argument is passed as a full long
+    private static final MethodHandle SYSCALL = LINKER.downcallHandle(symbol("syscall"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
     // char *strerror(int errnum)
     private static final MethodHandle STRERROR = LINKER.downcallHandle(symbol("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
@@ -234,6 +238,28 @@ public final class Native {
             return fd;
         } catch (IOException | RuntimeException e) {
             throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /**
+     * Memory for the {@code errno} a {@link #syscall} leaves behind: a caller that makes many calls
+     * on one thread allocates it once, so no call pays for an allocation.
+     */
+    public static MemorySegment allocateCallState(Arena arena) {
+        return arena.allocate(CALL_STATE);
+    }
+
+    /**
+     * syscall(2): the system call {@code number} with six arguments (unused ones 0), for calls the C
+     * library has no wrapper for, such as io_uring's. Returns the result, or {@code -errno} as the
+     * kernel itself does; {@code callState} is from {@link #allocateCallState}.
+     */
+    public static long syscall(MemorySegment callState, long number, long a, long b, long c, long d, long e, long f) {
+        try {
+            long result = (long) SYSCALL.invokeExact(callState, number, a, b, c, d, e, f);
+            return result == -1 ? -errno(callState) : result;
         } catch (Throwable t) {
             throw new AssertionError(t);
         }
