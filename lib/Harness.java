@@ -60,7 +60,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     Path csv;
 
     @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
-            description = "Bytes per read for the chapters that read in chunks (V03, V07, V11, V13, V14, V15); a list sweeps them (default: 1m).")
+            description = "Bytes per read for the chapters that read in chunks (" + ChunkedSearch.CHAPTERS + "); a list sweeps them (default: 1m).")
     List<Long> chunks;
 
     @Option(names = "--page-cache", paramLabel = "as-is|small|huge", defaultValue = "as-is", converter = FoliosConverter.class,
@@ -209,7 +209,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             RunOptions.checkWorkers("--workers", workers);
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
-            throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (V03, V07, V11, V13, V14, V15)");
+            throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (" + ChunkedSearch.CHAPTERS + ")");
         }
         for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
             if (chunkBytes < Long.BYTES || chunkBytes > ChunkedSearch.MAX_CHUNK_BYTES || chunkBytes % Long.BYTES != 0) {
