@@ -17,7 +17,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The command line every chapter shares: find or create the haystack, warm or evict it, run the
@@ -40,11 +39,6 @@ import picocli.CommandLine.Parameters;
 public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     public static final int FOUND = 0, ALL_ZEROS = 1, ERROR = 2;
-
-    @Parameters(arity = "0..1", paramLabel = "FILE",
-            description = "File to search (default: ${DEFAULT-VALUE}). If it does not exist, a haystack of --size is created there.",
-            defaultValue = "haystack.bin")
-    Path file;
 
     @Mixin
     RunOptions runOptions;
@@ -114,10 +108,13 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** The usage lines as README writes them, with --chunk only where it applies. */
     private String[] synopsis() {
-        return new String[] {
-                chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
-                "    [--cold] [--csv PATH] [--size SIZE]" + (search instanceof ChunkedSearch ? " [--chunk SIZE[,SIZE...]]" : ""),
-                "    [--profile [--flamegraphs DIR]] [--help] [--version]"};
+        String last = "[--profile [--flamegraphs DIR]] [--help] [--version]";
+        return search instanceof ChunkedSearch
+                ? new String[] {chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
+                        "    [--cold] [--csv PATH] [--size SIZE] [--page-cache as-is|small|huge]",
+                        "    [--chunk SIZE[,SIZE...]]", "    " + last}
+                : new String[] {chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
+                        "    [--cold] [--csv PATH] [--size SIZE] [--page-cache as-is|small|huge]", "    " + last};
     }
 
     @Override
@@ -129,7 +126,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         if (csv != null) {
             ResultsCsv.checkWritable(csv);
         }
-        Path haystack = Haystack.findOrCreate(file, runOptions.size(), err);
+        Path haystack = runOptions.findOrCreateFile(err);
         if (!cold) {
             PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);
         }
@@ -238,7 +235,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             case IOException io -> io.getMessage() != null ? io.getMessage() : io.toString();
             case OutOfMemoryError oom -> "out of memory: " + oom.getMessage();
             case InternalError fault when String.valueOf(fault.getMessage()).contains("unsafe memory access") ->
-                    file + " shrank during the search: a mapped page no longer had a file behind it; no figure is reported";
+                    runOptions.file() + " shrank during the search: a mapped page no longer had a file behind it; no figure is reported";
             default -> null;
         };
         if (message == null) { // not the user's mistake: a bug deserves its stack trace

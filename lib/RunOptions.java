@@ -1,18 +1,26 @@
 package lib;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * The options every timing command shares, chapters and study alike: how many runs, how many of
- * them untimed, and the size of a haystack created for a file that does not exist. A picocli mixin:
+ * The options every timing command shares, chapters and study alike: the file, how many runs, how
+ * many of them untimed, and the size of a haystack created for a file that does not exist. A picocli mixin:
  * {@code @Mixin RunOptions runOptions;} adds them to a command.
  */
 public final class RunOptions {
 
     /** More workers than this is a typo, not an experiment. */
     public static final int MAX_WORKERS = 4096;
+
+    @Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "haystack.bin",
+            description = "The file to search (default: ${DEFAULT-VALUE}); if it does not exist, a haystack of --size is created there.")
+    Path file;
 
     @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
             description = "Timed runs (default: ${DEFAULT-VALUE}; 5 or more drop the fastest and the slowest from the mean).")
@@ -25,6 +33,16 @@ public final class RunOptions {
     @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
             description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
     Long size;
+
+    /** FILE, as given. */
+    public Path file() {
+        return file;
+    }
+
+    /** FILE, checked, or created as a haystack of --size if it does not exist ({@link Haystack#findOrCreate}). */
+    public Path findOrCreateFile(PrintStream err) throws IOException {
+        return Haystack.findOrCreate(file, size(), err);
+    }
 
     public int runs() {
         return runs;

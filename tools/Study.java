@@ -24,7 +24,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lib.FileChangedException;
-import lib.Haystack;
 import lib.Measurement;
 import lib.NeedleSearch;
 import lib.PageCache;
@@ -39,7 +38,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The whole study in one command: every chapter, in order, each in a JVM of its own, on one haystack.
@@ -81,10 +79,6 @@ public class Study implements Callable<Integer> {
     /** Not a CSV: the round that records one async-profiler flame graph per chapter. */
     static final String FLAMEGRAPHS = "flamegraphs";
     static final Pattern CMP_DIFFERS = Pattern.compile("differ: (?:byte|char) (\\d+)");
-
-    @Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "haystack.bin",
-            description = "The haystack (default: ${DEFAULT-VALUE}); one of --size is created if it does not exist.")
-    Path file;
 
     @Mixin
     RunOptions runOptions;
@@ -144,6 +138,8 @@ public class Study implements Callable<Integer> {
         return String.join("|", table, chapter, workers, cache, Long.toString(fileBytes));
     }
 
+    /** FILE, from {@link #runOptions}. */
+    private Path file;
     private volatile Process running;
 
     public static void main(String[] args) {
@@ -158,6 +154,7 @@ public class Study implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         runOptions.check();
         RunOptions.checkWorkers("--sweep", sweep);
+        file = runOptions.file();
         if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
             throw new UserMistakeException("run the study from the project's root directory (where ./jbang and variants/ are)");
         }
@@ -174,7 +171,7 @@ public class Study implements Callable<Integer> {
         for (String table : List.of(SCOREBOARD, SCALING, COLD_TABLE)) {
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
-        Haystack.findOrCreate(file, runOptions.size(), System.err);
+        runOptions.findOrCreateFile(System.err);
         long fileBytes = Files.size(file);
         Set<String> done = resume ? rowsPresent() : Set.of();
 
