@@ -2,11 +2,19 @@
 //DEPS tech.tablesaw:tablesaw-core:0.44.4
 //DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+//SOURCES ChartImage.java
 //SOURCES Report.java
+// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
+// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+//RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
 // How the parallel chapters scale: MB/s against the number of workers, warm cache, under the
-// memory-read wall (results/wall.csv) when the wall probe has been run.
-// Run from the project's root:   ./jbang notebooks/scaling.jsh
+// memory-read wall (wall.csv) when the wall probe has been run. One machine's results
+// (results/<machine>/scaling.csv).
+// Run from the project's root:   ./jbang notebooks/scaling.jsh          (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/scaling.jsh
 
 import tech.tablesaw.aggregate.AggregateFunctions;
@@ -14,39 +22,64 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-Table rows = Report.results("scaling").sortAscendingOn("chapter", "workers");
-Optional<Report.Wall> wall = Report.memoryWall();
+Table rows = Report.results("scaling").sortAscendingOn("chapter", "page_cache", "workers");
+List<Report.Wall> walls = Report.walls();
+List<String> pageCaches = Report.pageCaches(rows);
+boolean onePageCache = pageCaches.size() == 1;
 
-Table scaling = rows.selectColumns("chapter", "workers", "mean_s", "mbps");
-scaling.setName("Worker sweep (warm cache)");
+Table scaling = (onePageCache ? rows.selectColumns("chapter", "workers", "mean_s", "mbps")
+        : rows.selectColumns("chapter", "page_cache", "workers", "mean_s", "mbps"));
+scaling.setName("Worker sweep (warm cache), " + Report.machine().name);
 System.out.println(scaling.printAll());
 
-// The same figures as a grid: one row per chapter, one column of MB/s per worker count.
-Table mbpsByWorkers = rows.pivot("chapter", "workers", "mbps", AggregateFunctions.mean);
+// The same figures as a grid: one row per chapter, one column of MB/s per worker count, in numeric order.
+Table mbpsByWorkers = (onePageCache ? rows.pivot("chapter", "workers", "mbps", AggregateFunctions.mean)
+        : rows.pivot(rows.stringColumn("chapter").join(", page cache ", rows.stringColumn("page_cache")).setName("chapter"),
+                rows.intColumn("workers"), rows.doubleColumn("mbps"), AggregateFunctions.mean));
+List<String> byCount = new ArrayList<>(mbpsByWorkers.columnNames().subList(1, mbpsByWorkers.columnCount()));
+byCount.sort(Comparator.comparingDouble(Double::parseDouble));
+byCount.addFirst(mbpsByWorkers.columnNames().getFirst());
+mbpsByWorkers = mbpsByWorkers.reorderColumns(byCount.toArray(new String[0]));
 mbpsByWorkers.setName("MB/s by worker count");
 System.out.println(mbpsByWorkers.printAll());
 
 // Worker counts grow by doubling, so a log axis spaces them evenly; a tick at each count measured.
-double[] workerCounts = rows.numberColumn("workers").asDoubleColumn().unique().asDoubleArray();
+// MB/s starts at zero, so that a flat line looks flat.
+double[] workerCounts = rows.intColumn("workers").unique().asDoubleColumn().asDoubleArray();
+Arrays.sort(workerCounts);
 TickSettings everyCount = TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY).arrayTicks(workerCounts).build();
 Axis workersAxis = Axis.builder().title("workers").type(Axis.Type.LOG).tickSettings(everyCount).build();
-Axis mbpsAxis = Axis.builder().title("MB/s (decimal)").build();
+Axis mbpsAxis = Axis.builder().title("MB/s (decimal)").rangeMode(Axis.RangeMode.TO_ZERO).build();
 
 List<String> chapters = rows.stringColumn("chapter").unique().asList().stream().sorted().toList();
 List<Trace> everyChapter = new ArrayList<>();
-for (String chapter : chapters) {
-    Table one = rows.where(rows.stringColumn("chapter").isEqualTo(chapter));
-    Trace line = ScatterTrace.builder(one.numberColumn("workers"), one.numberColumn("mbps"))
-            .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(chapter).build();
-    everyChapter.add(line);
+for (int c = 0; c < chapters.size(); c++) {
+    String chapter = chapters.get(c);
+    Table ofChapter = rows.where(rows.stringColumn("chapter").isEqualTo(chapter));
+    List<Trace> lines = new ArrayList<>();
+    for (int p = 0; p < pageCaches.size(); p++) {
+        Table one = ofChapter.where(ofChapter.stringColumn("page_cache").isEqualTo(pageCaches.get(p)));
+        if (one.isEmpty()) {
+            continue;
+        }
+        String name = Report.shortName(chapter) + (onePageCache ? "" : ", page cache " + pageCaches.get(p));
+        String colour = Report.colour(c);
+        Trace line = ScatterTrace.builder(one.intColumn("workers"), one.doubleColumn("mbps"))
+                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name)
+                .marker(Marker.builder().color(colour).build())
+                .line(Line.builder().color(colour).dash(p == 0 ? Line.Dash.SOLID : Line.Dash.DASH).build()).build();
+        lines.add(line);
+        everyChapter.add(line);
+    }
     Report.chart("scaling-" + chapter, new Figure(
-            Layout.builder().title(chapter + ": MB/s by number of workers, warm cache")
-                    .xAxis(workersAxis).yAxis(mbpsAxis).showLegend(false)
+            Layout.builder().title(Report.title(Report.shortName(chapter) + ": MB/s by number of workers, warm cache", ofChapter))
+                    .xAxis(workersAxis).yAxis(mbpsAxis).showLegend(!onePageCache)
                     .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-            line), wall);
+            lines.toArray(new Trace[0])), walls);
 }
 Report.chart("scaling-all", new Figure(
-        Layout.builder().title("The parallel chapters: MB/s by number of workers, warm cache")
+        Layout.builder().title(Report.title("The parallel chapters: MB/s by number of workers, warm cache", rows))
                 .xAxis(workersAxis).yAxis(mbpsAxis)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        everyChapter.toArray(new Trace[0])), wall);
+        everyChapter.toArray(new Trace[0])), walls);
+Report.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "rows", rows);

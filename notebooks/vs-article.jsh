@@ -2,12 +2,22 @@
 //DEPS tech.tablesaw:tablesaw-core:0.44.4
 //DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+//SOURCES ChartImage.java
 //SOURCES Report.java
+// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
+// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+//RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
-// This machine against the Go article: the scoreboard beside the article's published figures
-// (results/reference/go-blog-figures.csv), as MB/s and as speedup over each side's chapter 1.
-// The machines differ (the article's: 6 cores, 12 threads, DDR5), so the shapes compare better than the heights.
-// Run from the project's root:   ./jbang notebooks/vs-article.jsh
+// This machine's Java against Go, as MB/s and as speedup over each side's chapter 1. Where the
+// study also ran the article's Go programs here (results/<machine>/versus-go.csv, chapters "Go v1"
+// …), both sides come from the same machine and the memory-read wall applies to both. Otherwise
+// the Go side is the article's published figures (results/reference/go-blog-figures.csv), from
+// another machine (6 cores, 12 threads, DDR5): the shapes compare better than the heights, and no
+// wall is drawn, since one machine's wall says nothing about the other's bars.
+// Run from the project's root:   ./jbang notebooks/vs-article.jsh      (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/vs-article.jsh
 
 import tech.tablesaw.api.*;
@@ -15,37 +25,67 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 Table scoreboard = Report.results("scoreboard");
-// This machine's memory-read wall (results/wall.csv), drawn on the MB/s chart; the article's machine had its own.
-Optional<Report.Wall> wall = Report.memoryWall();
+String machineName = Report.machine().name;
+boolean goHere = Report.machine().has("versus-go");
 Table ours = scoreboard.selectColumns("chapter", "mbps");
 ours.addColumns(Report.speedup(scoreboard, "V01"));
 ours.addColumns(ours.stringColumn("chapter").map(Report::chapterNumber).setName("number"));
 ours.column("mbps").setName("java_mbps");
 ours.column("speedup").setName("java_speedup");
 
-Table go = Report.article("scoreboard").selectColumns("number", "description", "mb_per_s", "speedup");
-go.column("mb_per_s").setName("go_mb_per_s");
-go.column("speedup").setName("go_speedup");
+Table go;
+String goLabel;
+List<Report.Wall> walls;
+if (goHere) {
+    Table goRows = Report.results("versus-go");
+    go = goRows.selectColumns("chapter", "mbps");
+    go.addColumns(Report.speedup(goRows, "V01"));
+    go.addColumns(go.stringColumn("chapter").map(Report::chapterNumber).setName("number"));
+    go.column("chapter").setName("description");
+    go.column("mbps").setName("go_mb_per_s");
+    go.column("speedup").setName("go_speedup");
+    goLabel = "Go, " + machineName;
+    walls = Report.walls();
+} else {
+    go = Report.article("scoreboard").selectColumns("number", "description", "mb_per_s", "speedup");
+    go.column("mb_per_s").setName("go_mb_per_s");
+    go.column("speedup").setName("go_speedup");
+    goLabel = "Go, the article's machine";
+    walls = List.of();
+    System.out.println("(no " + Report.machine().csv("versus-go") + ", so Go is the article's published figures, "
+            + "from another machine; no memory-read wall drawn: it is " + machineName + "'s alone)");
+}
 
 // Only the chapters both sides have: chapter zero (cmp) and any chapter past 13 are this project's own.
 // (In a JShell script a line that completes a statement ends it, so a chain continues inside parentheses.)
 Table vsArticle = (ours.joinOn("number").inner(go)
         .reorderColumns("number", "chapter", "java_mbps", "go_mb_per_s", "java_speedup", "go_speedup", "description")
         .sortAscendingOn("number"));
-vsArticle.setName("This machine (Java) and the article (Go)");
+vsArticle.addColumns(Report.shortNames(vsArticle));
+vsArticle.setName("Java on " + machineName + " and " + goLabel);
 System.out.println(vsArticle.printAll());
 
+String javaLabel = "Java, " + machineName;
 Report.chart("vs-article-mbps", new Figure(
-        Layout.builder("MB/s by chapter: this machine (Java) and the article (Go)", "chapter", "MB/s (decimal)")
+        Layout.builder().title(Report.title("MB/s by chapter: Java and Go", scoreboard))
+                .xAxis(Axis.builder().title("MB/s (decimal)").build())
+                .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        BarTrace.builder(vsArticle.stringColumn("number"), vsArticle.numberColumn("java_mbps")).name("Java, this machine").build(),
-        BarTrace.builder(vsArticle.stringColumn("number"), vsArticle.numberColumn("go_mb_per_s")).name("Go, the article").build()),
-        wall);
+        BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.doubleColumn("java_mbps"))
+                .orientation(BarTrace.Orientation.HORIZONTAL).name(javaLabel).build(),
+        BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.numberColumn("go_mb_per_s"))
+                .orientation(BarTrace.Orientation.HORIZONTAL).name(goLabel).build()),
+        walls);
 
 Report.chart("vs-article-speedup", new Figure(
-        Layout.builder("Speedup over chapter 1: this machine (Java) and the article (Go)", "chapter", "times faster than chapter 1")
+        Layout.builder().title(Report.title("Speedup over chapter 1: Java and Go", scoreboard))
+                .xAxis(Axis.builder().title("times faster than chapter 1").build())
+                .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        BarTrace.builder(vsArticle.stringColumn("number"), vsArticle.numberColumn("java_speedup")).name("Java, this machine").build(),
-        BarTrace.builder(vsArticle.stringColumn("number"), vsArticle.numberColumn("go_speedup")).name("Go, the article").build()));
+        BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.numberColumn("java_speedup"))
+                .orientation(BarTrace.Orientation.HORIZONTAL).name(javaLabel).build(),
+        BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.numberColumn("go_speedup"))
+                .orientation(BarTrace.Orientation.HORIZONTAL).name(goLabel).build()));
+Report.loaded("vsArticle", vsArticle, "scoreboard", scoreboard, "go", go);

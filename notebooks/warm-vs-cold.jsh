@@ -2,34 +2,69 @@
 //DEPS tech.tablesaw:tablesaw-core:0.44.4
 //DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+//SOURCES ChartImage.java
 //SOURCES Report.java
+// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
+// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+//RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
-// Warm against cold: the same chapters with the file in the page cache and evicted before every run,
-// under the memory-read wall (results/wall.csv) when the wall probe has been run.
-// Run from the project's root:   ./jbang notebooks/warm-vs-cold.jsh
+// Warm against cold: the same chapters with the file in the page cache and evicted before every
+// run. One machine's results (results/<machine>/cold.csv beside its scoreboard.csv). Two charts:
+// both side by side, and the cold figures alone on a scale of their own, where the chapters that
+// read around the page cache (14, 15) can be told apart. No memory wall: cold, the disk is the limit.
+// Run from the project's root:   ./jbang notebooks/warm-vs-cold.jsh     (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/warm-vs-cold.jsh
 
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-Table cold = Report.results("cold").selectColumns("chapter", "mbps");
+Table coldRows = Report.results("cold", "cold");
+Table warmRows = Report.results("scoreboard", "warm");
+Table cold = coldRows.selectColumns("chapter", "page_cache", "mbps");
 cold.column("mbps").setName("cold_mbps");
-Table warm = Report.results("scoreboard").selectColumns("chapter", "mbps");
+Table warm = warmRows.selectColumns("chapter", "page_cache", "mbps");
 warm.column("mbps").setName("warm_mbps");
-Optional<Report.Wall> wall = Report.memoryWall();
 
 // Every chapter of the cold round, with its warm figure from the scoreboard beside it.
-Table warmVsCold = cold.joinOn("chapter").leftOuter(warm).reorderColumns("chapter", "warm_mbps", "cold_mbps");
-warmVsCold.addColumns(warmVsCold.numberColumn("warm_mbps").divide(warmVsCold.numberColumn("cold_mbps"))
+Table warmVsCold = (cold.joinOn("chapter", "page_cache").leftOuter(warm)
+        .reorderColumns("chapter", "page_cache", "warm_mbps", "cold_mbps"));
+warmVsCold.addColumns(warmVsCold.doubleColumn("warm_mbps").divide(warmVsCold.doubleColumn("cold_mbps"))
         .map(ratio -> Math.round(ratio * 10) / 10.0).setName("warm_over_cold"));
-warmVsCold.setName("Warm and cold page cache (MB/s)");
+if (Report.pageCaches(warmVsCold).size() == 1) {
+    warmVsCold.removeColumns("page_cache");
+}
+warmVsCold.setName("Warm and cold page cache (MB/s), " + Report.machine().name);
 System.out.println(warmVsCold.printAll());
 
+List<String> pageCaches = Report.pageCaches(coldRows);
+List<Trace> sideBySide = new ArrayList<>(), coldAlone = new ArrayList<>();
+for (String pageCache : pageCaches) {
+    Table one = warmVsCold.columnNames().contains("page_cache")
+            ? warmVsCold.where(warmVsCold.stringColumn("page_cache").isEqualTo(pageCache)) : warmVsCold;
+    String suffix = pageCaches.size() > 1 ? ", page cache " + pageCache : "";
+    sideBySide.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("warm_mbps"))
+            .orientation(BarTrace.Orientation.HORIZONTAL).name("warm" + suffix).build());
+    sideBySide.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("cold_mbps"))
+            .orientation(BarTrace.Orientation.HORIZONTAL).name("cold" + suffix).build());
+    coldAlone.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("cold_mbps"))
+            .orientation(BarTrace.Orientation.HORIZONTAL).name("cold" + suffix).build());
+}
 Report.chart("warm-vs-cold", new Figure(
-        Layout.builder("Warm and cold page cache: MB/s by chapter", "chapter", "MB/s (decimal)")
+        Layout.builder().title(Report.title("Warm and cold page cache: MB/s by chapter", coldRows))
+                .xAxis(Axis.builder().title("MB/s (decimal)").build())
+                .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        BarTrace.builder(warmVsCold.stringColumn("chapter"), warmVsCold.numberColumn("warm_mbps")).name("warm").build(),
-        BarTrace.builder(warmVsCold.stringColumn("chapter"), warmVsCold.numberColumn("cold_mbps")).name("cold").build()),
-        wall);
+        sideBySide.toArray(new Trace[0])));
+Report.chart("cold", new Figure(
+        Layout.builder().title(Report.title("Cold page cache: MB/s by chapter, the file evicted before every run", coldRows))
+                .xAxis(Axis.builder().title("MB/s (decimal)").build())
+                .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
+                .barMode(Layout.BarMode.GROUP).showLegend(pageCaches.size() > 1)
+                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+        coldAlone.toArray(new Trace[0])));
+Report.loaded("warmVsCold", warmVsCold, "coldRows", coldRows, "warmRows", warmRows);

@@ -2,11 +2,19 @@
 //DEPS tech.tablesaw:tablesaw-core:0.44.4
 //DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+//SOURCES ChartImage.java
 //SOURCES Report.java
+// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
+// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+//RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
 // The JIT made visible: every run of every chapter in order, the untimed warm-up runs first.
 // The first run is interpreted and compiled on the way; the timed runs show the steady state.
-// Run from the project's root:   ./jbang notebooks/warmup.jsh              (results/scoreboard.csv)
+// One machine's results (results/<machine>/scoreboard.csv, or another table with -Dtable=NAME).
+// Run from the project's root:   ./jbang notebooks/warmup.jsh           (-Dmachine=NAME for another machine)
 //                                ./jbang -Dtable=scaling notebooks/warmup.jsh
 // More warm-up runs show more of the curve: a study with --warmup 5 --runs 10, for instance.
 
@@ -15,14 +23,23 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 String tableName = System.getProperty("table", "scoreboard");
-Table rows = Report.results(tableName).sortAscendingOn("chapter", "workers");
+Table rows = Report.results(tableName, null).sortAscendingOn("chapter", "cache", "page_cache", "workers");
 
-// warmup_s and run_s hold each run's seconds, space-separated, in the order they ran.
+// warmup_s and run_s hold each run's seconds, space-separated, in the order they ran; Report has
+// checked every row (a row whose lists do not read as seconds, or not as many as it ran, is left out, and said).
 double[] seconds(String joined) {
-    return joined == null || joined.isBlank() ? new double[0]
-            : Arrays.stream(joined.strip().split(" ")).mapToDouble(Double::parseDouble).toArray();
+    return Report.seconds(joined);
 }
 
+// A series is one chapter, worker count, cache and page-cache setting; its name says only what varies.
+boolean oneCache = rows.stringColumn("cache").unique().size() == 1;
+boolean onePageCache = Report.pageCaches(rows).size() == 1;
+String series(Row row) {
+    return Report.shortName(row.getString("chapter")) + " ×" + row.getInt("workers")
+            + (oneCache ? "" : ", " + row.getString("cache")) + (onePageCache ? "" : ", page cache " + row.getString("page_cache"));
+}
+
+StringColumn seriesColumn = StringColumn.create("series");
 StringColumn chapterColumn = StringColumn.create("chapter");
 IntColumn workersColumn = IntColumn.create("workers");
 IntColumn runColumn = IntColumn.create("run");
@@ -39,11 +56,11 @@ for (Row row : rows) {
     double[] timed = seconds(row.getString("run_s"));
     int run = 0;
     for (double s : warmups) {
-        chapterColumn.append(row.getString("chapter")); workersColumn.append(row.getInt("workers"));
+        seriesColumn.append(series(row)); chapterColumn.append(row.getString("chapter")); workersColumn.append(row.getInt("workers"));
         runColumn.append(++run); phaseColumn.append("warm-up"); secondsColumn.append(s);
     }
     for (double s : timed) {
-        chapterColumn.append(row.getString("chapter")); workersColumn.append(row.getInt("workers"));
+        seriesColumn.append(series(row)); chapterColumn.append(row.getString("chapter")); workersColumn.append(row.getInt("workers"));
         runColumn.append(++run); phaseColumn.append("timed"); secondsColumn.append(s);
     }
     if (timed.length > 0) {
@@ -56,24 +73,26 @@ for (Row row : rows) {
 }
 
 Table everyRun = Table.create("Every run, in order (" + tableName + ")",
-        chapterColumn, workersColumn, runColumn, phaseColumn, secondsColumn);
+        seriesColumn, chapterColumn, workersColumn, runColumn, phaseColumn, secondsColumn);
 Table firstVsSteady = Table.create("First run against the steady state (" + tableName + ")",
         firstChapter, firstWorkers, firstRun, steady, firstOverSteady);
 System.out.println(firstVsSteady.printAll());
 
-// One line per chapter and worker count; seconds span orders of magnitude, hence the log axis.
+// One line per series, in its chapter's colour; seconds span orders of magnitude, hence the log axis.
+List<String> chapters = rows.stringColumn("chapter").unique().asList().stream().sorted().toList();
 List<Trace> lines = new ArrayList<>();
 for (Row row : rows) {
-    String chapter = row.getString("chapter");
-    int workers = row.getInt("workers");
-    Table one = everyRun.where(everyRun.stringColumn("chapter").isEqualTo(chapter)
-            .and(everyRun.intColumn("workers").isEqualTo(workers)));
-    lines.add(ScatterTrace.builder(one.numberColumn("run"), one.numberColumn("seconds"))
-            .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(chapter + " ×" + workers).build());
+    String name = series(row);
+    String colour = Report.colour(chapters.indexOf(row.getString("chapter")));
+    Table one = everyRun.where(everyRun.stringColumn("series").isEqualTo(name));
+    lines.add(ScatterTrace.builder(one.intColumn("run"), one.doubleColumn("seconds"))
+            .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name)
+            .marker(Marker.builder().color(colour).build()).line(Line.builder().color(colour).build()).build());
 }
 Report.chart("warmup-" + tableName, new Figure(
-        Layout.builder().title("Seconds per run, warm-up runs first (" + tableName + ")")
+        Layout.builder().title(Report.title("Seconds per run, warm-up runs first (" + tableName + ")", rows))
                 .xAxis(Axis.builder().title("run (warm-up, then timed)").build())
                 .yAxis(Axis.builder().title("seconds").type(Axis.Type.LOG).build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
         lines.toArray(new Trace[0])));
+Report.loaded("firstVsSteady", firstVsSteady, "everyRun", everyRun, "rows", rows);

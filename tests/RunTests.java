@@ -2,13 +2,18 @@
 //JAVA 25+
 //DEPS org.junit.jupiter:junit-jupiter:5.13.4
 //DEPS org.junit.platform:junit-platform-launcher:1.13.4
+//DEPS tech.tablesaw:tablesaw-core:0.44.4
+//DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
+//DEPS org.slf4j:slf4j-nop:2.0.17
 //SOURCES ../lib/*.java
 //SOURCES ../variants/*.java
 //SOURCES ../tools/VersusGo.java
+//SOURCES ../notebooks/Report.java
+//SOURCES ../notebooks/ChartImage.java
 //SOURCES *Test.java
 //SOURCES support/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
-//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 
 import static org.junit.platform.engine.discovery.ClassNameFilter.includeClassNamePatterns;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathRoots;

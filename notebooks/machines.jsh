@@ -1,0 +1,113 @@
+//JAVA 25+
+//DEPS tech.tablesaw:tablesaw-core:0.44.4
+//DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
+//DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+//SOURCES ChartImage.java
+//SOURCES Report.java
+// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
+// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+//RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
+
+// Every machine in results/ side by side, with the Go article's published figures: MB/s by
+// chapter, and each chapter as a share of its own machine's memory-read wall. What moves with the
+// hardware (the heights) and what does not (the shares, the order) shows at a glance. Each series
+// is one machine's scoreboard: its warm rows, on its main file size (see Report.select).
+// Run from the project's root:   ./jbang notebooks/machines.jsh
+// Explore the tables:            ./jbang --interactive notebooks/machines.jsh
+
+import tech.tablesaw.api.*;
+import tech.tablesaw.plotly.components.*;
+import tech.tablesaw.plotly.traces.*;
+
+// The machine the notebooks draw by default comes first; its charts folder holds these charts.
+Report.MachineResults home = Report.machine();
+List<Report.MachineResults> machines = new ArrayList<>(Report.machines(Report.ROOT));
+machines.sort(Comparator.comparing((Report.MachineResults m) -> !m.name.equals(home.name)).thenComparing(m -> m.name));
+
+StringColumn machineColumn = StringColumn.create("machine");
+StringColumn chapterColumn = StringColumn.create("chapter");
+StringColumn numberColumn = StringColumn.create("number");
+DoubleColumn mbpsColumn = DoubleColumn.create("mbps");
+DoubleColumn shareColumn = DoubleColumn.create("pct_of_own_wall");
+Map<String, String> shortByNumber = new TreeMap<>();
+List<String> series = new ArrayList<>(), captions = new ArrayList<>();
+
+for (Report.MachineResults machine : machines) {
+    if (!machine.has("scoreboard")) {
+        System.out.println("(" + machine.name + " has no scoreboard.csv; left out)");
+        continue;
+    }
+    Report.Selected selected = Report.select(machine, "scoreboard", "warm");
+    machine.report(selected.notes());
+    Table rows = selected.rows();
+    // one page-cache setting per machine in this comparison: the system's own, where there is a choice
+    String pageCache = Report.pageCaches(rows).getFirst();
+    rows = rows.where(rows.stringColumn("page_cache").isEqualTo(pageCache));
+    Optional<Report.Wall> wall = Report.walls(machine, false).stream().findFirst();
+    String label = machine.name + (Report.trialReasons(machine, rows).isEmpty() ? "" : " (trial)");
+    series.add(label);
+    captions.add(Report.caption(machine, rows));
+    if (wall.isEmpty()) {
+        System.out.println("(" + machine.name + " has no memory-read wall in wall.csv, so no shares for it)");
+    }
+    for (Row row : rows) {
+        String chapter = row.getString("chapter");
+        shortByNumber.put(Report.chapterNumber(chapter), Report.shortName(chapter));
+        machineColumn.append(label); chapterColumn.append(chapter); numberColumn.append(Report.chapterNumber(chapter));
+        mbpsColumn.append(row.getDouble("mbps"));
+        shareColumn.append(wall.map(w -> Math.round(row.getDouble("mbps") / w.mbps() * 1000) / 10.0).orElse(Double.NaN));
+    }
+}
+if (series.isEmpty()) {
+    Report.quit("no machine in " + Report.ROOT + " has a scoreboard.csv: run the study first (./jbang tools/Study.java)");
+}
+Table ours = Table.create("Every machine's scoreboard (warm cache, MB/s and % of its own memory-read wall)",
+        machineColumn, chapterColumn, numberColumn, mbpsColumn, shareColumn);
+System.out.println(ours.printAll());
+
+// The article's machine (Go; its wall was not published, so it has MB/s only).
+String articleLabel = "the article (Go, Ryzen 5 9600X)";
+Table article = Report.article("scoreboard");
+Table mbpsByChapter = ours.pivot("number", "machine", "mbps", tech.tablesaw.aggregate.AggregateFunctions.mean);
+mbpsByChapter.setName("MB/s by chapter and machine");
+System.out.println(mbpsByChapter.printAll());
+
+List<Trace> mbpsBars = new ArrayList<>(), shareBars = new ArrayList<>();
+for (int i = 0; i < series.size(); i++) {
+    Table one = ours.where(ours.stringColumn("machine").isEqualTo(series.get(i))).sortAscendingOn("number");
+    StringColumn names = one.stringColumn("number").map(shortByNumber::get);
+    Marker colour = Marker.builder().color(Report.colour(i)).build();
+    mbpsBars.add(BarTrace.builder(names, one.doubleColumn("mbps")).orientation(BarTrace.Orientation.HORIZONTAL)
+            .name(series.get(i)).marker(colour).build());
+    Table withShares = one.where(one.doubleColumn("pct_of_own_wall").isNotMissing());
+    if (!withShares.isEmpty()) {
+        shareBars.add(BarTrace.builder(withShares.stringColumn("number").map(shortByNumber::get), withShares.doubleColumn("pct_of_own_wall"))
+                .orientation(BarTrace.Orientation.HORIZONTAL).name(series.get(i)).marker(colour).build());
+    }
+}
+Table go = article.where(article.stringColumn("number").isIn(shortByNumber.keySet())).sortAscendingOn("number");
+mbpsBars.add(BarTrace.builder(go.stringColumn("number").map(shortByNumber::get), go.numberColumn("mb_per_s"))
+        .orientation(BarTrace.Orientation.HORIZONTAL).name(articleLabel)
+        .marker(Marker.builder().color("#999999").build()).build());
+
+String subtitle = String.join("<br>", captions);
+Report.chart("machines-mbps", new Figure(
+        Layout.builder().title("MB/s by chapter on every machine, warm cache<br><sup>" + subtitle + "</sup>")
+                .xAxis(Axis.builder().title("MB/s (decimal)").build())
+                .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
+                .barMode(Layout.BarMode.GROUP).showLegend(true)
+                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+        mbpsBars.toArray(new Trace[0])));
+if (!shareBars.isEmpty()) {
+    Report.chart("machines-share-of-wall", new Figure(
+            Layout.builder().title("Each chapter as a share of its own machine's memory-read wall (100 %)<br><sup>" + subtitle + "</sup>")
+                    .xAxis(Axis.builder().title("% of the machine's memory-read wall").rangeMode(Axis.RangeMode.TO_ZERO).build())
+                    .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
+                    .barMode(Layout.BarMode.GROUP).showLegend(true)
+                    .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+            shareBars.toArray(new Trace[0])));
+}
+Report.loaded("ours", ours, "mbpsByChapter", mbpsByChapter, "article", article);
