@@ -706,7 +706,8 @@ final class Report {
             Map.entry("V12Vector512", "V12 mmap SIMD-512"),
             Map.entry("V13PreadVector", "V13 pread ∥ widest SIMD"),
             Map.entry("V14DirectIo", "V14 O_DIRECT"),
-            Map.entry("V15IoUring", "V15 io_uring"));
+            Map.entry("V15IoUring", "V15 io_uring"),
+            Map.entry("V16MmapHugePages", "V16 mmap huge pages ∥ SIMD"));
 
     /** The short names of a table's chapter column, as a column of its own. */
     static StringColumn shortNames(Table rows) {
@@ -742,9 +743,9 @@ final class Report {
 
     /** The probes behind the memory-read walls, as tools/WallProbe.java names them in the chapter column. */
     static final String MEMORY_WALL_PROBE = "WallMemoryRead";
-    static final Map<String, String> WALL_PROBES = new LinkedHashMap<>(Map.of(
-            MEMORY_WALL_PROBE, "memory-read wall",
-            "WallMemoryReadHuge", "memory-read wall, huge pages"));
+    static final List<Map.Entry<String, String>> WALL_PROBES = List.of(
+            Map.entry(MEMORY_WALL_PROBE, "memory-read wall"),
+            Map.entry("WallMemoryReadHuge", "memory-read wall, huge pages"));
 
     /**
      * The chosen machine's memory-read walls: for each probe in wall.csv ({@code WallMemoryRead},
@@ -770,7 +771,8 @@ final class Report {
         }
         Table probes = selected.rows();
         List<Wall> walls = new ArrayList<>();
-        WALL_PROBES.forEach((probe, label) -> {
+        WALL_PROBES.forEach(entry -> {
+            String probe = entry.getKey(), label = entry.getValue();
             Table rows = probes.where(probes.stringColumn("chapter").isEqualTo(probe));
             if (!rows.isEmpty()) {
                 Table fastestFirst = rows.sortDescendingOn("mbps");
@@ -1023,9 +1025,10 @@ final class Report {
     /**
      * tablesaw-jsplot writes titles as plain strings, which plotly.js 3 no longer draws: they are
      * rewritten as {text: …} before the plot is made, with the line break and small type that
-     * {@link #title} writes given back to plotly.js (Tablesaw escapes them). Axes make room for their labels and titles
-     * (automargin), so long chapter names are never cut. A page opened as {@code page.html?png}
-     * (the screenshot) leaves out the toolbar that would otherwise sit on top of the picture.
+     * {@link #title} writes given back to plotly.js (Tablesaw escapes them). Axes make room for
+     * their labels and titles (automargin), so long chapter names are never cut, and a linear y
+     * axis starts at zero. A page opened as {@code page.html?png} (the screenshot) leaves out the
+     * toolbar that would otherwise sit on top of the picture.
      */
     static final String TITLES_AND_TOOLBAR = """
             (function () {
@@ -1048,6 +1051,9 @@ final class Report {
                 });
                 if (!layout.xaxis) layout.xaxis = { automargin: true };
                 if (!layout.yaxis) layout.yaxis = { automargin: true };
+                // Every linear value axis here is MB/s or a share of it, honest only from zero
+                // (Tablesaw does not pass rangemode on); log axes and category axes are left as they are.
+                if (!layout.yaxis.type && layout.yaxis.autorange !== 'reversed') layout.yaxis.rangemode = 'tozero';
                 config = Object.assign({ responsive: true }, config || {});
                 if (/[?&]png(&|$)/.test(window.location.search)) config.displayModeBar = false;
                 return newPlot.call(Plotly, target, data, layout, config);

@@ -71,7 +71,7 @@ String workersNote = oneWorkerCount ? ", " + rows.intColumn("workers").get(0) + 
 Report.chart("chunks", new Figure(
         Layout.builder().title(Report.title("MB/s by bytes per read, warm cache" + workersNote, rows))
                 .xAxis(Axis.builder().title("bytes per read (chunk)").type(Axis.Type.LOG).tickSettings(everySize).build())
-                .yAxis(Axis.builder().title("MB/s (decimal)").rangeMode(Axis.RangeMode.TO_ZERO).build())
+                .yAxis(Axis.builder().title("MB/s (decimal)").build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
         lines.toArray(new Trace[0])), walls);
 Report.loaded("sweep", sweep, "mbpsByChunk", mbpsByChunk, "rows", rows);

@@ -49,7 +49,7 @@ double[] workerCounts = rows.intColumn("workers").unique().asDoubleColumn().asDo
 Arrays.sort(workerCounts);
 TickSettings everyCount = TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY).arrayTicks(workerCounts).build();
 Axis workersAxis = Axis.builder().title("workers").type(Axis.Type.LOG).tickSettings(everyCount).build();
-Axis mbpsAxis = Axis.builder().title("MB/s (decimal)").rangeMode(Axis.RangeMode.TO_ZERO).build();
+Axis mbpsAxis = Axis.builder().title("MB/s (decimal)").build();
 
 List<String> chapters = rows.stringColumn("chapter").unique().asList().stream().sorted().toList();
 List<Trace> everyChapter = new ArrayList<>();
