@@ -104,7 +104,7 @@ Report.chart("machines-mbps", new Figure(
 if (!shareBars.isEmpty()) {
     Report.chart("machines-share-of-wall", new Figure(
             Layout.builder().title("Each chapter as a share of its own machine's memory-read wall (100 %)<br><sup>" + subtitle + "</sup>")
-                    .xAxis(Axis.builder().title("% of the machine's memory-read wall").rangeMode(Axis.RangeMode.TO_ZERO).build())
+                    .xAxis(Axis.builder().title("% of the machine's memory-read wall").build())
                     .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                     .barMode(Layout.BarMode.GROUP).showLegend(true)
                     .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
