@@ -1051,6 +1051,10 @@ final class Report {
                 });
                 if (!layout.xaxis) layout.xaxis = { automargin: true };
                 if (!layout.yaxis) layout.yaxis = { automargin: true };
+                // Horizontal bars are chapters, named "V00 …" onwards: in that order, whichever trace has which
+                if ((data || []).some(function (trace) { return trace.orientation === 'h'; })) {
+                  layout.yaxis.categoryorder = 'category ascending';
+                }
                 // Every linear value axis here is MB/s or a share of it, honest only from zero
                 // (Tablesaw does not pass rangemode on); log axes and category axes are left as they are.
                 if (!layout.yaxis.type && layout.yaxis.autorange !== 'reversed') layout.yaxis.rangemode = 'tozero';

@@ -43,22 +43,25 @@ for (Report.MachineResults machine : machines) {
     Report.Selected selected = Report.select(machine, "scoreboard", "warm");
     machine.report(selected.notes());
     Table rows = selected.rows();
-    // one page-cache setting per machine in this comparison: the system's own, where there is a choice
-    String pageCache = Report.pageCaches(rows).getFirst();
-    rows = rows.where(rows.stringColumn("page_cache").isEqualTo(pageCache));
     Optional<Report.Wall> wall = Report.walls(machine, false).stream().findFirst();
-    String label = machine.name + (Report.trialReasons(machine, rows).isEmpty() ? "" : " (trial)");
-    series.add(label);
-    captions.add(Report.caption(machine, rows));
     if (wall.isEmpty()) {
         System.out.println("(" + machine.name + " has no memory-read wall in wall.csv, so no shares for it)");
     }
-    for (Row row : rows) {
-        String chapter = row.getString("chapter");
-        shortByNumber.put(Report.chapterNumber(chapter), Report.shortName(chapter));
-        machineColumn.append(label); chapterColumn.append(chapter); numberColumn.append(Report.chapterNumber(chapter));
-        mbpsColumn.append(row.getDouble("mbps"));
-        shareColumn.append(wall.map(w -> Math.round(row.getDouble("mbps") / w.mbps() * 1000) / 10.0).orElse(Double.NaN));
+    captions.add(Report.caption(machine, rows));
+    // one series per page-cache setting: rows of different settings are never drawn as one
+    List<String> pageCaches = Report.pageCaches(rows);
+    for (String pageCache : pageCaches) {
+        Table one = rows.where(rows.stringColumn("page_cache").isEqualTo(pageCache));
+        String label = machine.name + (pageCaches.size() > 1 ? ", page cache " + pageCache : "")
+                + (Report.trialReasons(machine, one).isEmpty() ? "" : " (trial)");
+        series.add(label);
+        for (Row row : one) {
+            String chapter = row.getString("chapter");
+            shortByNumber.put(Report.chapterNumber(chapter), Report.shortName(chapter));
+            machineColumn.append(label); chapterColumn.append(chapter); numberColumn.append(Report.chapterNumber(chapter));
+            mbpsColumn.append(row.getDouble("mbps"));
+            shareColumn.append(wall.map(w -> Math.round(row.getDouble("mbps") / w.mbps() * 1000) / 10.0).orElse(Double.NaN));
+        }
     }
 }
 if (series.isEmpty()) {
@@ -93,12 +96,14 @@ mbpsBars.add(BarTrace.builder(go.stringColumn("number").map(shortByNumber::get),
         .orientation(BarTrace.Orientation.HORIZONTAL).name(articleLabel)
         .marker(Marker.builder().color("#999999").build()).build());
 
+// One line per machine under the title; the top margin grows with them, so they never reach the plot.
 String subtitle = String.join("<br>", captions);
+Margin room = Margin.builder().top(70 + 18 * captions.size()).bottom(60).left(80).right(80).build();
 Report.chart("machines-mbps", new Figure(
         Layout.builder().title("MB/s by chapter on every machine, warm cache<br><sup>" + subtitle + "</sup>")
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
-                .barMode(Layout.BarMode.GROUP).showLegend(true)
+                .barMode(Layout.BarMode.GROUP).showLegend(true).margin(room)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
         mbpsBars.toArray(new Trace[0])));
 if (!shareBars.isEmpty()) {
@@ -106,7 +111,7 @@ if (!shareBars.isEmpty()) {
             Layout.builder().title("Each chapter as a share of its own machine's memory-read wall (100 %)<br><sup>" + subtitle + "</sup>")
                     .xAxis(Axis.builder().title("% of the machine's memory-read wall").build())
                     .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
-                    .barMode(Layout.BarMode.GROUP).showLegend(true)
+                    .barMode(Layout.BarMode.GROUP).showLegend(true).margin(room)
                     .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
             shareBars.toArray(new Trace[0])));
 }
