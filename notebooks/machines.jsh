@@ -98,7 +98,7 @@ mbpsBars.add(BarTrace.builder(go.stringColumn("number").map(shortByNumber::get),
 
 // One line per machine under the title; the top margin grows with them, so they never reach the plot.
 String subtitle = String.join("<br>", captions);
-Margin room = Margin.builder().top(70 + 18 * captions.size()).bottom(60).left(80).right(80).build();
+Margin room = Margin.builder().top(70 + 18 * captions.size()).bottom(80).left(80).right(80).build();
 Report.chart("machines-mbps", new Figure(
         Layout.builder().title("MB/s by chapter on every machine, warm cache<br><sup>" + subtitle + "</sup>")
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
