@@ -12,6 +12,7 @@
 //SOURCES ../notebooks/ChartImage.java
 //SOURCES *Test.java
 //SOURCES support/*.java
+//SOURCES ../tools/StudyReport.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 
