@@ -261,12 +261,18 @@ public final class StudyReport {
         for (Row row : rows) {
             if (Long.parseLong(row.get("file_bytes")) == fileBytes) {
                 List<String> key = List.of(row.get("chapter"), row.get("workers"), row.get("cache"),
-                        name.equals("chunks") ? row.get("chunk_bytes") : "");
+                        name.equals("chunks") ? row.get("chunk_bytes") : "", row.get("page_cache"));
                 newest.remove(key);
                 newest.put(key, row);
             }
         }
         return new ArrayList<>(newest.values());
+    }
+
+    /** A row's chapter, with its page cache where the table holds rows of more than one (small or huge folios). */
+    private static String chapterLabel(Row row, List<Row> table) {
+        boolean several = table.stream().map(other -> other.get("page_cache")).distinct().count() > 1;
+        return row.get("chapter") + (several && !row.get("page_cache").isEmpty() ? " (" + row.get("page_cache") + " page cache)" : "");
     }
 
     /** Why these figures are a trial's, if they are: the study said so, or its rows show it. */
@@ -324,7 +330,7 @@ public final class StudyReport {
         for (Row row : scoreboard) {
             String number = number(row.get("chapter"));
             boolean fastest = row.number("mbps") == best;
-            cells.add(List.of(number.replaceFirst("^V0?", ""), "<code>" + escape(row.get("chapter")) + "</code>", row.get("workers"),
+            cells.add(List.of(number.replaceFirst("^V0?", ""), "<code>" + escape(chapterLabel(row, scoreboard)) + "</code>", row.get("workers"),
                     bold(fastest, seconds(row.get("mean_s"))), seconds(row.get("median_s")), bold(fastest, mbps(row.number("mbps"))),
                     chapterOne.map(one -> String.format(Locale.ROOT, "%.1f", one / row.number("mean_s"))).orElse("–"),
                     wall.map(w -> percent(row.number("mbps") / w)).orElse("–"),
@@ -343,7 +349,7 @@ public final class StudyReport {
         TreeSet<Long> values = rows.stream().map(row -> Long.parseLong(row.get(column))).collect(Collectors.toCollection(TreeSet::new));
         Map<String, Map<Long, Double>> byChapter = new LinkedHashMap<>();
         for (Row row : rows) {
-            byChapter.computeIfAbsent(row.get("chapter") + (row.get("cache").equals("warm") ? "" : " (" + row.get("cache") + ")"), c -> new TreeMap<>())
+            byChapter.computeIfAbsent(chapterLabel(row, rows) + (row.get("cache").equals("warm") ? "" : " (" + row.get("cache") + ")"), c -> new TreeMap<>())
                     .put(Long.parseLong(row.get(column)), row.number("mbps"));
         }
         List<String> headings = new ArrayList<>(List.of("chapter \\ " + what));
