@@ -66,9 +66,15 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
     boolean profile;
 
-    @Option(names = "--flamegraphs", paramLabel = "DIR", defaultValue = "results/flamegraphs",
-            description = "Where --profile writes CHAPTER.html, never over an earlier one (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--flamegraphs", paramLabel = "DIR",
+            description = "Where --profile writes CHAPTER.html, never over an earlier one (default: results/MACHINE/flamegraphs, "
+                    + "this machine's results folder).")
     Path flamegraphs;
+
+    /** --flamegraphs, or this machine's results folder's: a chapter's graph sits beside its machine's figures. */
+    private Path flameGraphDirectory() {
+        return flamegraphs != null ? flamegraphs : Path.of("results", Machine.current().name(), "flamegraphs");
+    }
 
     private Profiler profiler;
 
@@ -150,7 +156,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             PmdMapping.stopRecording(); // a failed run leaves nothing recording for later callers in this JVM
         }
         if (profiler != null) {
-            err.println("flame graph: " + profiler.writeFlameGraph(flamegraphs, chapter));
+            err.println("flame graph: " + profiler.writeFlameGraph(flameGraphDirectory(), chapter));
         }
         if (csv != null) { // only now: a command that failed part-way records nothing
             ResultsCsv.append(csv, rows);
