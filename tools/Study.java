@@ -72,8 +72,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "Study", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         customSynopsis = {"./jbang tools/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
-                "    [--only VNN[,VNN...]] [--sweep N[,N...]] [--chunks SIZE[,SIZE...]] [--skip ROUND[,ROUND...]]",
-                "    [--flamegraphs] [--results DIR] [--resume] [--report-only [--machine NAME]] [--dry-run] [--help] [--version]"},
+                "    [--only VNN[,VNN...]] [--sweep N[,N...]] [--chunks SIZE[,SIZE...]]",
+                "    [--skip ROUND[,ROUND...]] [--flamegraphs] [--results DIR] [--resume]",
+                "    [--report-only [--machine NAME]] [--dry-run] [--help] [--version]"},
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Runs every chapter, the walls and the read sizes on one haystack, into results/MACHINE/, "
                 + "then draws the charts and writes the report, results/MACHINE/index.html.",
