@@ -24,6 +24,16 @@ public interface ChunkedSearch extends NeedleSearch {
     /** Like {@link NeedleSearch#search}, reading {@code chunkBytes} (a multiple of 8) per read. */
     long search(Path file, int workers, long chunkBytes) throws IOException;
 
+    /** How many chunk-sized buffers each worker holds at once: one, unless reads are kept in flight. */
+    default int buffersPerWorker() {
+        return 1;
+    }
+
+    /** The smallest chunk this chapter can read {@code file} in without re-reading the same bytes. */
+    default long smallestChunkBytes(Path file) throws IOException {
+        return Long.BYTES;
+    }
+
     @Override
     default long search(Path file, int workers) throws IOException {
         return search(file, workers, DEFAULT_CHUNK_BYTES);

@@ -6,6 +6,7 @@ package lib;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -105,6 +106,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 .setParameterExceptionHandler((e, ignored) -> harness.fail(e.getMessage()))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> harness.fail(e));
         commandLine.getCommandSpec().usageMessage().customSynopsis(harness.synopsis());
+        if (List.of(args).contains("")) { // picocli would take an empty FILE for the default one
+            return harness.fail("an empty argument (\"\") is neither a file nor a value; leave it out or give one");
+        }
         try {
             return commandLine.execute(args);
         } catch (Error e) { // picocli hands exceptions to the handler above but lets errors through
@@ -126,13 +130,21 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         checkOptions();
+        // Every output is checked before the first run, so a figure is never measured only to be lost.
         if (profile) {
-            profiler = Profiler.load(err);
+            Profiler.checkWritable(flamegraphs);
         }
         if (csv != null) {
             ResultsCsv.checkWritable(csv);
         }
+        if (profile) {
+            profiler = Profiler.load(err);
+        }
         Path haystack = runOptions.findOrCreateFile(err);
+        String note = search.note();
+        if (note != null) {
+            err.println(chapter + ": " + note);
+        }
         if (!cold) {
             PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);
         }
@@ -141,7 +153,8 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         try {
             for (int workerCount : workerCounts()) {
                 if (search instanceof ChunkedSearch chunked) {
-                    for (long chunkBytes : chunks != null ? chunks : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES)) {
+                    for (long requestedBytes : chunks != null ? chunks : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES)) {
+                        long chunkBytes = chunkFor(chunked, haystack, requestedBytes, workerCount);
                         Measurement.Result result = measurement(haystack, workerCount).chunkBytes(chunkBytes)
                                 .time(() -> chunked.search(haystack, workerCount, chunkBytes));
                         answer = record(result, rows);
@@ -203,6 +216,33 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         return result.offset();
     }
 
+    /**
+     * The chunk each worker really reads: no more than its shard of the file when --chunk asks for
+     * more (a bigger buffer would only be zeroed and never filled), no less than the chapter can read without re-reading, and
+     * buffers for every worker that fit in the memory available, as chapter 1 checks for its one.
+     */
+    private long chunkFor(ChunkedSearch chunked, Path haystack, long requestedBytes, int workerCount) throws IOException {
+        long smallest = chunked.smallestChunkBytes(haystack);
+        if (requestedBytes < smallest) {
+            throw new UserMistakeException("--chunk " + requestedBytes + " is less than the " + smallest + " bytes " + chapter
+                    + " reads at a time on the file system of " + Quote.name(haystack) + "; use --chunk " + smallest + " or more");
+        }
+        long shardBytes = Shard.largestBytes(Files.size(haystack), workerCount);
+        long chunkBytes = chunks == null ? requestedBytes // the default, 1 MiB: small enough whatever the file
+                : Math.max(smallest, Math.min(requestedBytes, shardBytes));
+        if (chunkBytes < requestedBytes) {
+            err.println(chapter + ": --chunk " + Sizes.human(requestedBytes) + " is more than a worker's share of the file with "
+                    + workerCount + " workers; each reads " + Sizes.human(chunkBytes) + " at a time");
+        }
+        long bufferBytes = workerCount * chunked.buffersPerWorker() * chunkBytes; // at most 2^12 * 2^6 * 2^30: no overflow
+        long available = Machine.availableMemoryBytes();
+        if (available >= 0 && bufferBytes > available) {
+            throw new UserMistakeException(workerCount + " workers reading " + Sizes.human(chunkBytes) + " at a time need "
+                    + Sizes.human(bufferBytes) + " of buffers; only " + Sizes.human(available) + " of memory is available");
+        }
+        return chunkBytes;
+    }
+
     private void checkOptions() {
         runOptions.check();
         if (cold && pageCache != PageCache.Folios.AS_IS) {
@@ -210,6 +250,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
         if (workers != null) {
             RunOptions.checkWorkers("--workers", workers);
+        }
+        if (chunks != null && chunks.isEmpty()) {
+            throw new UserMistakeException("--chunk needs at least one size, such as 1m or 64k,1m");
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
             throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (" + ChunkedSearch.CHAPTERS + ")");

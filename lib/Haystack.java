@@ -19,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -62,31 +63,62 @@ public final class Haystack {
      * than the one asked for.
      */
     public static Path findOrCreate(Path path, OptionalLong requestedBytes, PrintStream err) throws IOException {
+        checkName(path);
         if (Files.isSymbolicLink(path) && !Files.exists(path)) {
-            throw new UserMistakeException(path + " is a symbolic link to nothing; refusing to create a file through it");
+            throw new UserMistakeException(Quote.name(path) + " is a symbolic link to nothing; refusing to create a file through it");
         }
         if (!Files.exists(path)) {
             long bytes = requestedBytes.orElse(DEFAULT_BYTES);
             checkCreatable(path, bytes); // a refusal is one line, not "creating..." then an error
-            err.println("creating a " + Sizes.human(bytes) + " haystack at " + path + " (needle at offset "
+            err.println("creating a " + Sizes.human(bytes) + " haystack at " + Quote.name(path) + " (needle at offset "
                     + needleOffset(bytes) + ")");
             create(path, bytes, err);
             return path;
         }
         if (Files.isDirectory(path)) {
-            throw new UserMistakeException(path + " is a directory, not a file");
+            throw new UserMistakeException(Quote.name(path) + " is a directory, not a file");
         }
         if (!Files.isRegularFile(path)) {
-            throw new UserMistakeException(path + " is not a regular file (a pipe or a device cannot be timed as a haystack)");
+            throw new UserMistakeException(Quote.name(path) + " is not a regular file (a pipe or a device cannot be timed as a haystack)");
         }
         if (!Files.isReadable(path)) {
-            throw new UserMistakeException("cannot read " + path + ": permission denied");
+            throw new UserMistakeException("cannot read " + Quote.name(path) + ": permission denied");
+        }
+        String fileSystem = Files.getFileStore(path).type();
+        if (SIZELESS_FILE_SYSTEMS.contains(fileSystem)) {
+            throw new UserMistakeException(Quote.name(path) + " is on " + fileSystem + ", whose files are made up as they are"
+                    + " read and do not report their true size (this one says " + Files.size(path) + " bytes); only a file"
+                    + " on a real file system can be timed");
         }
         if (requestedBytes.isPresent() && Files.size(path) != requestedBytes.getAsLong()) {
-            throw new UserMistakeException(path + " exists with " + Files.size(path) + " bytes, not the --size "
+            throw new UserMistakeException(Quote.name(path) + " exists with " + Files.size(path) + " bytes, not the --size "
                     + requestedBytes.getAsLong() + " you asked for; it is left as it is (choose another FILE for a new haystack)");
         }
         return path;
+    }
+
+    /**
+     * The kernel's pseudo file systems: a file there is generated on each read, and its size
+     * (0 on procfs, 4096 on sysfs) says nothing about what a read returns.
+     */
+    private static final Set<String> SIZELESS_FILE_SYSTEMS = Set.of("proc", "sysfs", "debugfs", "tracefs", "securityfs",
+            "cgroup", "cgroup2", "configfs", "pstore", "efivarfs", "bpf", "fusectl", "binfmt_misc", "devpts", "mqueue");
+
+    /**
+     * Refuses a FILE name that cannot be the file the user meant: an empty one, or one holding
+     * U+FFFD, which is what the JVM makes of bytes in a command-line argument that are not valid
+     * in its encoding (UTF-8 here): the file it would open or create is not the one named.
+     */
+    private static void checkName(Path path) {
+        String name = path.toString();
+        if (name.isEmpty()) {
+            throw new UserMistakeException("FILE is empty: name a file, or leave it out for " + DEFAULT_PATH);
+        }
+        if (name.indexOf('\uFFFD') >= 0) {
+            throw new UserMistakeException("FILE " + Quote.name(path) + " holds bytes that are not valid "
+                    + System.getProperty("sun.jnu.encoding") + " (the JVM shows them as U+FFFD), so it cannot open or create"
+                    + " the file you named; rename it, or run with a locale whose encoding the name is in");
+        }
     }
 
     /**

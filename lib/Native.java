@@ -78,6 +78,10 @@ public final class Native {
     private static final MethodHandle SYSCALL = LINKER.downcallHandle(symbol("syscall"),
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
             Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
+    // int mincore(void *addr, size_t length, unsigned char *vec)
+    private static final MethodHandle MINCORE = downcall("mincore", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+    // int getpagesize(void)
+    private static final MethodHandle GETPAGESIZE = LINKER.downcallHandle(symbol("getpagesize"), FunctionDescriptor.of(JAVA_INT));
     // char *strerror(int errnum)
     private static final MethodHandle STRERROR = LINKER.downcallHandle(symbol("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
@@ -207,6 +211,29 @@ public final class Native {
     }
 
     /** The file system magic number of tmpfs (and of a shmem file), from linux/magic.h. */
+    /**
+     * The share of {@code mapping}'s pages that are in memory, from 0 to 1: mincore(2), which
+     * reports on the page cache behind a file mapping without faulting anything in.
+     */
+    public static double residentShare(MemorySegment mapping) throws IOException {
+        try (Arena call = Arena.ofConfined()) {
+            long pageBytes = (int) GETPAGESIZE.invokeExact();
+            long pages = Math.ceilDiv(mapping.byteSize(), pageBytes);
+            MemorySegment state = call.allocate(CALL_STATE);
+            MemorySegment vector = call.allocate(pages); // one byte per page; bit 0 says "resident"
+            check((int) MINCORE.invokeExact(state, mapping, mapping.byteSize(), vector), state, "mincore");
+            long resident = 0;
+            for (long page = 0; page < pages; page++) {
+                resident += vector.get(java.lang.foreign.ValueLayout.JAVA_BYTE, page) & 1;
+            }
+            return (double) resident / pages;
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
     public static final long TMPFS_MAGIC = 0x01021994L;
     public static final long RAMFS_MAGIC = 0x858458f6L;
 

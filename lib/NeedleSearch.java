@@ -21,6 +21,11 @@ public interface NeedleSearch {
 
     long search(Path file, int workers) throws IOException;
 
+    /** A line the harness prints once its checks have passed, before the first run; none by default. */
+    default String note() {
+        return null;
+    }
+
     /** The aligned word that holds the byte at {@code byteOffset}. */
     static long wordContaining(long byteOffset) {
         return byteOffset & ~7L;

@@ -84,8 +84,35 @@ public final class PageCache {
         try {
             Native.evictFromPageCache(file);
         } catch (IOException e) {
-            throw new IOException(option + ": cannot evict " + file + " from the page cache (" + e.getMessage()
+            throw new IOException(option + ": cannot evict " + Quote.name(file) + " from the page cache (" + e.getMessage()
                     + "); its file system does not support it, so " + consequence, e);
+        }
+        double resident = residentShare(file);
+        if (resident > STILL_RESIDENT_LIMIT) {
+            long magic = Native.fileSystemMagic(file);
+            throw new UserMistakeException(option + ": " + Quote.name(file) + " is still "
+                    + Math.round(resident * 100) + " % in memory after eviction"
+                    + (magic == Native.TMPFS_MAGIC || magic == Native.RAMFS_MAGIC
+                    ? " (it is on tmpfs or ramfs, where the pages are the file itself)"
+                    : " (another program may hold it mapped or locked)")
+                    + ", so " + consequence);
+        }
+    }
+
+    /**
+     * Eviction is a request the kernel may quietly decline (tmpfs keeps every page, a page mapped
+     * or locked elsewhere stays): past this share still in memory, a run is not cold.
+     */
+    private static final double STILL_RESIDENT_LIMIT = 0.10;
+
+    /** The share of the file's pages in the page cache, read through a mapping that faults nothing in. */
+    private static double residentShare(Path file) throws IOException {
+        long bytes = Files.size(file);
+        if (bytes == 0) {
+            return 0;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            return Native.residentShare(Native.mapFile(file, bytes, 0, arena));
         }
     }
 

@@ -77,6 +77,14 @@ public final class Profiler {
      * Writes everything sampled so far as an HTML flame graph, {@code directory/name.html}, or
      * {@code name-2.html} and so on when that exists: an earlier graph is never overwritten.
      */
+    /** Fails, before any run, if flame graphs cannot be written in {@code directory} (created if missing). */
+    public static void checkWritable(Path directory) throws IOException {
+        if (Files.exists(directory) && !Files.isDirectory(directory)) {
+            throw new UserMistakeException("--flamegraphs " + Quote.name(directory) + " is not a directory");
+        }
+        OutputCheck.requireWritable("--flamegraphs", directory);
+    }
+
     public Path writeFlameGraph(Path directory, String name) throws IOException {
         if (!started) {
             throw new IllegalStateException("nothing was profiled");

@@ -56,7 +56,7 @@ public final class ResultsCsv {
      */
     private static final int OLDEST_SCHEMA_COLUMNS = COLUMNS.indexOf("vector_bits") + 1;
 
-    /** Fails, before any search runs, if {@code csv} exists and is not a results CSV. */
+    /** Fails, before any search runs, if {@code csv} exists and is not a results CSV, or cannot be written. */
     public static void checkWritable(Path csv) throws IOException {
         if (Files.isDirectory(csv)) {
             throw new UserMistakeException("--csv " + Quote.name(csv) + " is a directory");
@@ -71,6 +71,7 @@ public final class ResultsCsv {
         } else if (csv.toAbsolutePath().getParent() == null || !Files.isDirectory(csv.toAbsolutePath().getParent())) {
             throw new UserMistakeException("--csv " + Quote.name(csv) + ": its directory does not exist");
         }
+        OutputCheck.requireWritable("--csv", csv);
     }
 
     /**

@@ -72,6 +72,9 @@ public final class RunOptions {
 
     /** Refuses a worker count outside 1 to {@link #MAX_WORKERS}, naming the option it came from. */
     public static void checkWorkers(String option, List<Integer> counts) {
+        if (counts.isEmpty()) {
+            throw new UserMistakeException(option + " needs at least one count, such as 2 or 1,2,4");
+        }
         for (int count : counts) {
             if (count < 1 || count > MAX_WORKERS) {
                 throw new UserMistakeException(option + " must be between 1 and " + MAX_WORKERS + ", not " + count);

@@ -19,12 +19,17 @@ public record Shard(long start, long end) {
         return end - start;
     }
 
+    /** The length of the longest shard {@link #split} makes: no worker ever reads more than this. */
+    public static long largestBytes(long fileBytes, int workers) {
+        long perWorker = Math.ceilDiv(fileBytes, workers);
+        return Math.max(ALIGN_BYTES, Math.ceilDiv(perWorker, ALIGN_BYTES) * ALIGN_BYTES);
+    }
+
     public static List<Shard> split(long fileBytes, int workers) {
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be at least 1, not " + workers);
         }
-        long perWorker = Math.ceilDiv(fileBytes, workers);
-        long step = Math.max(ALIGN_BYTES, Math.ceilDiv(perWorker, ALIGN_BYTES) * ALIGN_BYTES);
+        long step = largestBytes(fileBytes, workers);
         List<Shard> shards = new ArrayList<>();
         for (long start = 0; start < fileBytes; start += step) {
             shards.add(new Shard(start, Math.min(fileBytes, start + step)));

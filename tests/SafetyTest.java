@@ -136,6 +136,162 @@ class SafetyTest {
         assertRefused("", args.toArray(String[]::new));
     }
 
+    /** An empty list runs nothing; exit 1 would claim the file is all zeros. */
+    @ParameterizedTest
+    @ValueSource(strings = {"--workers", "--chunk"})
+    void anEmptyListIsAUsageError(String option) throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        assertRefused("at least one", file.toString(), option, ",", "--csv", dir.resolve("results.csv").toString());
+    }
+
+    /** A shell hands the JVM bytes; what is not valid UTF-8 becomes U+FFFD, the name of another file. */
+    @Test
+    void aFileNameThatIsNotValidUtf8IsRefusedNotReplaced() throws Exception {
+        Map<String, String> before = DiskState.of(dir);
+        List<String> command = Subprocess.afterShell("set -- \"$@\" \"$(printf '" + dir + "/bad\\377.bin')\"",
+                Subprocess.javaCommand(List.of(), "V04Mmap", "--size", "64k", "--runs", "1"));
+        var result = Subprocess.run(command, logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("not valid"), result::toString);
+        assertEquals(before, DiskState.of(dir), "a file of another name was created");
+    }
+
+    @Test
+    void anEmptyArgumentIsRefused() throws Exception {
+        assertRefused("empty", "", "--runs", "1");
+        // through the launcher too, where the shell would otherwise drop it on the way
+        var result = Subprocess.run(List.of("./jbang", "variants/V04Mmap.java", "", "--runs", "1"), logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertTrue(result.stderr().contains("empty argument"), result::toString);
+    }
+
+    /** A name may hold a newline; the message about it is still one line. */
+    @Test
+    void aNewlineInAFileNameDoesNotBreakTheLine() throws IOException {
+        assertRefused("not an existing directory", dir.resolve("no\nsuch/haystack.bin").toString(), "--size", "64k");
+        assertRefused("is a directory", Files.createDirectory(dir.resolve("two\nlines")).toString());
+    }
+
+    /** procfs and sysfs files are generated as they are read; their size (0, 4096) is not their content's. */
+    @Test
+    void filesWhoseSizeTheKernelMakesUpAreRefusedByEveryChapter() throws IOException {
+        List<Path> made = List.of(Path.of("/proc/self/status"), Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
+        for (Path file : made) {
+            assumeTrue(Files.isRegularFile(file), "needs Linux procfs and sysfs");
+            for (NeedleSearch chapter : Chapters.all()) {
+                var result = InProcess.run(chapter, file.toString(), "--runs", "1", "--warmup", "0");
+                assertEquals(Harness.ERROR, result.exitCode(), () -> Chapters.name(chapter) + " " + file + "\n" + result);
+                assertEquals(1, result.errorLines().size(), result::toString);
+                assertTrue(result.stderr().contains("true size"), result::toString);
+            }
+        }
+    }
+
+    /** Its line about the vector width comes only once the command is known to run. */
+    @Test
+    void chapter13SaysNothingBeforeARefusal() throws Exception {
+        var result = Subprocess.run(Subprocess.javaCommand(List.of(), "V13PreadVector", dir.toString()), logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("is a directory"), result::toString);
+    }
+
+    @Test
+    void aReadOnlyCsvIsRefusedBeforeTheFirstRun() throws Exception {
+        Path file = haystack("haystack.bin", BYTES);
+        Path csv = Files.writeString(dir.resolve("results.csv"), ResultsCsv.headerLine() + "\n");
+        Files.setPosixFilePermissions(csv, PosixFilePermissions.fromString("r--r--r--"));
+        var result = Subprocess.run(obeyingPermissions(Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(),
+                "--runs", "1", "--csv", csv.toString())), logs());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(List.of(), result.errorLines().stream().filter(line -> line.startsWith("  ")).toList(), "a run happened");
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("read-only"), result::toString);
+        assertEquals("", result.stdout());
+    }
+
+    @Test
+    void anUnwritableFlameGraphDirectoryIsRefusedBeforeTheFirstRun() throws Exception {
+        Path file = haystack("haystack.bin", BYTES);
+        Path locked = Files.createDirectory(dir.resolve("locked"));
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            var result = Subprocess.run(obeyingPermissions(Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(),
+                    "--runs", "1", "--profile", "--flamegraphs", locked.resolve("graphs").toString())), logs());
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertEquals(1, result.errorLines().size(), result::toString);
+            assertTrue(result.stderr().contains("permission denied"), result::toString);
+            assertTrue(result.stderr().contains("'" + locked + "'"), result::toString);
+            assertEquals("", result.stdout());
+        } finally {
+            Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+
+    /** tmpfs accepts the eviction request and keeps every page: such a run is not cold. */
+    @Test
+    void coldWhereThePagesStayInMemoryIsRefused() throws IOException {
+        Path shm = Path.of("/dev/shm");
+        assumeTrue(Files.isDirectory(shm) && lib.Native.fileSystemMagic(shm) == lib.Native.TMPFS_MAGIC, "needs a tmpfs at /dev/shm");
+        Path memoryOnly = Files.createTempDirectory(shm, "cold");
+        try {
+            Path file = memoryOnly.resolve("haystack.bin");
+            Haystack.create(file, BYTES);
+            var result = InProcess.run(new V04Mmap(), file.toString(), "--cold", "--runs", "1", "--warmup", "0");
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertEquals(1, result.errorLines().size(), result::toString);
+            assertTrue(result.stderr().contains("still 100 % in memory"), result::toString);
+            assertEquals("", result.stdout(), "a figure labelled cold");
+        } finally {
+            try (Stream<Path> files = Files.list(memoryOnly)) {
+                for (Path file : files.toList()) {
+                    Files.delete(file);
+                }
+            }
+            Files.delete(memoryOnly);
+        }
+    }
+
+    /** A worker never reads more than its shard, so a buffer bigger than that is never allocated. */
+    @Test
+    void aChunkBiggerThanAShardIsClampedToIt() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        var result = InProcess.run(new V07PreadParallel(), file.toString(), "--chunk", "1g", "--workers", "2",
+                "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        assertTrue(result.stdout().contains("chunk_bytes=" + lib.Shard.largestBytes(BYTES, 2)), result::toString);
+        assertTrue(result.stderr().contains("more than a worker's share"), result::toString);
+    }
+
+    /** Buffers for every worker must fit in memory, or the command is refused before it allocates them. */
+    @Test
+    void chunkBuffersThatCannotFitInMemoryAreRefused() throws IOException {
+        long available = lib.Machine.availableMemoryBytes();
+        assumeTrue(available > 0, "needs MemAvailable in /proc/meminfo");
+        long workers = Math.min(4096, available / (1L << 30) + 8); // 1 GiB buffers, more of them than fit
+        assumeTrue(workers < 4096, "more memory than 4095 GiB");
+        Path sparse = TestFiles.writeSparse(dir.resolve("sparse.bin"),
+                TestFiles.Layout.zeros("sparse", workers << 30).plant((workers << 30) - 1, (byte) 1));
+        var result = InProcess.run(new V07PreadParallel(), sparse.toString(), "--chunk", "1g", "--workers",
+                Long.toString(workers), "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("of memory is available"), result::toString);
+    }
+
+    /** O_DIRECT reads whole blocks: a smaller chunk would read each block hundreds of times over. */
+    @ParameterizedTest
+    @ValueSource(strings = {"V14DirectIo", "V15IoUring"})
+    void aChunkBelowTheDirectIoBlockIsRefused(String chapter) throws Exception {
+        Path file = haystack("haystack.bin", BYTES);
+        NeedleSearch search = (NeedleSearch) Class.forName(chapter).getDeclaredConstructor().newInstance();
+        var result = InProcess.run(search, file.toString(), "--chunk", "8", "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("is less than the"), result::toString);
+    }
+
     @Test
     void badSizeForANewFileCreatesNothing() throws IOException {
         assertRefused("size", dir.resolve("new.bin").toString(), "--size", "huge");
@@ -151,7 +307,7 @@ class SafetyTest {
         Path procFile = Path.of("/proc/self/status");
         assumeTrue(Files.isRegularFile(procFile), "needs Linux procfs");
         assertThrows(IOException.class, () -> lib.Native.evictFromPageCache(procFile));
-        assertRefused("--cold: cannot evict", procFile.toString(), "--cold", "--runs", "1");
+        assertRefused("true size", procFile.toString(), "--cold", "--runs", "1"); // refused before eviction is tried
     }
 
     @Test

@@ -31,8 +31,12 @@ import lib.VectorKernel;
 public class V13PreadVector implements ChunkedSearch {
 
     public static void main(String[] args) {
-        System.err.println("V13PreadVector: scanning with " + VectorKernel.widestDescription());
         Harness.run(new V13PreadVector(), args);
+    }
+
+    @Override
+    public String note() {
+        return "scanning with " + VectorKernel.widestDescription();
     }
 
     @Override

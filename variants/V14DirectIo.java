@@ -61,4 +61,9 @@ public class V14DirectIo implements ChunkedSearch {
             throw DirectReader.refused(file, e);
         }
     }
+
+    @Override
+    public long smallestChunkBytes(Path file) throws IOException {
+        return DirectReader.blockBytes(file); // O_DIRECT reads whole blocks
+    }
 }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lib.ChunkedSearch;
+import lib.DirectReader;
 import lib.Harness;
 import lib.ParallelSearch;
 import lib.UringReader;
@@ -50,5 +51,15 @@ public class V15IoUring implements ChunkedSearch {
         return ParallelSearch.firstNonZeroWord(bytes, workers, chunkBytes,
                 () -> new UringReader(file, bytes, chunkBytes, QUEUE_DEPTH, DIRECT,
                         VectorKernel::firstNonZeroWordWidest));
+    }
+
+    @Override
+    public int buffersPerWorker() {
+        return QUEUE_DEPTH;
+    }
+
+    @Override
+    public long smallestChunkBytes(Path file) throws IOException {
+        return DIRECT ? DirectReader.blockBytes(file) : Long.BYTES; // O_DIRECT reads whole blocks
     }
 }
