@@ -55,7 +55,7 @@ public final class DirectReader implements ParallelSearch.ChunkScanner {
 
     /** What to tell the user when opening {@code file} with O_DIRECT failed with {@code e}. */
     public static RuntimeException refused(Path file, Exception e) {
-        return new UserMistakeException("the file system of " + file + " refuses O_DIRECT (" + e.getMessage()
+        return new UserMistakeException("the file system of " + Quote.name(file) + " refuses O_DIRECT (" + e.getMessage()
                 + "); put the file on a disk file system such as ext4 or xfs");
     }
 

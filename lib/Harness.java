@@ -279,12 +279,12 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     private int fail(Throwable e) {
         String message = switch (e) {
             case UserMistakeException user -> user.getMessage();
-            case NoSuchFileException missing -> "no such file: " + missing.getFile();
-            case AccessDeniedException denied -> "permission denied: " + denied.getFile();
+            case NoSuchFileException missing -> "no such file: " + Quote.name(missing.getFile());
+            case AccessDeniedException denied -> "permission denied: " + Quote.name(denied.getFile());
             case IOException io -> io.getMessage() != null ? io.getMessage() : io.toString();
             case OutOfMemoryError oom -> "out of memory: " + oom.getMessage();
             case InternalError fault when String.valueOf(fault.getMessage()).contains("unsafe memory access") ->
-                    runOptions.file() + " shrank during the search: a mapped page no longer had a file behind it; no figure is reported";
+                    Quote.name(runOptions.file()) + " shrank during the search: a mapped page no longer had a file behind it; no figure is reported";
             default -> null;
         };
         if (message == null) { // not the user's mistake: a bug deserves its stack trace

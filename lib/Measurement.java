@@ -177,7 +177,7 @@ public final class Measurement {
     /** Every answer must agree with the first, the file must not have changed, and a haystack's must be its needle. */
     private void check(long first, long offset) throws IOException {
         if (Files.size(file) != bytes) {
-            throw new FileChangedException(file + " changed size during the search (" + bytes + " -> "
+            throw new FileChangedException(Quote.name(file) + " changed size during the search (" + bytes + " -> "
                     + Files.size(file) + " bytes); no figure is reported");
         }
         if (offset != first) {
@@ -186,7 +186,7 @@ public final class Measurement {
         if (expected.isPresent() && offset != expected.getAsLong()) {
             long reference = new ReferenceSearch().search(file, 1);
             if (reference == offset) {
-                throw new WrongAnswerException(file + " ends with the needle but has a non-zero word at offset "
+                throw new WrongAnswerException(Quote.name(file) + " ends with the needle but has a non-zero word at offset "
                         + offset + ": a damaged haystack, not timed");
             }
             throw new WrongAnswerException(variant + " answered " + offset + " but a plain scan finds " + reference);

@@ -125,19 +125,19 @@ public final class PageCache {
             case AS_IS -> warm(file);
             case SMALL -> {
                 fillInSmallFolios(file);
-                err.println("page cache: " + file + " evicted and read back in 4 KiB folios");
+                err.println("page cache: " + Quote.name(file) + " evicted and read back in 4 KiB folios");
             }
             case HUGE -> {
                 if (Files.size(file) < PmdMapping.PMD_BYTES) {
-                    throw new UserMistakeException("--page-cache huge: " + file + " is smaller than 2 MiB, so no 2 MiB folio can hold any of it");
+                    throw new UserMistakeException("--page-cache huge: " + Quote.name(file) + " is smaller than 2 MiB, so no 2 MiB folio can hold any of it");
                 }
                 PmdMapping mapped = fillInHugeFolios(file, workers);
                 if (mapped.filePmdMappedBytes() == 0) {
-                    throw new UserMistakeException("--page-cache huge: the kernel read " + file + " back in no 2 MiB folio (Linux "
+                    throw new UserMistakeException("--page-cache huge: the kernel read " + Quote.name(file) + " back in no 2 MiB folio (Linux "
                             + System.getProperty("os.version") + ", transparent huge pages " + thpSetting()
                             + "); its file system may not cache in large folios (ext4 does since Linux 6.16)");
                 }
-                err.println("page cache: " + file + " evicted and read back in 2 MiB folios ("
+                err.println("page cache: " + Quote.name(file) + " evicted and read back in 2 MiB folios ("
                         + PmdMapping.percent(mapped.pmdMappedPercent()) + "% of a mapping of it PMD-mapped)");
             }
         }
@@ -220,7 +220,7 @@ public final class PageCache {
     private static void requireEvictable(Path file, String state) throws IOException {
         long magic = Native.fileSystemMagic(file);
         if (magic == Native.TMPFS_MAGIC || magic == Native.RAMFS_MAGIC) {
-            throw new UserMistakeException("--page-cache " + state + ": " + file + " is on tmpfs or ramfs, whose pages are the file"
+            throw new UserMistakeException("--page-cache " + state + ": " + Quote.name(file) + " is on tmpfs or ramfs, whose pages are the file"
                     + " itself and cannot be evicted and read back (put it on a disk's file system such as ext4 or XFS)");
         }
     }
