@@ -132,7 +132,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         checkOptions();
         // Every output is checked before the first run, so a figure is never measured only to be lost.
         if (profile) {
-            Profiler.checkWritable(flamegraphs);
+            Profiler.checkWritable(flameGraphDirectory());
         }
         if (csv != null) {
             ResultsCsv.checkWritable(csv);
