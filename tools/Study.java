@@ -26,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lib.FileChangedException;
+import lib.HugeFolios;
 import lib.Machine;
 import lib.Measurement;
 import lib.NeedleSearch;
@@ -53,6 +54,8 @@ import picocli.CommandLine.Option;
  *   <li>the scoreboard (warm page cache, one worker per processor) into {@code scoreboard.csv}, opened
  *       by "chapter zero": {@code cmp FILE /dev/zero}, the yardstick a shell user would reach for;
  *   <li>the worker sweep of the parallel chapters into {@code scaling.csv}, one JVM per worker count;
+ *   <li>the page-cache round: the chapters that map the file, with the cache read back in 4 KiB folios
+ *       and in 2 MiB folios ({@code --page-cache small|huge}), into {@code pagecache.csv};
  *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv};
  *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv};
  *   <li>the read sizes of chapters 3 and 13, one JVM per size, into {@code chunks.csv};
@@ -83,9 +86,12 @@ import picocli.CommandLine.Option;
 public class Study implements Callable<Integer> {
 
     /** The chapters with a worker count worth sweeping. */
-    static final Set<String> PARALLEL = Set.of("V06", "V07", "V09", "V10", "V11", "V13");
+    static final Set<String> PARALLEL = Set.of("V06", "V07", "V09", "V10", "V11", "V13", "V16");
     /** The chapters timed with a cold page cache: one of each way of reading the file, and those written for it. */
-    static final Set<String> COLD = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V14", "V15");
+    static final Set<String> COLD = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V14", "V15", "V16");
+    /** The chapters that map the file, timed with the page cache in small and in 2 MiB folios. */
+    static final Set<String> MAPPED = Set.of("V04", "V05", "V06", "V08", "V09", "V10", "V12", "V16");
+    static final List<String> PAGE_CACHE_STATES = List.of("small", "huge");
     /** The chapters whose read size is swept: one thread reading in order, and the headline. */
     static final Set<String> CHUNKED = Set.of("V03", "V13");
     /** Chapter zero is not Java: GNU cmp reports the first byte where FILE differs from endless zeros. */
@@ -95,12 +101,13 @@ public class Study implements Callable<Integer> {
     /** What {@code --only} takes besides chapters, for the walls round. */
     static final String ONLY_WALLS = "walls";
 
-    static final String SCOREBOARD = "scoreboard", SCALING = "scaling", COLD_TABLE = "cold", WALL_TABLE = "wall", CHUNKS_TABLE = "chunks";
-    static final List<String> TABLES = List.of(SCOREBOARD, SCALING, COLD_TABLE, WALL_TABLE, CHUNKS_TABLE);
+    static final String SCOREBOARD = "scoreboard", SCALING = "scaling", COLD_TABLE = "cold", WALL_TABLE = "wall", CHUNKS_TABLE = "chunks",
+            PAGE_CACHE_TABLE = "pagecache";
+    static final List<String> TABLES = List.of(SCOREBOARD, SCALING, PAGE_CACHE_TABLE, COLD_TABLE, WALL_TABLE, CHUNKS_TABLE);
     /** Not CSVs: the round that records one async-profiler flame graph per chapter, the charts, the report. */
     static final String FLAMEGRAPHS = "flamegraphs", CHARTS = "charts", REPORT = "report";
     /** The rounds --skip can leave out. */
-    static final List<String> SKIPPABLE = List.of(SCALING, COLD_TABLE, "walls", CHUNKS_TABLE, CHARTS);
+    static final List<String> SKIPPABLE = List.of(SCALING, PAGE_CACHE_TABLE, COLD_TABLE, "walls", CHUNKS_TABLE, CHARTS);
     /** Notebooks that draw every machine at once, not this machine's report. */
     static final Set<String> ALL_MACHINES_NOTEBOOKS = Set.of("machines");
     /** Below these, a study is a trial (machine.json says so, and so do the charts and the report). */
@@ -127,7 +134,7 @@ public class Study implements Callable<Integer> {
     List<Long> chunks;
 
     @Option(names = "--skip", paramLabel = "ROUND[,ROUND...]", split = ",", hideParamSyntax = true,
-            description = "Leave out rounds: scaling, cold, walls, chunks, charts.")
+            description = "Leave out rounds: scaling, pagecache, cold, walls, chunks, charts.")
     List<String> skip = new ArrayList<>();
 
     @Option(names = "--flamegraphs", description = "Add a round: each chapter once more with --profile, "
@@ -153,14 +160,18 @@ public class Study implements Callable<Integer> {
 
     /**
      * One step: a chapter (or wall, notebook) at a worker count, warm or cold, at a read size (null:
-     * the chapter's own), into one table.
+     * the chapter's own), from a page-cache state ({@code --page-cache}), into one table.
      */
-    record Step(String table, String chapter, int workers, boolean cold, Long chunkBytes) {
+    record Step(String table, String chapter, int workers, boolean cold, Long chunkBytes, String pageCache) {
         /** The chapter's own worker count: one per processor, or 1 for a single-threaded chapter (the chapter knows). */
         static final int CHAPTER_DEFAULT = 0;
 
         Step(String table, String chapter, int workers, boolean cold) {
             this(table, chapter, workers, cold, null);
+        }
+
+        Step(String table, String chapter, int workers, boolean cold, Long chunkBytes) {
+            this(table, chapter, workers, cold, chunkBytes, "as-is");
         }
 
         String cache() {
@@ -172,7 +183,8 @@ public class Study implements Callable<Integer> {
          * where the table sweeps it, the read size only in the chunks table.
          */
         String key(long fileBytes) {
-            return rowKey(table, chapter, SWEPT_WORKERS.contains(table) ? Integer.toString(workers) : "", cache(),
+            return rowKey(table, chapter, SWEPT_WORKERS.contains(table) ? Integer.toString(workers) : "",
+                    table.equals(PAGE_CACHE_TABLE) ? cache() + "/" + pageCache : cache(),
                     Long.toString(fileBytes), table.equals(CHUNKS_TABLE) ? Long.toString(chunkBytes) : "");
         }
 
@@ -187,7 +199,8 @@ public class Study implements Callable<Integer> {
                 case REPORT -> "report      index.html";
                 default -> String.format(Locale.ROOT, "%-11s %-28s %-11s %s%s", table, chapter,
                         workers == CHAPTER_DEFAULT ? "" : "workers=" + workers, cache(),
-                        chunkBytes == null ? "" : " chunk=" + Sizes.human(chunkBytes));
+                        (chunkBytes == null ? "" : " chunk=" + Sizes.human(chunkBytes))
+                                + (table.equals(PAGE_CACHE_TABLE) ? ", page cache " + pageCache : ""));
             };
         }
     }
@@ -311,7 +324,7 @@ public class Study implements Callable<Integer> {
     }
 
     /**
-     * The scoreboard first, then the sweep, the cold round, the walls and the read sizes, then the
+     * The scoreboard first, then the sweep, the page-cache round, the cold round, the walls and the read sizes, then the
      * flame graphs, the charts and the report: the most wanted figures come first.
      */
     private List<Step> plan(List<String> chapters) throws IOException {
@@ -324,6 +337,18 @@ public class Study implements Callable<Integer> {
             for (String chapter : chapters) {
                 if (PARALLEL.contains(number(chapter))) {
                     sweep.forEach(workers -> steps.add(new Step(SCALING, chapter, workers, false)));
+                }
+            }
+        }
+        String noPageCacheRound = skip.contains(PAGE_CACHE_TABLE) ? null
+                : HugeFolios.whyNot(file.toAbsolutePath().getParent()); // where the file is, or will be, created
+        if (noPageCacheRound != null) {
+            System.err.println("study: no page-cache round here: " + noPageCacheRound);
+        } else if (!skip.contains(PAGE_CACHE_TABLE)) {
+            for (String chapter : chapters) {
+                if (MAPPED.contains(number(chapter))) {
+                    PAGE_CACHE_STATES.forEach(state ->
+                            steps.add(new Step(PAGE_CACHE_TABLE, chapter, Step.CHAPTER_DEFAULT, false, null, state)));
                 }
             }
         }
@@ -431,6 +456,9 @@ public class Study implements Callable<Integer> {
         }
         if (step.cold()) {
             command.add("--cold");
+        }
+        if (!step.pageCache().equals("as-is")) {
+            command.addAll(List.of("--page-cache", step.pageCache()));
         }
         return command;
     }
@@ -628,7 +656,8 @@ public class Study implements Callable<Integer> {
                                 + " columns; mend or remove that line, then resume");
                     }
                     present.add(rowKey(table, row.get("chapter"), SWEPT_WORKERS.contains(table) ? row.get("workers") : "",
-                            row.get("cache"), row.get("file_bytes"), table.equals(CHUNKS_TABLE) ? row.get("chunk_bytes") : ""));
+                            table.equals(PAGE_CACHE_TABLE) && row.isMapped("page_cache") ? row.get("cache") + "/" + row.get("page_cache") : row.get("cache"),
+                            row.get("file_bytes"), table.equals(CHUNKS_TABLE) ? row.get("chunk_bytes") : ""));
                 }
             } catch (java.io.UncheckedIOException | IllegalStateException e) { // commons-csv's word for a malformed file
                 throw new UserMistakeException(csv + ": cannot be read as CSV (" + e.getMessage().lines().findFirst().orElse("") + ")");
