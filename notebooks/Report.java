@@ -56,7 +56,7 @@ final class Report {
     /** The Go article's published figures, kept in the project whichever results are shown. */
     static final Path REFERENCE = Path.of("results", "reference", "go-blog-figures.csv");
     /** The results files a machine's folder may hold, without ".csv"; any of them may be missing. */
-    static final List<String> TABLES = List.of("scoreboard", "scaling", "cold", "wall", "chunks", "versus-go");
+    static final List<String> TABLES = List.of("scoreboard", "pagecache", "scaling", "cold", "wall", "chunks", "versus-go");
 
     /** The study's haystack: when a folder holds rows of several sizes, these are the ones drawn. */
     static final long MAIN_FILE_BYTES = 4L << 30;

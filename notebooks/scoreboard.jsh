@@ -23,6 +23,11 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 Table rows = Report.results("scoreboard");
+// The study's page-cache round (pagecache.csv): the mapped chapters again, with the cache in small
+// and in 2 MiB folios, drawn beside the cache as the scoreboard found it.
+if (Report.machine().has("pagecache")) {
+    rows = rows.append(Report.results("pagecache"));
+}
 List<Report.Wall> walls = Report.walls();
 List<String> pageCaches = Report.pageCaches(rows);
 

@@ -136,6 +136,14 @@ public final class StudyReport {
         html.append(scoreboardTable(scoreboard, walls));
         charts(html, png -> png.startsWith("scoreboard"));
 
+        List<Row> pageCache = ofThisStudy("pagecache", rows("pagecache"));
+        if (!pageCache.isEmpty()) {
+            section(html, "pagecache", "The page cache in small and in 2 MiB folios", "The mapped chapters again, with the "
+                    + "cache refilled in 4 KiB folios (small) and in 2 MiB folios (huge) before their runs (pagecache.csv); "
+                    + "PMD-mapped is the share of each mapping the kernel mapped 2 MiB at a time, as the run recorded it.");
+            html.append(pageCacheTable(pageCache, walls));
+        }
+
         section(html, "article", "Against the article", "The article's Go figures come from another machine: compare the shapes, not the numbers.");
         charts(html, png -> png.startsWith("vs-article"));
 
@@ -183,7 +191,7 @@ public final class StudyReport {
 
         section(html, "files", "The data", "Everything on this page comes from these files; results/README.md documents every column.");
         html.append("<ul>\n");
-        for (String file : List.of("scoreboard.csv", "scaling.csv", "cold.csv", "wall.csv", "chunks.csv", "versus-go.csv", "machine.json")) {
+        for (String file : List.of("scoreboard.csv", "pagecache.csv", "scaling.csv", "cold.csv", "wall.csv", "chunks.csv", "versus-go.csv", "machine.json")) {
             if (Files.exists(folder.resolve(file))) {
                 html.append("<li><a href=\"").append(file).append("\">").append(file).append("</a></li>\n");
             }
@@ -339,6 +347,28 @@ public final class StudyReport {
         String wallLine = wall.map(w -> "<p>Memory-read wall: " + mbps(w) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n")
                 .orElse("<p>No memory-read wall measured (wall.csv), so no % of wall.</p>\n");
         return table(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall", "Go MB/s"), cells) + wallLine;
+    }
+
+    /** One line per mapped chapter: MB/s and PMD-mapped share with small folios, then with 2 MiB ones, against the 2 MiB wall. */
+    private String pageCacheTable(List<Row> pageCache, List<Row> walls) {
+        Optional<Double> hugeWall = walls.stream().filter(row -> row.get("chapter").equals("WallMemoryReadHuge") && row.get("cache").equals("warm"))
+                .map(row -> row.number("mbps")).max(Double::compare);
+        Map<String, Map<String, Row>> byChapter = new TreeMap<>();
+        pageCache.forEach(row -> byChapter.computeIfAbsent(row.get("chapter"), c -> new TreeMap<>()).put(row.get("page_cache"), row));
+        List<List<String>> cells = new ArrayList<>();
+        byChapter.forEach((chapter, states) -> {
+            List<String> line = new ArrayList<>(List.of("<code>" + escape(chapter) + "</code>"));
+            for (String state : List.of("small", "huge")) {
+                Optional<Row> row = Optional.ofNullable(states.get(state));
+                line.add(row.map(r -> mbps(r.number("mbps"))).orElse("–"));
+                line.add(row.map(r -> r.get("pmd_mapped_pct") + " %").orElse("–"));
+            }
+            line.add(Optional.ofNullable(states.get("huge")).flatMap(r -> hugeWall.map(w -> percent(r.number("mbps") / w))).orElse("–"));
+            cells.add(line);
+        });
+        return table(List.of("chapter", "small MB/s", "PMD-mapped", "huge MB/s", "PMD-mapped", "huge, % of 2 MiB wall"), cells)
+                + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + mbps(w) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
+                        .orElse("<p>No 2 MiB-page memory wall measured (wall.csv).</p>\n");
     }
 
     /** Rows are chapters, columns the values of {@code column} in numeric order, cells MB/s. */
@@ -520,7 +550,7 @@ public final class StudyReport {
     }
 
     private static final List<String[]> SECTIONS_IN_ORDER = List.of(
-            new String[] {"scoreboard", "scoreboard"}, new String[] {"article", "article"}, new String[] {"scaling", "scaling"},
+            new String[] {"scoreboard", "scoreboard"}, new String[] {"pagecache", "page cache"}, new String[] {"article", "article"}, new String[] {"scaling", "scaling"},
             new String[] {"cold", "warm/cold"}, new String[] {"walls", "walls"}, new String[] {"chunks", "read size"},
             new String[] {"warmup", "warm-up"}, new String[] {"flamegraphs", "flame graphs"}, new String[] {"machine", "machine"},
             new String[] {"files", "data"});
