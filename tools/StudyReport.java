@@ -144,7 +144,10 @@ public final class StudyReport {
             html.append(pageCacheTable(pageCache, walls));
         }
 
-        section(html, "article", "Against the article", "The article's Go figures come from another machine: compare the shapes, not the numbers.");
+        section(html, "article", "Against the article", versusGo.isEmpty()
+                ? "The article's Go figures come from another machine: compare the shapes, not the numbers."
+                : "The article's own Go code, run on this machine beside the Java chapters (versus-go.csv): "
+                        + "each side's median over the sitting's rounds.");
         charts(html, png -> png.startsWith("vs-article"));
 
         if (!versusGo.isEmpty()) {
