@@ -157,10 +157,7 @@ public final class Native {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment state = call.allocate(CALL_STATE);
             check((int) FDATASYNC.invokeExact(state, fd), state, "fdatasync");
-            int error = (int) POSIX_FADVISE.invokeExact(fd, 0L, 0L, POSIX_FADV_DONTNEED);
-            if (error != 0) {
-                throw new IOException("posix_fadvise: " + strerror(error));
-            }
+            fadvise(fd, POSIX_FADV_DONTNEED);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Throwable t) {
