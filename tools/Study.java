@@ -277,6 +277,12 @@ public class Study implements Callable<Integer> {
                     skipped++;
                     continue;
                 }
+                Optional<String> missingTable = tableNotMeasured(step);
+                if (missingTable.isPresent()) { // e.g. --only V04: no sweep, so nothing for the scaling notebook to draw
+                    progress.skip(i, step + "  no " + missingTable.get() + ".csv in this study, skipped");
+                    skipped++;
+                    continue;
+                }
                 progress.begin(i, step.toString());
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
@@ -402,6 +408,20 @@ public class Study implements Callable<Integer> {
         }
         steps.add(new Step(REPORT, "index.html", 1, false));
         return steps;
+    }
+
+    /** The results table a chart step draws from, when this study has not measured it (the notebook would stop). */
+    private Optional<String> tableNotMeasured(Step step) {
+        if (!step.table().equals(CHARTS)) {
+            return Optional.empty();
+        }
+        String table = switch (step.chapter()) {
+            case "chunks" -> CHUNKS_TABLE;
+            case "scaling" -> SCALING;
+            case "warm-vs-cold" -> COLD_TABLE;
+            default -> SCOREBOARD;
+        };
+        return Files.isRegularFile(folder.resolve(table + ".csv")) ? Optional.empty() : Optional.of(table);
     }
 
     /** The Chromium on PATH that draws the notebooks' PNGs, as the notebooks look for it. */
