@@ -13,9 +13,6 @@ import java.nio.file.Path;
 @FunctionalInterface
 public interface ChunkedSearch extends NeedleSearch {
 
-    /** The chapters that implement this, as --chunk's help and error name them (a test keeps it true). */
-    String CHAPTERS = "V03, V07, V11, V13, V14, V15";
-
     /** Bytes per read unless --chunk says otherwise. */
     long DEFAULT_CHUNK_BYTES = 1L << 20;
     /** The largest read --chunk accepts: a buffer a ByteBuffer can still view. */

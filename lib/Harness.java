@@ -55,13 +55,13 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     Path csv;
 
     @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
-            description = "Bytes per read for the chapters that read in chunks (" + ChunkedSearch.CHAPTERS + "); a list sweeps them (default: 1m).")
+            description = "Bytes per read, for a chapter that reads in chunks (one marked lib.ChunkedSearch); a list sweeps them (default: 1m).")
     List<Long> chunks;
 
     @Option(names = "--page-cache", paramLabel = "as-is|small|huge", defaultValue = "as-is", converter = FoliosConverter.class,
             description = "The page cache the warm runs start from: as-is, after one plain read (default); small, evicted "
                     + "and read back in 4 KiB folios; huge, evicted and read back in 2 MiB folios through MADV_HUGEPAGE. "
-                    + "The mapped chapters (V04-V06, V08-V10, V12, V16) report the share of their mapping that was PMD-mapped.")
+                    + "A chapter that maps the file (one marked lib.MapsTheFile) reports the share of its mapping that was PMD-mapped.")
     PageCache.Folios pageCache;
 
     @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
@@ -255,12 +255,16 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             throw new UserMistakeException("--chunk needs at least one size, such as 1m or 64k,1m");
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
-            throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (" + ChunkedSearch.CHAPTERS + ")");
+            throw new UserMistakeException("--chunk applies only to the chapters that read in chunks ("
+                    + ChapterTrait.chaptersWith(ChapterTrait.READS_IN_CHUNKS) + ")");
         }
         for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
             if (chunkBytes < Long.BYTES || chunkBytes > ChunkedSearch.MAX_CHUNK_BYTES || chunkBytes % Long.BYTES != 0) {
                 throw new UserMistakeException("--chunk must be a multiple of 8 bytes, at most 1 GiB, not " + chunkBytes);
             }
+        }
+        if (profile && search instanceof ExternalProgram) {
+            throw new UserMistakeException("--profile records Java's flame graph, and this chapter's search is another program");
         }
         if (search instanceof SingleThreaded && workers != null && !workers.equals(List.of(1))) {
             String asked = workers.stream().map(String::valueOf).collect(Collectors.joining(","));

@@ -1,24 +1,26 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.SequencedMap;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import lib.ChunkedSearch;
+import lib.ChapterTrait;
 import org.junit.jupiter.api.Test;
 
 /**
- * A chapter is a file in variants/ and a line in several other places. Every file there must be in
- * each of them, so that a chapter cannot be half-added: the failure says what is missing where.
+ * A chapter is a file in variants/, an alias in the catalog, a line in the test list and a section of
+ * README, and nothing else: what it is (mapped, parallel, reading in chunks...) it declares itself
+ * (lib/ChapterTrait), and every tool derives its rounds and help from that. A chapter cannot be
+ * half-added: the failure says what is missing where.
  */
 class ChapterListsTest {
 
@@ -49,24 +51,69 @@ class ChapterListsTest {
             if (!tested.contains(chapter)) {
                 missing.add("tests/support/Chapters.java does not list " + chapter + " (in all(), or in TESTED_COLD_ONLY)");
             }
-            if (!readme.contains("`" + script + "`")) {
-                missing.add("README.md never names `" + script + "` (its chapter's heading does)");
+            int number = Integer.parseInt(chapter.substring(1, 3));
+            if (!Pattern.compile("(?m)^### Chapter " + number + "\\b.*`" + Pattern.quote(script) + "`").matcher(readme).find()) {
+                missing.add("README.md has no section '### Chapter " + number + ": … — `" + script + "`'");
             }
         }
         assertTrue(missing.isEmpty(), "a chapter is half-added:\n  " + String.join("\n  ", missing));
     }
 
+    /** What the study reads from each chapter's source is what the chapter's class declares. */
     @Test
-    void theChaptersThatReadInChunksAreTheOnesTheHarnessNames() throws Exception {
-        Set<String> implementing = new TreeSet<>();
+    void theTraitsReadFromEachChaptersSourceAreTheOnesItsClassDeclares() throws Exception {
+        SequencedMap<String, Set<ChapterTrait>> read = ChapterTrait.inVariants(VARIANTS);
+        assertEquals(chapterFiles(), List.copyOf(read.sequencedKeySet()));
         for (String chapter : chapterFiles()) {
-            if (ChunkedSearch.class.isAssignableFrom(Class.forName(chapter))) {
-                implementing.add(chapter.substring(0, 3));
+            assertEquals(ChapterTrait.of(Class.forName(chapter)), read.get(chapter), chapter + ": the traits its "
+                    + "'public class … implements' line names differ from those its class has (an interface that extends a marker?)");
+        }
+    }
+
+    /** The two rounds the study fills by choice name chapters that exist, and can run that round. */
+    @Test
+    void theStudysOwnChoicesNameRealChapters() throws IOException {
+        String study = Files.readString(Path.of("tools/Study.java"));
+        Set<String> numbers = chapterFiles().stream().map(chapter -> chapter.substring(0, 3)).collect(Collectors.toSet());
+        SequencedMap<String, Set<ChapterTrait>> traits = ChapterTrait.inVariants(VARIANTS);
+        for (String choice : List.of("COLD_ROUND_CHOICE", "CHUNKS_ROUND_CHOICE")) {
+            Matcher declared = Pattern.compile(choice + "\\s*=\\s*Set\\.of\\(([^)]*)\\)").matcher(study);
+            assertTrue(declared.find(), "tools/Study.java no longer declares " + choice + " = Set.of(...); mend this test with it");
+            List<String> chosen = Pattern.compile("\"(V\\d\\d)\"").matcher(declared.group(1)).results().map(hit -> hit.group(1)).toList();
+            assertFalse(chosen.isEmpty(), choice + " names no chapter");
+            for (String number : chosen) {
+                assertTrue(numbers.contains(number), "tools/Study.java's " + choice + " names " + number + ", which is no chapter in variants/");
+                Set<ChapterTrait> declaredThere = traits.entrySet().stream().filter(entry -> entry.getKey().startsWith(number))
+                        .findFirst().orElseThrow().getValue();
+                assertFalse(declaredThere.contains(ChapterTrait.EXTERNAL_PROGRAM), choice + " names " + number + ", which is not Java");
+                if (choice.startsWith("CHUNKS")) {
+                    assertTrue(declaredThere.contains(ChapterTrait.READS_IN_CHUNKS), choice + " names " + number + ", which does not read in chunks");
+                }
             }
         }
-        Set<String> named = new TreeSet<>(Arrays.asList(ChunkedSearch.CHAPTERS.split(", ")));
-        assertEquals(implementing, named, "ChunkedSearch.CHAPTERS (in --chunk's help and error) must name exactly "
-                + "the chapters that implement ChunkedSearch");
+    }
+
+    /**
+     * No list of chapters is written out anywhere else in the tools and the library: each is derived
+     * from what the chapters declare (a list like "V04-V06, V08" in a help text would miss a new chapter).
+     */
+    @Test
+    void noToolOrLibraryFileKeepsAChapterListOfItsOwn() throws IOException {
+        Pattern list = Pattern.compile("(Set|List)\\.of\\(\"V\\d\\d|V\\d\\d-V\\d\\d|\"V\\d\\d, V\\d\\d");
+        List<String> found = new ArrayList<>();
+        for (String folder : List.of("lib", "tools")) {
+            try (Stream<Path> files = Files.list(Path.of(folder))) {
+                for (Path file : files.filter(path -> path.toString().endsWith(".java")).sorted().toList()) {
+                    List<String> lines = Files.readAllLines(file);
+                    for (int i = 0; i < lines.size(); i++) {
+                        if (list.matcher(lines.get(i)).find() && !lines.get(i).contains("_CHOICE = ")) {
+                            found.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(found.isEmpty(), "chapter lists that a new chapter would miss:\n  " + String.join("\n  ", found));
     }
 
     @Test

@@ -8,7 +8,6 @@
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,24 +19,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.Locale;
+import java.util.SequencedMap;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import lib.FileChangedException;
+import lib.ChapterTrait;
 import lib.HugeFolios;
 import lib.Machine;
-import lib.Measurement;
-import lib.NeedleSearch;
-import lib.PageCache;
 import lib.ProjectVersion;
 import lib.ResultsCsv;
 import lib.RunOptions;
 import lib.SizeConverter;
 import lib.Sizes;
 import lib.UserMistakeException;
-import lib.WrongAnswerException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -85,17 +81,17 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:every step ran", "2:a step failed (the others still ran) or an error (one line on stderr)"})
 public class Study implements Callable<Integer> {
 
-    /** The chapters with a worker count worth sweeping. */
-    static final Set<String> PARALLEL = Set.of("V06", "V07", "V09", "V10", "V11", "V13", "V16");
-    /** The chapters timed with a cold page cache: one of each way of reading the file, and those written for it. */
-    static final Set<String> COLD = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V14", "V15", "V16");
-    /** The chapters that map the file, timed with the page cache in small and in 2 MiB folios. */
-    static final Set<String> MAPPED = Set.of("V04", "V05", "V06", "V08", "V09", "V10", "V12", "V16");
+    /*
+     * Which chapter goes into which round follows from what each chapter declares (lib/ChapterTrait):
+     * the worker sweep takes those with workers whose warm runs read the page cache, the page-cache
+     * round those that map the file, the cold round those that read around the cache. Two rounds
+     * also take chapters of the study's choosing (ChapterListsTest checks that they exist):
+     */
+    /** Timed cold as well: one of each way of reading the file. */
+    static final Set<String> COLD_ROUND_CHOICE = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V16");
+    /** Read sizes swept: one thread reading in order, and the headline. */
+    static final Set<String> CHUNKS_ROUND_CHOICE = Set.of("V03", "V13");
     static final List<String> PAGE_CACHE_STATES = List.of("small", "huge");
-    /** The chapters whose read size is swept: one thread reading in order, and the headline. */
-    static final Set<String> CHUNKED = Set.of("V03", "V13");
-    /** Chapter zero is not Java: GNU cmp reports the first byte where FILE differs from endless zeros. */
-    static final String CMP_CHAPTER = "V00Cmp";
     /** The two walls, as tools/WallProbe.java names them (its first argument) and records them (chapter column). */
     static final List<String> WALLS = List.of("WallMemoryRead", "WallMemoryReadHuge", "WallPageCacheCopy");
     /** What {@code --only} takes besides chapters, for the walls round. */
@@ -115,7 +111,6 @@ public class Study implements Callable<Integer> {
     static final int FULL_STUDY_RUNS = 5;
 
     static final Pattern SUMMARY = Pattern.compile("^variant=\\S+ .*");
-    static final Pattern CMP_DIFFERS = Pattern.compile("differ: (?:byte|char) (\\d+)");
 
     @Mixin
     RunOptions runOptions;
@@ -217,6 +212,8 @@ public class Study implements Callable<Integer> {
     private volatile Process running;
     private Path folder;
     private String machine;
+    /** Every chapter in variants/, with what it declares of itself. */
+    private SequencedMap<String, Set<ChapterTrait>> traits;
 
     public static void main(String[] args) {
         Study study = new Study();
@@ -286,7 +283,7 @@ public class Study implements Callable<Integer> {
                 progress.begin(i, step.toString());
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
-                    default -> step.chapter().equals(CMP_CHAPTER) ? runCmp(step) : runTool(step, progress);
+                    default -> runTool(step, progress);
                 };
                 progress.end(i);
                 if (!ok) {
@@ -301,16 +298,10 @@ public class Study implements Callable<Integer> {
         return failed.isEmpty() ? 0 : 2;
     }
 
-    /** Every chapter script in variants/, in order, chapter zero first; with --only, those named. */
+    /** Every chapter script in variants/, in order; with --only, those named. */
     private List<String> chapters() throws IOException {
-        List<String> chapters = new ArrayList<>(List.of(CMP_CHAPTER));
-        try (Stream<Path> scripts = Files.list(Path.of("variants"))) {
-            scripts.map(path -> path.getFileName().toString())
-                    .filter(name -> name.matches("V\\d\\d\\w*\\.java"))
-                    .map(name -> name.substring(0, name.length() - ".java".length()))
-                    .sorted()
-                    .forEach(chapters::add);
-        }
+        traits = ChapterTrait.inVariants(Path.of("variants"));
+        List<String> chapters = List.copyOf(traits.sequencedKeySet());
         if (only == null) {
             return chapters;
         }
@@ -337,11 +328,11 @@ public class Study implements Callable<Integer> {
         int processors = Runtime.getRuntime().availableProcessors();
         List<Step> steps = new ArrayList<>();
         for (String chapter : chapters) {
-            steps.add(new Step(SCOREBOARD, chapter, chapter.equals(CMP_CHAPTER) ? 1 : Step.CHAPTER_DEFAULT, false));
+            steps.add(new Step(SCOREBOARD, chapter, Step.CHAPTER_DEFAULT, false));
         }
         if (!skip.contains(SCALING)) {
             for (String chapter : chapters) {
-                if (PARALLEL.contains(number(chapter))) {
+                if (!declares(chapter, ChapterTrait.SINGLE_THREADED) && !declares(chapter, ChapterTrait.BYPASSES_PAGE_CACHE)) {
                     sweep.forEach(workers -> steps.add(new Step(SCALING, chapter, workers, false)));
                 }
             }
@@ -352,7 +343,7 @@ public class Study implements Callable<Integer> {
             System.err.println("study: no page-cache round here: " + noPageCacheRound);
         } else if (!skip.contains(PAGE_CACHE_TABLE)) {
             for (String chapter : chapters) {
-                if (MAPPED.contains(number(chapter))) {
+                if (declares(chapter, ChapterTrait.MAPS_THE_FILE)) {
                     PAGE_CACHE_STATES.forEach(state ->
                             steps.add(new Step(PAGE_CACHE_TABLE, chapter, Step.CHAPTER_DEFAULT, false, null, state)));
                 }
@@ -360,7 +351,7 @@ public class Study implements Callable<Integer> {
         }
         if (!skip.contains(COLD_TABLE)) {
             for (String chapter : chapters) {
-                if (COLD.contains(number(chapter))) {
+                if (COLD_ROUND_CHOICE.contains(number(chapter)) || declares(chapter, ChapterTrait.BYPASSES_PAGE_CACHE)) {
                     steps.add(new Step(COLD_TABLE, chapter, Step.CHAPTER_DEFAULT, true));
                 }
             }
@@ -373,20 +364,24 @@ public class Study implements Callable<Integer> {
         }
         if (!skip.contains(CHUNKS_TABLE)) {
             for (String chapter : chapters) {
-                if (CHUNKED.contains(number(chapter))) {
+                if (CHUNKS_ROUND_CHOICE.contains(number(chapter))) {
                     chunks.forEach(chunk -> steps.add(new Step(CHUNKS_TABLE, chapter, Step.CHAPTER_DEFAULT, false, chunk)));
                 }
             }
         }
         if (flamegraphs) {
             for (String chapter : chapters) {
-                if (!chapter.equals(CMP_CHAPTER)) {
+                if (!declares(chapter, ChapterTrait.EXTERNAL_PROGRAM)) {
                     steps.add(new Step(FLAMEGRAPHS, chapter, Step.CHAPTER_DEFAULT, false));
                 }
             }
         }
         steps.addAll(finish());
         return steps;
+    }
+
+    private boolean declares(String chapter, ChapterTrait trait) {
+        return traits.get(chapter).contains(trait);
     }
 
     /** The charts (every notebook of one machine, where Chromium can draw them) and the report. */
@@ -443,9 +438,6 @@ public class Study implements Callable<Integer> {
     }
 
     private List<String> command(Step step) {
-        if (step.chapter().equals(CMP_CHAPTER)) {
-            return List.of("cmp", file.toString(), "/dev/zero");
-        }
         if (step.table().equals(CHARTS)) {
             return List.of("./jbang", "-Dresults=" + results, "-Dmachine=" + machine, "notebooks/" + step.chapter() + ".jsh");
         }
@@ -509,7 +501,7 @@ public class Study implements Callable<Integer> {
             default -> 15_000;
         };
         double passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
-        return (step.chapter().equals(CMP_CHAPTER) ? 1 : 4) + passes * fileBytes / (megabytesPerSecond * 1e6);
+        return 4 + passes * fileBytes / (megabytesPerSecond * 1e6);
     }
 
     private static long sizeOf(Path file) {
@@ -593,60 +585,6 @@ public class Study implements Callable<Integer> {
             }
             System.err.println("study: a trial (" + String.join(", ", why) + "): machine.json and the report say so");
         }
-    }
-
-    /**
-     * Chapter zero: {@code cmp FILE /dev/zero}, timed from starting the process to its exit. A chapter's
-     * run excludes its JVM's start-up; cmp's start-up is a millisecond or so, so the two compare fairly.
-     */
-    private boolean runCmp(Step step) throws IOException, InterruptedException {
-        PageCache.warm(file);
-        Measurement.Result result;
-        try {
-            result = new Measurement(step.chapter(), file, System.out, System.err)
-                    .runs(runOptions.warmup(), runOptions.runs())
-                    .workers(step.workers())
-                    .time(this::cmpOnce);
-        } catch (WrongAnswerException | FileChangedException | CmpFailedException e) {
-            System.err.println("study: " + step.chapter() + ": " + e.getMessage() + "; no figure recorded");
-            return false;
-        }
-        ResultsCsv.append(csv(step.table()), List.of(ResultsCsv.row(result)));
-        return true;
-    }
-
-    /** cmp could not compare: its message, not an offset, is what it gave. */
-    static final class CmpFailedException extends IOException {
-        CmpFailedException(String message) {
-            super(message);
-        }
-    }
-
-    /**
-     * Runs cmp once. Returns the offset of the first non-zero 8-byte word (cmp counts bytes from 1;
-     * the word's offset is that byte's, rounded down to 8), or -1 for a file of zeros.
-     */
-    private long cmpOnce() throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command(new Step(SCOREBOARD, CMP_CHAPTER, 1, false)))
-                .redirectErrorStream(true);
-        builder.environment().put("LC_ALL", "C"); // its message in English, to be read below
-        Process process = builder.start();
-        running = process;
-        String output;
-        try (Reader out = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
-            output = new BufferedReader(out).lines().reduce("", (a, b) -> a + b + "\n");
-        }
-        int status = process.waitFor();
-        running = null;
-        Matcher differs = CMP_DIFFERS.matcher(output);
-        if (status == 1 && differs.find()) {
-            long firstDifferentByte = Long.parseLong(differs.group(1)) - 1;
-            return NeedleSearch.wordContaining(firstDifferentByte);
-        }
-        if (status == 1 && output.contains("EOF on " + file)) {
-            return NeedleSearch.NOT_FOUND; // the file ended before any byte differed from zero
-        }
-        throw new CmpFailedException("cmp failed (status " + status + "): " + output.strip());
     }
 
     /**

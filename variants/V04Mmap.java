@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
+import lib.MapsTheFile;
 import lib.NeedleSearch;
 import lib.PmdMapping;
 import lib.SingleThreaded;
@@ -32,7 +33,7 @@ import lib.WordKernel;
  *   variant=V04Mmap workers=1 offset=4294967288 runs=5 mean_s=0.2600 median_s=0.2592 mbps=16518 cache=warm bytes=4294967296
  * </pre>
  */
-public class V04Mmap implements NeedleSearch, SingleThreaded {
+public class V04Mmap implements NeedleSearch, SingleThreaded, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V04Mmap(), args);

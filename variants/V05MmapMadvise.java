@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
+import lib.MapsTheFile;
 import lib.Native;
 import lib.NeedleSearch;
 import lib.PmdMapping;
@@ -31,7 +32,7 @@ import lib.WordKernel;
  *   variant=V05MmapMadvise workers=1 offset=4294967288 runs=5 mean_s=0.2615 median_s=0.2616 mbps=16426 cache=warm bytes=4294967296
  * </pre>
  */
-public class V05MmapMadvise implements NeedleSearch, SingleThreaded {
+public class V05MmapMadvise implements NeedleSearch, SingleThreaded, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V05MmapMadvise(), args);

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
+import lib.MapsTheFile;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.PmdMapping;
@@ -32,7 +33,7 @@ import lib.WordKernel;
  *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=0.1840 median_s=0.1837 mbps=23344 cache=warm bytes=4294967296
  * </pre>
  */
-public class V06MmapParallel implements NeedleSearch {
+public class V06MmapParallel implements NeedleSearch, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V06MmapParallel(), args);

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
+import lib.MapsTheFile;
 import lib.NeedleSearch;
 import lib.PmdMapping;
 import lib.SingleThreaded;
@@ -35,7 +36,7 @@ import lib.VectorKernel;
  *   variant=V08Vector256 workers=1 offset=4294967288 runs=5 mean_s=0.2456 median_s=0.2450 mbps=17485 cache=warm bytes=4294967296
  * </pre>
  */
-public class V08Vector256 implements NeedleSearch, SingleThreaded {
+public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V08Vector256(), args);

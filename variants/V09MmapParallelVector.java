@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
+import lib.MapsTheFile;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.PmdMapping;
@@ -29,7 +30,7 @@ import lib.VectorKernel;
  *   variant=V09MmapParallelVector workers=2 offset=4294967288 runs=5 mean_s=0.1818 median_s=0.1813 mbps=23622 cache=warm bytes=4294967296
  * </pre>
  */
-public class V09MmapParallelVector implements NeedleSearch {
+public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V09MmapParallelVector(), args);

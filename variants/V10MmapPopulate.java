@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lib.Harness;
+import lib.MapsTheFile;
 import lib.Native;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
@@ -33,7 +34,7 @@ import lib.VectorKernel;
  *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=0.2422 median_s=0.2413 mbps=17736 cache=warm bytes=4294967296
  * </pre>
  */
-public class V10MmapPopulate implements NeedleSearch {
+public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V10MmapPopulate(), args);

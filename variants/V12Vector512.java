@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
+import lib.MapsTheFile;
 import lib.NeedleSearch;
 import lib.PmdMapping;
 import lib.SingleThreaded;
@@ -31,7 +32,7 @@ import lib.VectorKernel;
  *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=0.2747 median_s=0.2749 mbps=15636 cache=warm bytes=4294967296
  * </pre>
  */
-public class V12Vector512 implements NeedleSearch, SingleThreaded {
+public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V12Vector512(), args);

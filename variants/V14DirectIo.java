@@ -10,8 +10,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import lib.DirectReader;
+import lib.BypassesPageCache;
 import lib.ChunkedSearch;
+import lib.DirectReader;
 import lib.Harness;
 import lib.ParallelSearch;
 import lib.VectorKernel;
@@ -37,7 +38,7 @@ import lib.VectorKernel;
  *   variant=V14DirectIo workers=2 offset=4294967288 runs=5 mean_s=1.5390 median_s=1.5461 mbps=2791 cache=cold bytes=4294967296 chunk_bytes=1048576
  * </pre>
  */
-public class V14DirectIo implements ChunkedSearch {
+public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
 
     public static void main(String[] args) {
         Harness.run(new V14DirectIo(), args);

@@ -7,6 +7,7 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import lib.BypassesPageCache;
 import lib.ChunkedSearch;
 import lib.DirectReader;
 import lib.Harness;
@@ -34,7 +35,7 @@ import lib.VectorKernel;
  *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=1.9603 median_s=1.9146 mbps=2191 cache=cold bytes=4294967296 chunk_bytes=1048576
  * </pre>
  */
-public class V15IoUring implements ChunkedSearch {
+public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
     /** Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB chunks. */
     static final int QUEUE_DEPTH = 16;

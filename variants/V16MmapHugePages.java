@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.HugeFolios;
+import lib.MapsTheFile;
 import lib.Native;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
@@ -35,7 +36,7 @@ import lib.VectorKernel;
  * Without --page-cache huge, on a cache the machine had filled in small folios: pmd_mapped_pct=0.0 and 2,805 MB/s.
  * </pre>
  */
-public class V16MmapHugePages implements NeedleSearch {
+public class V16MmapHugePages implements NeedleSearch, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V16MmapHugePages(), args);

@@ -15,7 +15,7 @@ final class Chapters {
 
     static List<NeedleSearch> all() {
         return List.of(
-                new V01ReadAll(), new V02BufferedByte(), new V03ChunkedLong(), new V04Mmap(), new V05MmapMadvise(),
+                new V00Cmp(), new V01ReadAll(), new V02BufferedByte(), new V03ChunkedLong(), new V04Mmap(), new V05MmapMadvise(),
                 new V06MmapParallel(), new V07PreadParallel(), new V08Vector256(), new V09MmapParallelVector(),
                 new V10MmapPopulate(), new V11PreadParallelVector256(), new V12Vector512(), new V13PreadVector(),
                 new V16MmapHugePages());
