@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.SequencedMap;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -179,7 +177,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** The loop for one worker count: evicts the file before each run with --cold, profiles only the timed runs. */
     private Measurement measurement(Path haystack, int workerCount) throws IOException {
-        PmdMapping.Runs pmdShares = new PmdMapping.Runs(); // what each run's mapping was, read outside its time
+        PmdShares pmdShares = new PmdShares(); // what each run's mapping was, read outside its time
         return new Measurement(chapter, haystack, out, err)
                 .runs(runOptions.warmup(), runOptions.runs())
                 .workers(workerCount)
@@ -195,14 +193,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 })
                 .untimedInEachRun(pmdShares::afterRun)
                 .runNote(pmdShares::note)
-                .summaryFields(() -> {
-                    SequencedMap<String, String> fields = new LinkedHashMap<>();
-                    fields.put(ResultsCsv.PAGE_CACHE, pageCache.label);
-                    if (!pmdShares.medianPercent().isEmpty()) {
-                        fields.put(ResultsCsv.PMD_MAPPED_PCT, pmdShares.medianPercent());
-                    }
-                    return fields;
-                });
+                .afterRuns(() -> PageCache.requireStillHeld(haystack, pageCache, pmdShares))
+                .pageCache(pageCache)
+                .pmdMappedPercent(pmdShares::medianPercent);
     }
 
     /** Pauses the profiler and keeps the CSV row for the end; returns the answer. */
@@ -235,10 +228,10 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     + workerCount + " workers; each reads " + Sizes.human(chunkBytes) + " at a time");
         }
         long bufferBytes = workerCount * chunked.buffersPerWorker() * chunkBytes; // at most 2^12 * 2^6 * 2^30: no overflow
-        long available = Machine.availableMemoryBytes();
-        if (available >= 0 && bufferBytes > available) {
+        AvailableMemory available = AvailableMemory.now();
+        if (available.known() && bufferBytes > available.bytes()) {
             throw new UserMistakeException(workerCount + " workers reading " + Sizes.human(chunkBytes) + " at a time need "
-                    + Sizes.human(bufferBytes) + " of buffers; only " + Sizes.human(available) + " of memory is available");
+                    + Sizes.human(bufferBytes) + " of buffers; only " + available + " of memory is available");
         }
         return chunkBytes;
     }
@@ -283,12 +276,12 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     private int fail(Throwable e) {
         String message = switch (e) {
             case UserMistakeException user -> user.getMessage();
+            case MappedFileShrankException shrank -> shrankDuringTheSearch();
             case NoSuchFileException missing -> "no such file: " + Quote.name(missing.getFile());
             case AccessDeniedException denied -> "permission denied: " + Quote.name(denied.getFile());
             case IOException io -> io.getMessage() != null ? io.getMessage() : io.toString();
             case OutOfMemoryError oom -> "out of memory: " + oom.getMessage();
-            case InternalError fault when String.valueOf(fault.getMessage()).contains("unsafe memory access") ->
-                    Quote.name(runOptions.file()) + " shrank during the search: a mapped page no longer had a file behind it; no figure is reported";
+            case InternalError fault when String.valueOf(fault.getMessage()).contains("unsafe memory access") -> shrankDuringTheSearch();
             default -> null;
         };
         if (message == null) { // not the user's mistake: a bug deserves its stack trace
@@ -296,6 +289,10 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             return ERROR;
         }
         return fail(message);
+    }
+
+    private String shrankDuringTheSearch() {
+        return Quote.name(runOptions.file()) + " shrank during the search: a mapped page no longer had a file behind it; no figure is reported";
     }
 
     private int fail(String message) {

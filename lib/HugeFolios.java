@@ -83,7 +83,10 @@ public final class HugeFolios {
         }
     }
 
-    /** {@code madvise(MADV_POPULATE_READ)}: faults every page of {@code part} in now, reading what is not cached. */
+    /**
+     * {@code madvise(MADV_POPULATE_READ)}: faults every page of {@code part} in now, reading what is not
+     * cached. A file cut under the mapping gives {@link MappedFileShrankException}.
+     */
     public static void populate(MemorySegment part) throws IOException {
         if (part.byteSize() == 0) {
             return;
@@ -93,6 +96,9 @@ public final class HugeFolios {
         } catch (Native.ErrnoException e) {
             if (e.errno() == Native.ErrnoException.EINVAL) {
                 throw new UserMistakeException("this kernel refuses MADV_POPULATE_READ (" + e.getMessage() + "): it needs Linux 5.14 or later");
+            }
+            if (e.errno() == Native.ErrnoException.EFAULT) { // a page past the file's end: it was cut while mapped
+                throw new MappedFileShrankException("MADV_POPULATE_READ");
             }
             throw e;
         }

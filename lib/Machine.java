@@ -52,7 +52,7 @@ public record Machine(String cpuModel, Integer cpuFamily, Integer cpuModelNumber
         boolean avx512 = flags.contains("avx512f"), avx2 = flags.contains("avx2");
         return new Machine(cpu.getOrDefault("model name", System.getProperty("os.arch")),
                 integer(cpu.get("cpu family")), integer(cpu.get("model")),
-                Runtime.getRuntime().availableProcessors(), meminfoBytes("MemTotal:"),
+                Runtime.getRuntime().availableProcessors(), AvailableMemory.meminfoBytes(MEMINFO, "MemTotal"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version"),
                 System.getProperty("java.vm.vendor") + " " + Runtime.version(),
                 avx512 ? 512 : avx2 ? 256 : 128, avx2, avx512);
@@ -194,18 +194,9 @@ public record Machine(String cpuModel, Integer cpuFamily, Integer cpuModelNumber
         }
     }
 
-    /** Bytes the kernel says it could hand out now without swapping, or -1 if unknown. */
+    /** Bytes this process can still take: see {@link AvailableMemory} (MemAvailable, and any memory cgroup's limit); -1 if unknown. */
     public static long availableMemoryBytes() {
-        return meminfoBytes("MemAvailable:");
-    }
-
-    private static long meminfoBytes(String key) {
-        try (Stream<String> lines = Files.lines(MEMINFO)) {
-            return lines.filter(line -> line.startsWith(key)).findFirst()
-                    .map(line -> Long.parseLong(line.replaceAll("\\D", "")) * 1024).orElse(-1L);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        return AvailableMemory.now().bytes();
     }
 
     /** The "key : value" lines of the first processor in /proc/cpuinfo; empty if unreadable. */

@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.SequencedMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -22,11 +21,13 @@ import java.util.function.Supplier;
  * stdout, as space-separated {@code key=value} pairs that scripts read (the study among them):
  *
  * <pre>
- *   variant=… workers=… offset=… runs=… mean_s=… median_s=… mbps=… cache=… bytes=… [chunk_bytes=…] [extra fields…]
+ *   variant=… workers=… offset=… runs=… mean_s=… median_s=… mbps=… cache=… bytes=… [chunk_bytes=…] [page_cache=…] [pmd_mapped_pct=…]
  * </pre>
  *
- * {@code chunk_bytes} is there only for a chapter that reads in chunks. A caller adds its own
- * per-run note ({@link #runNote}) and summary fields ({@link #summaryFields}) without touching this loop.
+ * {@code chunk_bytes} is there only for a chapter that reads in chunks, {@code page_cache} only
+ * where the caller set up the page cache ({@link #pageCache}), {@code pmd_mapped_pct} only for a
+ * chapter that maps the file. A caller adds its own per-run note ({@link #runNote}) without
+ * touching this loop.
  */
 public final class Measurement {
 
@@ -43,9 +44,27 @@ public final class Measurement {
         void prepare(int index, boolean timed) throws IOException;
     }
 
-    /** The figures of one measurement, with what they were measured on; {@link ResultsCsv#row} makes them a CSV row. */
+    /** A last check once the runs are done, before the summary line: it may still refuse the figures by throwing. */
+    @FunctionalInterface
+    public interface AfterRuns {
+        void check() throws IOException;
+    }
+
+    /**
+     * The figures of one measurement, with what they were measured on; {@link ResultsCsv#row} makes
+     * them a CSV row. {@code pageCache}: the state the warm runs started from, where the caller set
+     * one up; {@code pmdMappedPercent}: the median share of a mapped chapter's mapping that was
+     * PMD-mapped over the timed runs (see {@link PmdMapping}).
+     */
     public record Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
-                         double[] warmupSeconds, double[] seconds, SequencedMap<String, String> extraFields) {
+                         double[] warmupSeconds, double[] seconds, Optional<PageCache.Folios> pageCache,
+                         OptionalDouble pmdMappedPercent) {
+
+        /** Figures with no page-cache state of their own (another program's, or a test's). */
+        public Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
+                      double[] warmupSeconds, double[] seconds) {
+            this(variant, workers, cache, bytes, chunkBytes, offset, warmupSeconds, seconds, Optional.empty(), OptionalDouble.empty());
+        }
 
         public double meanSeconds() {
             return Stats.trimmedMean(seconds);
@@ -66,7 +85,8 @@ public final class Measurement {
                     variant, workers, offset, seconds.length, meanSeconds(), medianSeconds(), megabytesPerSecond(),
                     cache, bytes));
             chunkBytes.ifPresent(chunk -> line.append(" chunk_bytes=").append(chunk));
-            extraFields.forEach((key, value) -> line.append(' ').append(key).append('=').append(value));
+            pageCache.ifPresent(folios -> line.append(" page_cache=").append(folios.label));
+            pmdMappedPercent.ifPresent(percent -> line.append(" pmd_mapped_pct=").append(PmdMapping.percent(percent)));
             return line.toString();
         }
     }
@@ -85,7 +105,9 @@ public final class Measurement {
     private BeforeRun beforeRun = (index, timed) -> {};
     private LongSupplier untimedNanos = () -> 0;
     private Supplier<String> runNote = () -> "";
-    private Supplier<? extends SequencedMap<String, String>> summaryFields = LinkedHashMap::new;
+    private AfterRuns afterRuns = () -> {};
+    private Optional<PageCache.Folios> pageCache = Optional.empty();
+    private Supplier<OptionalDouble> pmdMappedPercent = OptionalDouble::empty;
 
     /** A measurement of {@code variant} on {@code file}: summary to {@code out}, one line per run to {@code err}. */
     public Measurement(String variant, Path file, PrintStream out, PrintStream err) throws IOException {
@@ -142,9 +164,20 @@ public final class Measurement {
         return this;
     }
 
-    /** Asked once the runs are done; each entry ends the summary line as {@code key=value}. */
-    public Measurement summaryFields(Supplier<? extends SequencedMap<String, String>> fields) {
-        this.summaryFields = fields;
+    public Measurement afterRuns(AfterRuns check) {
+        this.afterRuns = check;
+        return this;
+    }
+
+    /** The page-cache state the caller set up before the warm runs, recorded with the figures. */
+    public Measurement pageCache(PageCache.Folios state) {
+        this.pageCache = Optional.of(state);
+        return this;
+    }
+
+    /** Asked once the runs are done: the median PMD-mapped share of a mapped chapter's timed runs, if any. */
+    public Measurement pmdMappedPercent(Supplier<OptionalDouble> medianOfTimedRuns) {
+        this.pmdMappedPercent = medianOfTimedRuns;
         return this;
     }
 
@@ -168,8 +201,9 @@ public final class Measurement {
             err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d%s%n", timed ? "run" : "warm-up", index + 1,
                     elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset, note.isEmpty() ? "" : "  " + note);
         }
+        afterRuns.check();
         Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
-                warmupSeconds, seconds, Collections.unmodifiableSequencedMap(new LinkedHashMap<>(summaryFields.get())));
+                warmupSeconds, seconds, pageCache, pmdMappedPercent.get());
         out.println(result.summaryLine());
         return result;
     }

@@ -39,6 +39,7 @@ public final class Native {
     public static final int MAP_PRIVATE = 0x02;
     public static final int MAP_ANONYMOUS = 0x20;
     public static final int MAP_POPULATE = 0x8000;
+    public static final int MADV_RANDOM = 1;
     public static final int MADV_SEQUENTIAL = 2;
     public static final int MADV_WILLNEED = 3;
     public static final int MADV_HUGEPAGE = 14;
@@ -328,7 +329,7 @@ public final class Native {
 
     /** A failed system call, with its error number for callers that treat some errors apart. */
     public static final class ErrnoException extends IOException {
-        public static final int EPERM = 1, EINTR = 4, EINVAL = 22, ENOSYS = 38;
+        public static final int EPERM = 1, EINTR = 4, EFAULT = 14, EINVAL = 22, ENOSYS = 38;
         private final int errno;
 
         public ErrnoException(String call, int errno) {

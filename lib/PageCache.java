@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -118,14 +119,19 @@ public final class PageCache {
 
     /**
      * Puts {@code file} in the page cache in the state {@code --page-cache} asks for, before warm runs,
-     * and says on {@code err} what it did. {@code huge} fails in one line if no 2 MiB folio came of it.
+     * and says on {@code err} what it did. {@code huge} fails in one line if no 2 MiB folio came of it,
+     * {@code small} if any of it is still, or already again, in 2 MiB folios.
      */
     public static void prepare(Path file, Folios folios, int workers, PrintStream err) throws IOException {
         switch (folios) {
             case AS_IS -> warm(file);
             case SMALL -> {
                 fillInSmallFolios(file);
-                err.println("page cache: " + Quote.name(file) + " evicted and read back in 4 KiB folios");
+                PmdMapping mapped = mappedAsCached(file);
+                if (mapped.filePmdMappedBytes() > 0) {
+                    throw new FileChangedException(changedUnder(file, Folios.SMALL, mapped.pmdMappedPercent(), "just after it was read back"));
+                }
+                err.println("page cache: " + Quote.name(file) + " evicted and read back in 4 KiB folios (0.0% of a mapping of it PMD-mapped)");
             }
             case HUGE -> {
                 if (Files.size(file) < PmdMapping.PMD_BYTES) {
@@ -140,6 +146,53 @@ public final class PageCache {
                 err.println("page cache: " + Quote.name(file) + " evicted and read back in 2 MiB folios ("
                         + PmdMapping.percent(mapped.pmdMappedPercent()) + "% of a mapping of it PMD-mapped)");
             }
+        }
+    }
+
+    /**
+     * After warm runs from {@code --page-cache small} or {@code huge}: fails in one line if the cache
+     * no longer held the file that way (another program evicted it and read it back), so that no
+     * figure is recorded under a state it was not measured in. A chapter that maps the file tells
+     * through its runs' PMD shares ({@code runShares}); for one that does not, the file is mapped once
+     * more, untimed, and looked at.
+     */
+    public static void requireStillHeld(Path file, Folios folios, PmdShares runShares) throws IOException {
+        if (folios == Folios.AS_IS) {
+            return;
+        }
+        boolean small = folios == Folios.SMALL;
+        OptionalDouble worst = small ? runShares.highestPercent() : runShares.lowestPercent();
+        double percent = worst.isPresent() ? worst.getAsDouble() : mappedAsCached(file).pmdMappedPercent();
+        if (Double.isNaN(percent)) {
+            return; // nothing resident to judge by: an empty file
+        }
+        if (small ? percent > 0 : percent == 0) {
+            throw new FileChangedException(changedUnder(file, folios, percent, worst.isPresent() ? "in a timed run" : "after the runs"));
+        }
+    }
+
+    private static String changedUnder(Path file, Folios folios, double percent, String when) {
+        return "--page-cache " + folios + ": " + Quote.name(file) + " was " + PmdMapping.percent(percent) + "% PMD-mapped " + when
+                + ", so the page cache no longer held it in " + (folios == Folios.SMALL ? "4 KiB" : "2 MiB") + " folios"
+                + " (another program read it back meanwhile, such as a run with --page-cache "
+                + (folios == Folios.SMALL ? "huge" : "small") + "); no figure is reported as " + folios;
+    }
+
+    /**
+     * How a fresh mapping of {@code file} comes out from the page cache as it stands: mapped with
+     * {@code MADV_RANDOM}, so that a page not cached is read alone into a folio of its own (no
+     * readahead, no large folio), then faulted in whole, looked at and unmapped. Untimed.
+     */
+    static PmdMapping mappedAsCached(Path file) throws IOException {
+        long bytes = Files.size(file);
+        if (bytes == 0) {
+            return new PmdMapping(0, 0, 0);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = Native.mapFile(file, bytes, 0, arena);
+            Native.madvise(mapped, Native.MADV_RANDOM);
+            HugeFolios.populate(mapped);
+            return PmdMapping.of(mapped);
         }
     }
 

@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -27,7 +25,8 @@ import java.util.regex.Pattern;
  * its scan, before it unmaps. When the harness asked for it ({@link #startRecording}), that reads
  * {@code smaps} for the mapping (a few milliseconds: the kernel walks the page tables) and notes
  * how long the reading took; the harness takes that time back out of the run's. Otherwise the call
- * does nothing, so tests and other callers pay nothing.
+ * does nothing, so tests and other callers pay nothing. The harness keeps what each run recorded
+ * ({@link PmdShares}).
  */
 public record PmdMapping(long rssBytes, long filePmdMappedBytes, long anonHugePagesBytes) {
 
@@ -118,53 +117,5 @@ public record PmdMapping(long rssBytes, long filePmdMappedBytes, long anonHugePa
     /** What the last run recorded, and forgets it; null if the chapter recorded nothing (it does not map). */
     public static Recorded takeRecorded() {
         return LAST.getAndSet(null);
-    }
-
-    /**
-     * The PMD shares of one measurement's runs, for the harness: recording starts before each run;
-     * right after it, {@link #afterRun} takes what the chapter recorded and returns the time to take
-     * out of the run's; {@link #note} ends the run's line; {@link #medianPercent} goes in the summary.
-     */
-    public static final class Runs {
-        private final List<Double> timedPercents = new ArrayList<>();
-        private Recorded last;
-        private boolean mapped;
-        private boolean timed;
-
-        public void beforeRun(boolean timedRun) {
-            timed = timedRun;
-            startRecording();
-        }
-
-        /** Right after a run, before its time is taken: the nanoseconds spent reading smaps, not the search's. */
-        public long afterRun() {
-            last = takeRecorded();
-            stopRecording();
-            if (last == null) {
-                return 0;
-            }
-            mapped = true;
-            if (timed && last.mapping() != null && !Double.isNaN(last.mapping().pmdMappedPercent())) {
-                timedPercents.add(last.mapping().pmdMappedPercent());
-            }
-            return last.readingNanos();
-        }
-
-        /** For the run's line on stderr: "PMD-mapped 100.0%", or empty for a chapter that does not map. */
-        public String note() {
-            if (last == null) {
-                return "";
-            }
-            return last.mapping() == null ? "PMD-mapped: smaps unreadable"
-                    : "PMD-mapped " + percent(last.mapping().pmdMappedPercent()) + "%";
-        }
-
-        /** The median share over the timed runs, for the summary line and the CSV; empty for a chapter that does not map. */
-        public String medianPercent() {
-            if (!mapped || timedPercents.isEmpty()) {
-                return "";
-            }
-            return percent(Stats.median(timedPercents.stream().mapToDouble(Double::doubleValue).toArray()));
-        }
     }
 }

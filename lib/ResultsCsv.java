@@ -35,13 +35,6 @@ public final class ResultsCsv {
             "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine",
             "page_cache", "pmd_mapped_pct");
 
-    /**
-     * Summary fields ({@link Measurement.Result#extraFields}) that are also columns: the page-cache
-     * state the warm runs started from, and the median share of a mapped chapter's mapping that was
-     * PMD-mapped (empty for a chapter that does not map).
-     */
-    public static final String PAGE_CACHE = "page_cache", PMD_MAPPED_PCT = "pmd_mapped_pct";
-
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
     private ResultsCsv() {}
@@ -103,7 +96,8 @@ public final class ResultsCsv {
                 joined(seconds), joined(result.warmupSeconds()),
                 machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
                 machine.jdk(), machine.vectorBits(), machine.name(),
-                result.extraFields().getOrDefault(PAGE_CACHE, ""), result.extraFields().getOrDefault(PMD_MAPPED_PCT, ""));
+                result.pageCache().map(folios -> folios.label).orElse(""),
+                result.pmdMappedPercent().isPresent() ? PmdMapping.percent(result.pmdMappedPercent().getAsDouble()) : "");
     }
 
     private static String fixed(double seconds) {

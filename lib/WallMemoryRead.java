@@ -58,6 +58,7 @@ public class WallMemoryRead implements NeedleSearch, AutoCloseable {
             close();
             arena = Arena.ofShared();
             long rounded = Math.max(PmdMapping.PMD_BYTES, Math.ceilDiv(bytes, PmdMapping.PMD_BYTES) * PmdMapping.PMD_BYTES);
+            AvailableMemory.require(rounded + PmdMapping.PMD_BYTES, "the memory wall's copy of the haystack");
             MemorySegment mapping = Native.mapAnonymous(rounded + PmdMapping.PMD_BYTES, arena);
             long skip = Math.ceilDiv(mapping.address(), PmdMapping.PMD_BYTES) * PmdMapping.PMD_BYTES - mapping.address();
             MemorySegment aligned = mapping.asSlice(skip, rounded);

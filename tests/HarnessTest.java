@@ -15,10 +15,12 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import lib.ChunkedSearch;
+import lib.FileChangedException;
 import lib.Harness;
 import lib.Haystack;
 import lib.Measurement;
 import lib.NeedleSearch;
+import lib.PageCache;
 import lib.ProjectVersion;
 import lib.ReferenceSearch;
 import lib.ResultsCsv;
@@ -199,7 +201,8 @@ class HarnessTest {
             result = new Measurement("Probe", file, outStream, errStream)
                     .runs(1, 2)
                     .runNote(() -> "note " + runs.get())
-                    .summaryFields(() -> new java.util.LinkedHashMap<>(Map.of("notes", Integer.toString(runs.get()))))
+                    .pageCache(PageCache.Folios.SMALL)
+                    .pmdMappedPercent(() -> java.util.OptionalDouble.of(runs.get()))
                     .time(() -> {
                         runs.incrementAndGet();
                         return new ReferenceSearch().search(file, 1);
@@ -211,10 +214,42 @@ class HarnessTest {
         assertEquals(1, result.warmupSeconds().length);
         String summary = out.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
         assertEquals(summary, result.summaryLine());
-        assertTrue(summary.endsWith(" bytes=" + HAYSTACK_BYTES + " notes=3"), summary);
+        assertTrue(summary.endsWith(" bytes=" + HAYSTACK_BYTES + " page_cache=small pmd_mapped_pct=3.0"), summary);
+        assertEquals(java.util.Optional.of(PageCache.Folios.SMALL), result.pageCache());
+        assertEquals(3.0, result.pmdMappedPercent().orElseThrow());
+        List<Object> row = ResultsCsv.row(result);
+        assertEquals("small", row.get(ResultsCsv.COLUMNS.indexOf("page_cache")));
+        assertEquals("3.0", row.get(ResultsCsv.COLUMNS.indexOf("pmd_mapped_pct")));
         List<String> runLines = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
         assertEquals(3, runLines.size(), runLines::toString);
         assertTrue(runLines.getLast().endsWith("  note 3"), runLines::toString);
+    }
+
+    /** A check after the runs that refuses the figures leaves no summary line: nothing to read as a result. */
+    @Test
+    void aRefusalAfterTheRunsPrintsNoSummary() throws Exception {
+        Path file = haystack();
+        var out = new java.io.ByteArrayOutputStream();
+        var sink = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        try (var outStream = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            var refused = assertThrows(FileChangedException.class, () -> new Measurement("Probe", file, outStream, sink).runs(0, 2)
+                    .afterRuns(() -> {
+                        throw new FileChangedException("the page cache changed");
+                    })
+                    .time(() -> new ReferenceSearch().search(file, 1)));
+            assertEquals("the page cache changed", refused.getMessage());
+        }
+        assertEquals("", out.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** A Result made without a page-cache state (a Go row) leaves both columns empty. */
+    @Test
+    void aResultWithoutAPageCacheStateLeavesItsColumnsEmpty() {
+        var go = new Measurement.Result("Go v1", 2, "warm", 64, OptionalLong.empty(), 56, new double[0], new double[] {0.5});
+        List<Object> row = ResultsCsv.row(go);
+        assertEquals("", row.get(ResultsCsv.COLUMNS.indexOf("page_cache")));
+        assertEquals("", row.get(ResultsCsv.COLUMNS.indexOf("pmd_mapped_pct")));
+        assertFalse(go.summaryLine().contains("page_cache"), go.summaryLine());
     }
 
     @Test

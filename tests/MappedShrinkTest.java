@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import lib.Harness;
 import lib.Haystack;
+import lib.HugeFolios;
 import lib.VectorKernel;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,9 +38,11 @@ class MappedShrinkTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"V04Mmap", "V08Vector256", "V09MmapParallelVector", "V10MmapPopulate", "V12Vector512"})
+    @ValueSource(strings = {"V04Mmap", "V08Vector256", "V09MmapParallelVector", "V10MmapPopulate", "V12Vector512", "V16MmapHugePages"})
     void fileCutWhileAMappedChapterScansIsOneLineNotACrash(String chapter) throws Exception {
         assumeTrue(!chapter.equals("V12Vector512") || VectorKernel.has512BitVectors(), "V12Vector512 needs 512-bit vectors");
+        // chapter 16 populates each shard with MADV_POPULATE_READ first, which meets the cut as EFAULT, not as a fault in a scan
+        assumeTrue(!chapter.equals("V16MmapHugePages") || HugeFolios.whyNot(dir) == null, () -> "chapter 16 cannot run here");
         List<String> outcomes = new ArrayList<>();
         for (int attempt = 1; attempt <= MAX_TRIES; attempt++) {
             Path work = Files.createDirectory(dir.resolve("try" + attempt)); // the child's working directory

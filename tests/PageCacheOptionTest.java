@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import lib.Harness;
 import lib.HugeFolios;
+import lib.MapsTheFile;
 import lib.NeedleSearch;
+import lib.PageCache;
+import lib.ReferenceSearch;
 import lib.WallMemoryRead;
 import lib.WallMemoryReadHuge;
 import org.apache.commons.csv.CSVRecord;
@@ -107,6 +110,61 @@ class PageCacheOptionTest {
             assertEquals(Harness.ERROR, result.exitCode(), result::toString);
             assertEquals(1, result.errorLines().size(), result::toString);
             assertTrue(result.stderr().contains("--page-cache"), result::toString);
+        }
+    }
+
+    /**
+     * Another program refilling the cache under the runs (here the chapter itself, in its first run)
+     * must not leave figures labelled with the state asked for: one line, exit 2, no summary, no row.
+     * Each case: the state asked for, the state forced in the first run, and whether the chapter maps.
+     */
+    @Test
+    void aCacheRefilledUnderTheRunsIsNotRecordedUnderTheStateAskedFor() throws IOException {
+        Assumptions.assumeTrue(HugeFolios.whyNot(haystack) == null, () -> "no 2 MiB folios here: " + whyNot());
+        Assumptions.assumeTrue(HugeFolios.knownToHaveLargeFolios(haystack),
+                "this file system is not one known to cache in large folios (ext4 on Linux 6.16+, XFS on 5.18+)");
+        for (var refill : List.of(new Refill("small", true, true), new Refill("small", true, false), new Refill("huge", false, true),
+                new Refill("huge", false, false))) {
+            Path csv = csvDir.resolve(refill + ".csv");
+            var result = InProcess.run(refill.chapter(), haystack.toString(), "--page-cache", refill.asked(), "--runs", "2",
+                    "--warmup", "0", "--csv", csv.toString());
+            assertEquals(Harness.ERROR, result.exitCode(), () -> refill + "\n" + result);
+            assertEquals(1, result.errorLines().stream().filter(line -> !line.startsWith("  ") && !line.startsWith("page cache: ")).count(),
+                    () -> refill + ": one line, besides the runs and what the cache was filled with\n" + result);
+            assertTrue(result.stderr().contains("no longer held it in " + (refill.asked().equals("small") ? "4 KiB" : "2 MiB") + " folios"),
+                    () -> refill + "\n" + result);
+            assertEquals("", result.stdout(), () -> refill + "\n" + result);
+            assertFalse(java.nio.file.Files.exists(csv), () -> refill + ": a row was recorded");
+        }
+    }
+
+    /** A chapter that, in its first run, refills the cache the other way, then searches (mapped, or by plain reads). */
+    record Refill(String asked, boolean toHuge, boolean maps) {
+        NeedleSearch chapter() {
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            NeedleSearch plain = (file, workers) -> {
+                if (!done.getAndSet(true)) {
+                    if (toHuge) {
+                        PageCache.fillInHugeFolios(file, 2);
+                    } else {
+                        PageCache.fillInSmallFolios(file);
+                    }
+                }
+                return maps ? new V04Mmap().search(file, workers) : new ReferenceSearch().search(file, workers);
+            };
+            return maps ? new MappedRefill(plain) : plain;
+        }
+
+        @Override
+        public String toString() {
+            return "--page-cache " + asked + ", refilled in " + (toHuge ? "2 MiB" : "4 KiB") + " folios, " + (maps ? "mapped" : "read");
+        }
+    }
+
+    record MappedRefill(NeedleSearch search) implements NeedleSearch, MapsTheFile {
+        @Override
+        public long search(Path file, int workers) throws IOException {
+            return search.search(file, workers);
         }
     }
 

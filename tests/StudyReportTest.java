@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.OptionalLong;
 import lib.Machine;
@@ -28,7 +27,7 @@ class StudyReportTest {
         double[] timed = new double[runs];
         java.util.Arrays.fill(timed, seconds);
         ResultsCsv.append(folder.resolve(table + ".csv"), List.of(ResultsCsv.row(new Measurement.Result(chapter, workers, cache,
-                fileBytes, OptionalLong.empty(), fileBytes - 8, new double[] {seconds * 3}, timed, new LinkedHashMap<>()))));
+                fileBytes, OptionalLong.empty(), fileBytes - 8, new double[] {seconds * 3}, timed))));
     }
 
     private String page() throws IOException {

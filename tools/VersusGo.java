@@ -288,8 +288,7 @@ public class VersusGo implements Callable<Integer> {
         double[] seconds = call.results().stream().filter(result -> result.variant().equals(pair.goVariant()))
                 .findFirst().orElseThrow().runsSeconds();
         Measurement.Result figures = new Measurement.Result(pair.goChapter(), workerCount, "warm", haystack.bytes(),
-                OptionalLong.empty(), Haystack.needleOffset(haystack.bytes()), new double[0], seconds,
-                new LinkedHashMap<>()); // Go checks the offset itself
+                OptionalLong.empty(), Haystack.needleOffset(haystack.bytes()), new double[0], seconds); // Go checks the offset itself
         List<Object> row = new ArrayList<>(ResultsCsv.row(figures));
         row.set(ResultsCsv.COLUMNS.indexOf("jdk"), goDescription);
         ResultsCsv.append(csv, List.of(row));

@@ -11,9 +11,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import lib.AvailableMemory;
 import lib.Harness;
 import lib.HugePageBuffer;
-import lib.Machine;
 import lib.NeedleSearch;
 import lib.SingleThreaded;
 import lib.Sizes;
@@ -79,11 +79,7 @@ public class V01ReadAll implements NeedleSearch, SingleThreaded {
 
     /** Refuses clearly, rather than letting the JVM die, when the file cannot fit in memory. */
     static MemorySegment allocateFileSized(Arena arena, long size) {
-        long available = Machine.availableMemoryBytes();
-        if (available >= 0 && size > available) {
-            throw new UserMistakeException("reading it all needs " + Sizes.human(size) + " of memory; only "
-                    + Sizes.human(available) + " is available");
-        }
+        AvailableMemory.require(size, "reading it all"); // the machine's memory, or a memory cgroup's if that is less
         try {
             return HugePageBuffer.allocate(size, arena);
         } catch (IOException e) {
