@@ -23,14 +23,16 @@ import lib.WordKernel;
  * old {@code FileChannel.map} returned a {@code MappedByteBuffer}, int-indexed and so capped at
  * 2 GiB; since JDK 22 {@code map(mode, offset, size, arena)} returns a {@link MemorySegment} with
  * long offsets, unmapped when its arena closes. The catch: the first touch of a page is a page
- * fault. Not one per 4 KiB page, a million for 4 GiB, as the article counted: this kernel maps
- * the neighbouring cached pages on each fault (fault-around), about 48,000 faults per pass here.
+ * fault. Not one per 4 KiB page, a million for 4 GiB, as the article counted: a recent kernel maps
+ * the neighbouring cached pages on each fault (fault-around), so a pass takes far fewer.
  *
  * <pre>
  * How to run:   ./jbang variants/V04Mmap.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V04Mmap workers=1 offset=4294967288 runs=5 mean_s=0.2600 median_s=0.2592 mbps=16518 cache=warm bytes=4294967296
+ * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ *   variant=V04Mmap workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Against chapter 3 it depends on how the kernel maps the cache: each run's line on stderr says how
+ * much of the mapping was PMD-mapped; --page-cache small and --page-cache huge show the two ends.
  * </pre>
  */
 public class V04Mmap implements NeedleSearch, SingleThreaded, MapsTheFile {

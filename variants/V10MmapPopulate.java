@@ -29,9 +29,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V10MmapPopulate.java haystack.bin --workers 1,2
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=0.2611 median_s=0.2620 mbps=16452 cache=warm bytes=4294967296
- *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=0.2422 median_s=0.2413 mbps=17736 cache=warm bytes=4294967296
+ * What you should see, last lines of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * It barely scales: the kernel populates the page tables on one thread before any worker starts.
  * </pre>
  */
 public class V10MmapPopulate implements NeedleSearch, MapsTheFile {

@@ -28,8 +28,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V12Vector512.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=0.2747 median_s=0.2749 mbps=15636 cache=warm bytes=4294967296
+ * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Not necessarily faster than chapter 8: on some CPUs the wider vectors are slower out of cache.
+ * Without AVX-512 it refuses in one line.
  * </pre>
  */
 public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {

@@ -31,8 +31,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=1.9603 median_s=1.9146 mbps=2191 cache=cold bytes=4294967296 chunk_bytes=1048576
+ * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ *   variant=V15IoUring workers=N offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ * (N: one worker per processor.) The disk's speed too, with a deeper queue; usually ahead of chapter
+ * 13 run cold; against chapter 14 it depends on the disk.
  * </pre>
  */
 public class V15IoUring implements ChunkedSearch, BypassesPageCache {
