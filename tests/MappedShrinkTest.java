@@ -3,6 +3,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +16,10 @@ import java.util.stream.Stream;
 import lib.Harness;
 import lib.Haystack;
 import lib.HugeFolios;
+import lib.Native;
+import lib.NeedleSearch;
 import lib.VectorKernel;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -81,6 +86,31 @@ class MappedShrinkTest {
             assertTrue(lines.getFirst().contains("changed size"), result::toString); // the cut fell between two runs
         }
         throw new AssertionError("in " + MAX_TRIES + " tries the cut never fell inside a scan: " + outcomes);
+    }
+
+    /**
+     * Chapter 16's first step on each shard, MADV_POPULATE_READ, meets a cut file as EFAULT rather than
+     * as a fault in a scan: the same event, so the same one line. Here the cut always comes first.
+     */
+    @Test
+    void populatingAMappingWhoseFileWasCutGivesTheShrankLine() throws IOException {
+        Path file = TestFiles.writeSparse(dir.resolve("cut.bin"),
+                TestFiles.Layout.zeros("haystack", 8L << 20).plant(Haystack.needleOffset(8L << 20), (byte) 1));
+        NeedleSearch cutThenPopulate = (path, workers) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment mapped = Native.mapFile(path, Files.size(path), 0, arena);
+                try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) { // the test's own file
+                    channel.truncate(1 << 20);
+                }
+                HugeFolios.populate(mapped);
+                return VectorKernel.firstNonZeroWordWidest(mapped, 0, mapped.byteSize());
+            }
+        };
+        var result = InProcess.run(cutThenPopulate, file.toString(), "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("shrank during the search"), result::toString);
+        assertEquals("", result.stdout());
     }
 
     /** Until the child has printed {@code runs} run lines. */

@@ -3,6 +3,7 @@
 //SOURCES ../lib/*.java
 //SOURCES StudyReport.java
 //SOURCES StudyProgress.java
+//SOURCES NativeYardstick.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -53,7 +54,8 @@ import picocli.CommandLine.Option;
  *   <li>the page-cache round: the chapters that map the file, with the cache read back in 4 KiB folios
  *       and in 2 MiB folios ({@code --page-cache small|huge}), into {@code pagecache.csv};
  *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv};
- *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv};
+ *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv}, and
+ *       where a C compiler is, the native yardstick (tools/native-yardstick.c) likewise, into {@code native.csv};
  *   <li>the read sizes of chapters 3 and 13, one JVM per size, into {@code chunks.csv};
  *   <li>with {@code --flamegraphs}, each chapter once more with {@code --profile}, into {@code flamegraphs/};
  *   <li>the charts, by running the notebooks for this machine (where Chromium is installed), and
@@ -99,7 +101,8 @@ public class Study implements Callable<Integer> {
 
     static final String SCOREBOARD = "scoreboard", SCALING = "scaling", COLD_TABLE = "cold", WALL_TABLE = "wall", CHUNKS_TABLE = "chunks",
             PAGE_CACHE_TABLE = "pagecache";
-    static final List<String> TABLES = List.of(SCOREBOARD, SCALING, PAGE_CACHE_TABLE, COLD_TABLE, WALL_TABLE, CHUNKS_TABLE);
+    static final List<String> TABLES = List.of(SCOREBOARD, SCALING, PAGE_CACHE_TABLE, COLD_TABLE, WALL_TABLE, CHUNKS_TABLE,
+            NativeYardstick.TABLE);
     /** Not CSVs: the round that records one async-profiler flame graph per chapter, the charts, the report. */
     static final String FLAMEGRAPHS = "flamegraphs", CHARTS = "charts", REPORT = "report";
     /** The rounds --skip can leave out. */
@@ -205,7 +208,7 @@ public class Study implements Callable<Integer> {
     }
 
     /** The tables whose rows differ by worker count; the others run each chapter at its own. */
-    static final Set<String> SWEPT_WORKERS = Set.of(SCALING, WALL_TABLE);
+    static final Set<String> SWEPT_WORKERS = Set.of(SCALING, WALL_TABLE, NativeYardstick.TABLE);
 
     /** FILE, from {@link #runOptions}. */
     private Path file;
@@ -214,6 +217,7 @@ public class Study implements Callable<Integer> {
     private String machine;
     /** Every chapter in variants/, with what it declares of itself. */
     private SequencedMap<String, Set<ChapterTrait>> traits;
+    private final NativeYardstick nativeYardstick = new NativeYardstick();
 
     public static void main(String[] args) {
         Study study = new Study();
@@ -283,6 +287,8 @@ public class Study implements Callable<Integer> {
                 progress.begin(i, step.toString());
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
+                    case NativeYardstick.TABLE -> nativeYardstick.measure(step.chapter(), file, step.workers(), runOptions.runs(),
+                            runOptions.warmup(), csv(step.table()), progress::println);
                     default -> runTool(step, progress);
                 };
                 progress.end(i);
@@ -360,6 +366,13 @@ public class Study implements Callable<Integer> {
         if (!skip.contains("walls") && wallsWanted) {
             for (String wall : WALLS) {
                 new TreeSet<>(List.of(1, processors)).forEach(workers -> steps.add(new Step(WALL_TABLE, wall, workers, false)));
+            }
+            if (NativeYardstick.compiler().isEmpty()) {
+                System.err.println("study: no C compiler (cc) on PATH, so the walls round has no native yardstick (" + NativeYardstick.SOURCE + ")");
+            } else {
+                for (String yardstick : NativeYardstick.MODES.sequencedKeySet()) {
+                    new TreeSet<>(List.of(1, processors)).forEach(workers -> steps.add(new Step(NativeYardstick.TABLE, yardstick, workers, false)));
+                }
             }
         }
         if (!skip.contains(CHUNKS_TABLE)) {
@@ -443,6 +456,9 @@ public class Study implements Callable<Integer> {
         }
         if (step.table().equals(REPORT)) {
             return List.of("(writes " + folder.resolve("index.html") + ")");
+        }
+        if (step.table().equals(NativeYardstick.TABLE)) {
+            return nativeYardstick.command(step.chapter(), file, step.workers(), runOptions.runs(), runOptions.warmup());
         }
         List<String> command = new ArrayList<>(List.of("./jbang"));
         if (step.table().equals(WALL_TABLE)) {
