@@ -182,6 +182,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         PmdMapping.Runs pmdShares = new PmdMapping.Runs(); // what each run's mapping was, read outside its time
         return new Measurement(chapter, haystack, out, err)
                 .runs(runOptions.warmup(), runOptions.runs())
+                .budget(runOptions.budget())
                 .workers(workerCount)
                 .cold(cold)
                 .beforeEachRun((index, timed) -> {

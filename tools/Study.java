@@ -3,6 +3,9 @@
 //SOURCES ../lib/*.java
 //SOURCES StudyReport.java
 //SOURCES StudyProgress.java
+//SOURCES StudyDepth.java
+//SOURCES WallSittings.java
+//SOURCES ReusedRows.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -18,7 +21,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -56,9 +58,10 @@ import picocli.CommandLine.Option;
  *   <li>the worker sweep of the parallel chapters into {@code scaling.csv}, one JVM per worker count;
  *   <li>the page-cache round: the chapters that map the file, with the cache read back in 4 KiB folios
  *       and in 2 MiB folios ({@code --page-cache small|huge}), into {@code pagecache.csv};
- *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv};
- *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv};
  *   <li>the read sizes of chapters 3 and 13, one JVM per size, into {@code chunks.csv};
+ *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv};
+ *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv}, before and
+ *       after each warm round, so that each is measured in the conditions of what it bounds (see WallSittings);
  *   <li>with {@code --flamegraphs}, each chapter once more with {@code --profile}, into {@code flamegraphs/};
  *   <li>the charts, by running the notebooks for this machine (where Chromium is installed), and
  *       the report, {@code index.html}, with {@code machine.json} beside it.
@@ -75,12 +78,17 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "Study", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         customSynopsis = {"./jbang tools/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
-                "    [--only VNN[,VNN...]] [--sweep N[,N...]] [--chunks SIZE[,SIZE...]]",
+                "    [--quick | --full] [--only VNN[,VNN...]] [--sweep N[,N...]] [--chunks SIZE[,SIZE...]]",
                 "    [--skip ROUND[,ROUND...]] [--flamegraphs] [--results DIR] [--resume]",
                 "    [--report-only [--machine NAME]] [--dry-run] [--help] [--version]"},
         sortOptions = false, usageHelpAutoWidth = true,
-        description = "Runs every chapter, the walls and the read sizes on one haystack, into results/MACHINE/, "
+        description = {"Runs every chapter, the walls and the read sizes on one haystack, into results/MACHINE/, "
                 + "then draws the charts and writes the report, results/MACHINE/index.html.",
+                "Rounds: by default the scoreboard, scaling (a short sweep), pagecache, chunks and cold, with the walls "
+                        + "measured before and after each warm round, 5 timed runs a chapter, 3 when a run takes over 5 s, "
+                        + "1 when one takes over 30 s (about 20 minutes on a 2-core machine, 4 GiB file); "
+                        + "--quick: the scoreboard and the walls around it, 3 runs (a few minutes); "
+                        + "--full: every round with the long sweep and every run, however long."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every step ran", "2:a step failed (the others still ran) or an error (one line on stderr)"})
 public class Study implements Callable<Integer> {
@@ -124,9 +132,21 @@ public class Study implements Callable<Integer> {
             description = "Only these chapters, in every round, e.g. V00,V04,V13 (V00 is cmp); add 'walls' for the walls.")
     List<String> only;
 
-    @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true, defaultValue = "1,2,4,6,8,12,24,48,96",
-            description = "Worker counts of the scaling round (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--quick", description = "The scoreboard alone, 3 timed runs a chapter (fewer when runs are slow), "
+            + "the walls before and after it, the charts and the report: a few minutes.")
+    boolean quick;
+
+    @Option(names = "--full", description = "Every round at full depth: the sweep over 1,2,4,6,8,12,24,48,96 workers, and every "
+            + "run of --runs however long (the default sweeps 1, 2, 4, 16 and 64 workers on 2 cores, "
+            + "and a chapter whose runs take over 5 s takes 3 of them, over 30 s one).")
+    boolean full;
+
+    @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
+            description = "Worker counts of the scaling round (default: 1, and 1, 2, 8 and 32 a core; with --full 1,2,4,6,8,12,24,48,96).")
     List<Integer> sweep;
+
+    /** --quick, --full or neither; set with the options, in {@link #call}. */
+    private StudyDepth depth = StudyDepth.STANDARD;
 
     @Option(names = "--chunks", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
             defaultValue = "4k,16k,64k,256k,1m,4m,16m,64m",
@@ -228,6 +248,8 @@ public class Study implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        depth = StudyDepth.of(quick, full);
+        sweep = sweep != null ? sweep : depth.sweep(Runtime.getRuntime().availableProcessors());
         runOptions.check();
         RunOptions.checkWorkers("--sweep", sweep);
         file = runOptions.file();
@@ -246,8 +268,10 @@ public class Study implements Callable<Integer> {
         if (steps.stream().noneMatch(Step::measures) && !reportOnly) {
             throw new UserMistakeException("nothing to run: --only " + String.join(",", only) + " leaves no step");
         }
+        int processors = Runtime.getRuntime().availableProcessors();
         if (dryRun) {
-            steps.forEach(step -> System.out.println(step + "   " + String.join(" ", command(step))));
+            steps.forEach(step -> System.out.println(step + "   " + (ReusedRows.sameAsScoreboard(step, processors)
+                    ? "(the scoreboard's row, copied) " : "") + String.join(" ", command(step))));
             return 0;
         }
         if (reportOnly && !Files.isDirectory(folder)) {
@@ -257,6 +281,7 @@ public class Study implements Callable<Integer> {
         for (String table : TABLES) {
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
+        WallSittings.checkWritable(folder);
         long fileBytes = -1;
         Set<String> done = Set.of();
         if (!reportOnly) {
@@ -277,6 +302,12 @@ public class Study implements Callable<Integer> {
                     skipped++;
                     continue;
                 }
+                if (ReusedRows.sameAsScoreboard(step, processors)
+                        && ReusedRows.copy(csv(SCOREBOARD), step.chapter(), fileBytes, csv(step.table()))) {
+                    progress.skip(i, step + "  the scoreboard's row, the same measurement: copied, not run again");
+                    skipped++;
+                    continue;
+                }
                 Optional<String> missingTable = tableNotMeasured(step);
                 if (missingTable.isPresent()) { // e.g. --only V04: no sweep, so nothing for the scaling notebook to draw
                     progress.skip(i, step + "  no " + missingTable.get() + ".csv in this study, skipped");
@@ -284,10 +315,14 @@ public class Study implements Callable<Integer> {
                     continue;
                 }
                 progress.begin(i, step.toString());
+                java.time.Instant started = java.time.Instant.now();
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
                     default -> step.chapter().equals(CMP_CHAPTER) ? runCmp(step) : runTool(step, progress);
                 };
+                if (WallSittings.isSitting(step)) {
+                    WallSittings.record(folder, step.chapter(), started, java.time.Instant.now());
+                }
                 progress.end(i);
                 if (!ok) {
                     failed.add(step.toString().replaceAll("\\s+", " "));
@@ -330,27 +365,27 @@ public class Study implements Callable<Integer> {
     }
 
     /**
-     * The scoreboard first, then the sweep, the page-cache round, the cold round, the walls and the read sizes, then the
-     * flame graphs, the charts and the report: the most wanted figures come first.
+     * The scoreboard first, then the sweep, the page-cache round, the read sizes and the cold round, with the walls
+     * before and after each warm round ({@link WallSittings}), then the flame graphs, the charts and the report:
+     * the most wanted figures come first. {@code --quick} takes the scoreboard alone ({@link StudyDepth}).
      */
     private List<Step> plan(List<String> chapters) throws IOException {
-        int processors = Runtime.getRuntime().availableProcessors();
         List<Step> steps = new ArrayList<>();
         for (String chapter : chapters) {
             steps.add(new Step(SCOREBOARD, chapter, chapter.equals(CMP_CHAPTER) ? 1 : Step.CHAPTER_DEFAULT, false));
         }
-        if (!skip.contains(SCALING)) {
+        if (!skip.contains(SCALING) && depth.takes(SCALING)) {
             for (String chapter : chapters) {
                 if (PARALLEL.contains(number(chapter))) {
                     sweep.forEach(workers -> steps.add(new Step(SCALING, chapter, workers, false)));
                 }
             }
         }
-        String noPageCacheRound = skip.contains(PAGE_CACHE_TABLE) ? null
+        String noPageCacheRound = skip.contains(PAGE_CACHE_TABLE) || !depth.takes(PAGE_CACHE_TABLE) ? null
                 : HugeFolios.whyNot(file.toAbsolutePath().getParent()); // where the file is, or will be, created
         if (noPageCacheRound != null) {
             System.err.println("study: no page-cache round here: " + noPageCacheRound);
-        } else if (!skip.contains(PAGE_CACHE_TABLE)) {
+        } else if (!skip.contains(PAGE_CACHE_TABLE) && depth.takes(PAGE_CACHE_TABLE)) {
             for (String chapter : chapters) {
                 if (MAPPED.contains(number(chapter))) {
                     PAGE_CACHE_STATES.forEach(state ->
@@ -358,7 +393,14 @@ public class Study implements Callable<Integer> {
                 }
             }
         }
-        if (!skip.contains(COLD_TABLE)) {
+        if (!skip.contains(CHUNKS_TABLE) && depth.takes(CHUNKS_TABLE)) {
+            for (String chapter : chapters) {
+                if (CHUNKED.contains(number(chapter))) {
+                    chunks.forEach(chunk -> steps.add(new Step(CHUNKS_TABLE, chapter, Step.CHAPTER_DEFAULT, false, chunk)));
+                }
+            }
+        }
+        if (!skip.contains(COLD_TABLE) && depth.takes(COLD_TABLE)) { // last of the rounds: no wall bounds it, so no sitting after it
             for (String chapter : chapters) {
                 if (COLD.contains(number(chapter))) {
                     steps.add(new Step(COLD_TABLE, chapter, Step.CHAPTER_DEFAULT, true));
@@ -367,16 +409,9 @@ public class Study implements Callable<Integer> {
         }
         boolean wallsWanted = only == null || only.stream().anyMatch(name -> name.trim().equalsIgnoreCase(ONLY_WALLS));
         if (!skip.contains("walls") && wallsWanted) {
-            for (String wall : WALLS) {
-                new TreeSet<>(List.of(1, processors)).forEach(workers -> steps.add(new Step(WALL_TABLE, wall, workers, false)));
-            }
-        }
-        if (!skip.contains(CHUNKS_TABLE)) {
-            for (String chapter : chapters) {
-                if (CHUNKED.contains(number(chapter))) {
-                    chunks.forEach(chunk -> steps.add(new Step(CHUNKS_TABLE, chapter, Step.CHAPTER_DEFAULT, false, chunk)));
-                }
-            }
+            List<Step> interleaved = WallSittings.interleave(steps);
+            steps.clear();
+            steps.addAll(interleaved);
         }
         if (flamegraphs) {
             for (String chapter : chapters) {
@@ -453,7 +488,9 @@ public class Study implements Callable<Integer> {
             return List.of("(writes " + folder.resolve("index.html") + ")");
         }
         List<String> command = new ArrayList<>(List.of("./jbang"));
-        if (step.table().equals(WALL_TABLE)) {
+        if (WallSittings.isSitting(step)) {
+            command.add("tools/WallProbe.java"); // every wall, one after the other
+        } else if (step.table().equals(WALL_TABLE)) {
             command.addAll(List.of("tools/WallProbe.java", switch (step.chapter()) {
                 case "WallMemoryRead" -> "memory";
                 case "WallMemoryReadHuge" -> "memory-huge";
@@ -462,9 +499,13 @@ public class Study implements Callable<Integer> {
         } else {
             command.add("variants/" + step.chapter() + ".java");
         }
-        command.addAll(List.of(file.toString(), "--runs", Integer.toString(runOptions.runs()), "--warmup", Integer.toString(runOptions.warmup())));
+        command.add(file.toString());
+        command.addAll(depth.runsArguments(runOptions));
+        command.addAll(List.of("--warmup", Integer.toString(runOptions.warmup())));
         if (step.workers() != Step.CHAPTER_DEFAULT) {
             command.addAll(List.of("--workers", Integer.toString(step.workers())));
+        } else if (WallSittings.isSitting(step)) {
+            command.addAll(List.of("--workers", WallSittings.workers(Runtime.getRuntime().availableProcessors())));
         }
         if (step.chunkBytes() != null) {
             command.addAll(List.of("--chunk", Long.toString(step.chunkBytes())));
@@ -508,7 +549,7 @@ public class Study implements Callable<Integer> {
             case "V14", "V15" -> 2_500;
             default -> 15_000;
         };
-        double passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
+        double passes = runOptions.warmup() + depth.runs(runOptions) + 1; // and one to warm the cache
         return (step.chapter().equals(CMP_CHAPTER) ? 1 : 4) + passes * fileBytes / (megabytesPerSecond * 1e6);
     }
 
@@ -577,7 +618,7 @@ public class Study implements Callable<Integer> {
         if (Files.exists(json) && !Files.readString(json).contains("\"name\": \"" + machine + "\"")) {
             throw new UserMistakeException(json + " describes another machine; left it alone (choose another --results)");
         }
-        int runs = runOptions.runs(), warmup = runOptions.warmup();
+        int runs = depth.runs(runOptions), warmup = runOptions.warmup();
         boolean trial = warmup == 0 || runs < FULL_STUDY_RUNS || fileBytes < FULL_STUDY_BYTES;
         Files.writeString(json, Machine.json(Machine.current().description(file, java.time.Instant.now(), trial)));
         if (trial) {
@@ -604,7 +645,8 @@ public class Study implements Callable<Integer> {
         Measurement.Result result;
         try {
             result = new Measurement(step.chapter(), file, System.out, System.err)
-                    .runs(runOptions.warmup(), runOptions.runs())
+                    .runs(runOptions.warmup(), depth.runs(runOptions))
+                    .budget(depth.budget(runOptions))
                     .workers(step.workers())
                     .time(this::cmpOnce);
         } catch (WrongAnswerException | FileChangedException | CmpFailedException e) {
