@@ -156,7 +156,10 @@ public final class Measurement {
         return this;
     }
 
-    /** Runs {@code action} warm-up plus timed times, checks every answer, prints the summary line. */
+    /**
+     * Runs {@code action} warm-up plus timed times (fewer timed ones when the {@link #budget} says so),
+     * checks every answer, prints the summary line.
+     */
     public Result time(TimedAction action) throws IOException, InterruptedException {
         double[] warmupSeconds = new double[warmup];
         double[] seconds = new double[runs];
