@@ -137,12 +137,12 @@ public class Study implements Callable<Integer> {
     boolean quick;
 
     @Option(names = "--full", description = "Every round at full depth: the sweep over 1,2,4,6,8,12,24,48,96 workers, and every "
-            + "run of --runs however long (the default sweeps 1, 2, 4, 16 and 64 workers on 2 cores, "
+            + "run of --runs however long (the default sweeps 1, 2, 4 and 64 workers on 2 cores, "
             + "and a chapter whose runs take over 5 s takes 3 of them, over 30 s one).")
     boolean full;
 
     @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
-            description = "Worker counts of the scaling round (default: 1, and 1, 2, 8 and 32 a core; with --full 1,2,4,6,8,12,24,48,96).")
+            description = "Worker counts of the scaling round (default: 1, and 1, 2 and 32 a core; with --full 1,2,4,6,8,12,24,48,96).")
     List<Integer> sweep;
 
     /** --quick, --full or neither; set with the options, in {@link #call}. */
@@ -316,12 +316,13 @@ public class Study implements Callable<Integer> {
                 }
                 progress.begin(i, step.toString());
                 java.time.Instant started = java.time.Instant.now();
+                long wallRows = WallSittings.isSitting(step) ? WallSittings.rows(csv(WALL_TABLE)) : 0;
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
                     default -> step.chapter().equals(CMP_CHAPTER) ? runCmp(step) : runTool(step, progress);
                 };
                 if (WallSittings.isSitting(step)) {
-                    WallSittings.record(folder, step.chapter(), started, java.time.Instant.now());
+                    WallSittings.record(folder, step.chapter(), started, java.time.Instant.now(), wallRows, WallSittings.rows(csv(WALL_TABLE)));
                 }
                 progress.end(i);
                 if (!ok) {
@@ -489,7 +490,7 @@ public class Study implements Callable<Integer> {
         }
         List<String> command = new ArrayList<>(List.of("./jbang"));
         if (WallSittings.isSitting(step)) {
-            command.add("tools/WallProbe.java"); // every wall, one after the other
+            command.addAll(List.of("tools/WallProbe.java", WallSittings.probes(step)));
         } else if (step.table().equals(WALL_TABLE)) {
             command.addAll(List.of("tools/WallProbe.java", switch (step.chapter()) {
                 case "WallMemoryRead" -> "memory";

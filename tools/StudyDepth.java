@@ -39,15 +39,15 @@ enum StudyDepth {
     }
 
     /**
-     * The worker counts of the scaling round. The default keeps the points where the curve bends on
-     * {@code processors} cores: one worker, one a core, then 2, 8 and 32 a core, where
-     * oversubscription shows; {@code --full} keeps every point it always had.
+     * The worker counts of the scaling round. The default keeps the points that tell the story on
+     * {@code processors} cores: one worker, one a core (the scoreboard's row), two a core, and 32 a
+     * core, where oversubscription shows; {@code --full} keeps every point it always had.
      */
     List<Integer> sweep(int processors) {
         if (this == FULL) {
             return FULL_SWEEP;
         }
-        return List.copyOf(new TreeSet<>(List.of(1, processors, 2 * processors, 8 * processors, 32 * processors)));
+        return List.copyOf(new TreeSet<>(List.of(1, processors, 2 * processors, 32 * processors)));
     }
 
     /** Timed runs asked of each chapter: the --runs given, or this depth's. */
