@@ -15,7 +15,8 @@ import org.apache.commons.csv.CSVRecord;
  * Nothing measured twice. The scaling round's point at one worker a core and the chunks round's
  * point at 1 MiB run the very command of the chapter's scoreboard step (its own worker count, its
  * own read size, a warm cache as it is), so the study copies the scoreboard's row into those
- * tables rather than running it again: the same figures, with the date they were measured.
+ * tables rather than running it again: the same figures, with the date they were measured. The
+ * study copies only a row its own scoreboard step wrote (or found, resuming), never an older study's.
  */
 final class ReusedRows {
 

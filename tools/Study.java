@@ -78,17 +78,17 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "Study", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         customSynopsis = {"./jbang tools/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
-                "    [--quick | --full] [--only VNN[,VNN...]] [--sweep N[,N...]] [--chunks SIZE[,SIZE...]]",
-                "    [--skip ROUND[,ROUND...]] [--flamegraphs] [--results DIR] [--resume]",
-                "    [--report-only [--machine NAME]] [--dry-run] [--help] [--version]"},
+                "    [--quick | --full] [--only VNN[,VNN...]] [--sweep N[,N...]]",
+                "    [--chunks SIZE[,SIZE...]] [--skip ROUND[,ROUND...]] [--flamegraphs]",
+                "    [--results DIR] [--resume] [--report-only [--machine NAME]]",
+                "    [--dry-run] [--help] [--version]"},
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs every chapter, the walls and the read sizes on one haystack, into results/MACHINE/, "
                 + "then draws the charts and writes the report, results/MACHINE/index.html.",
                 "Rounds: by default the scoreboard, scaling (a short sweep), pagecache, chunks and cold, with the walls "
-                        + "measured before and after each warm round, 5 timed runs a chapter, 3 when a run takes over 5 s, "
-                        + "1 when one takes over 30 s (about 20 minutes on a 2-core machine, 4 GiB file); "
-                        + "--quick: the scoreboard and the walls around it, 3 runs (a few minutes); "
-                        + "--full: every round with the long sweep and every run, however long."},
+                        + "measured before and after each warm round, and 5 timed runs a chapter, 3 when a run takes over 5 s, "
+                        + "1 when one takes over 30 s; --quick: the scoreboard and the walls around it, 3 runs; "
+                        + "--full: every round with the long sweep, and every run however long."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every step ran", "2:a step failed (the others still ran) or an error (one line on stderr)"})
 public class Study implements Callable<Integer> {
@@ -133,7 +133,7 @@ public class Study implements Callable<Integer> {
     List<String> only;
 
     @Option(names = "--quick", description = "The scoreboard alone, 3 timed runs a chapter (fewer when runs are slow), "
-            + "the walls before and after it, the charts and the report: a few minutes.")
+            + "the walls before and after it, the charts and the report.")
     boolean quick;
 
     @Option(names = "--full", description = "Every round at full depth: the sweep over 1,2,4,6,8,12,24,48,96 workers, and every "
@@ -142,7 +142,7 @@ public class Study implements Callable<Integer> {
     boolean full;
 
     @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
-            description = "Worker counts of the scaling round (default: 1, and 1, 2 and 32 a core; with --full 1,2,4,6,8,12,24,48,96).")
+            description = "Worker counts of the scaling round (default: 1, then 1, 2 and 32 per processor; with --full 1,2,4,6,8,12,24,48,96).")
     List<Integer> sweep;
 
     /** --quick, --full or neither; set with the options, in {@link #call}. */
@@ -293,6 +293,7 @@ public class Study implements Callable<Integer> {
 
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopRunningChapter)); // Ctrl-C or kill
         List<String> failed = new ArrayList<>();
+        Set<String> onScoreboard = new HashSet<>(); // chapters whose scoreboard row is this study's: only those are copied
         int skipped = 0;
         try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> expectedSeconds(step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
             for (int i = 0; i < steps.size(); i++) {
@@ -300,9 +301,12 @@ public class Study implements Callable<Integer> {
                 if ((step.measures() && done.contains(step.key(fileBytes))) || graphPresent(step)) {
                     progress.skip(i, step + "  already done, skipped");
                     skipped++;
+                    if (step.table().equals(SCOREBOARD)) {
+                        onScoreboard.add(step.chapter());
+                    }
                     continue;
                 }
-                if (ReusedRows.sameAsScoreboard(step, processors)
+                if (ReusedRows.sameAsScoreboard(step, processors) && onScoreboard.contains(step.chapter())
                         && ReusedRows.copy(csv(SCOREBOARD), step.chapter(), fileBytes, csv(step.table()))) {
                     progress.skip(i, step + "  the scoreboard's row, the same measurement: copied, not run again");
                     skipped++;
@@ -327,6 +331,8 @@ public class Study implements Callable<Integer> {
                 progress.end(i);
                 if (!ok) {
                     failed.add(step.toString().replaceAll("\\s+", " "));
+                } else if (step.table().equals(SCOREBOARD)) {
+                    onScoreboard.add(step.chapter());
                 }
             }
             progress.println(String.format(Locale.ROOT, "study: %d steps in %s: %d ran, %d skipped, %d failed",
