@@ -154,7 +154,8 @@ class StudyTest {
         Subprocess.Result result = study(directory.resolve("none.bin").toString(), "--quick", "--full", "--dry-run");
         assertEquals(2, result.exitCode(), result.toString());
         assertEquals(List.of("Study: --quick and --full ask for opposite depths: choose one"), result.errorLines().stream()
-                .filter(line -> !line.startsWith("WARNING") && !line.startsWith("[jbang]")).toList(), result.toString());
+                .filter(line -> line.startsWith("Study:")).toList(), result.toString());
+        assertFalse(result.stderr().contains("\tat "), "no stack trace: " + result);
     }
 
     /** The rounds in order, each wall sitting by its label. */
