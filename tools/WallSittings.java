@@ -26,7 +26,8 @@ import org.apache.commons.csv.CSVFormat;
  * <p>The cold round reads from the disk, which no wall bounds, so no sitting stands around it.
  * {@code wall-sittings.csv} lists the sittings: when each ran, and which rows of {@code wall.csv}
  * it wrote ({@code first_row} to {@code last_row}, counted from 1 after the header; both empty
- * when it wrote none).
+ * when it wrote none). A resumed study measures its sittings again, in the conditions of the
+ * rounds it resumes.
  */
 final class WallSittings {
 
