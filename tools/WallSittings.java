@@ -111,8 +111,8 @@ final class WallSittings {
         Path file = folder.resolve(FILE);
         boolean exists = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
         long sitting = exists ? Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(line -> !line.isBlank()).count() : 1;
-        String line = String.join(",", Long.toString(sitting), label, started.truncatedTo(ChronoUnit.SECONDS).toString(),
-                ended.plusSeconds(1).truncatedTo(ChronoUnit.SECONDS).toString(),
+        String line = CSVFormat.DEFAULT.format(sitting, label, started.truncatedTo(ChronoUnit.SECONDS), // a label has commas: quoted
+                ended.plusSeconds(1).truncatedTo(ChronoUnit.SECONDS),
                 rowsAfter > rowsBefore ? Long.toString(rowsBefore + 1) : "", rowsAfter > rowsBefore ? Long.toString(rowsAfter) : "") + "\n";
         Files.writeString(file, exists ? line : HEADER + "\n" + line, StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
