@@ -180,6 +180,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         PmdShares pmdShares = new PmdShares(); // what each run's mapping was, read outside its time
         return new Measurement(chapter, haystack, out, err)
                 .runs(runOptions.warmup(), runOptions.runs())
+                .budget(runOptions.budget())
                 .workers(workerCount)
                 .cold(cold)
                 .beforeEachRun((index, timed) -> {

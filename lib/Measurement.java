@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -99,6 +100,7 @@ public final class Measurement {
     private final PrintStream err;
     private int warmup = 1;
     private int runs = 5;
+    private RunBudget budget = RunBudget.NONE;
     private int workers = 1;
     private boolean cold;
     private OptionalLong chunkBytes = OptionalLong.empty();
@@ -122,6 +124,12 @@ public final class Measurement {
     public Measurement runs(int warmupRuns, int timedRuns) {
         this.warmup = warmupRuns;
         this.runs = timedRuns;
+        return this;
+    }
+
+    /** Takes fewer timed runs than asked when runs are slow ({@link RunBudget}); none by default. */
+    public Measurement budget(RunBudget timeBudget) {
+        this.budget = timeBudget;
         return this;
     }
 
@@ -181,12 +189,16 @@ public final class Measurement {
         return this;
     }
 
-    /** Runs {@code action} warm-up plus timed times, checks every answer, prints the summary line. */
+    /**
+     * Runs {@code action} warm-up plus timed times (fewer timed ones when the {@link #budget} says so),
+     * checks every answer, prints the summary line.
+     */
     public Result time(TimedAction action) throws IOException, InterruptedException {
         double[] warmupSeconds = new double[warmup];
         double[] seconds = new double[runs];
         long answer = NeedleSearch.NOT_FOUND;
-        for (int i = 0; i < warmup + runs; i++) {
+        int taken = 0; // timed runs so far: the budget may stop before --runs
+        for (int i = 0; i < warmup || (i < warmup + runs && budget.another(runs, Arrays.copyOf(seconds, taken))); i++) {
             boolean timed = i >= warmup;
             int index = timed ? i - warmup : i;
             beforeRun.prepare(index, timed);
@@ -197,10 +209,13 @@ public final class Measurement {
             check(i == 0 ? offset : answer, offset);
             answer = offset;
             (timed ? seconds : warmupSeconds)[index] = elapsed;
+            taken += timed ? 1 : 0;
             String note = runNote.get();
             err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d%s%n", timed ? "run" : "warm-up", index + 1,
                     elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset, note.isEmpty() ? "" : "  " + note);
         }
+        seconds = Arrays.copyOf(seconds, taken);
+        budget.note(variant, runs, seconds).ifPresent(err::println);
         afterRuns.check();
         Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
                 warmupSeconds, seconds, pageCache, pmdMappedPercent.get());

@@ -22,9 +22,17 @@ public final class RunOptions {
             description = "The file to search (default: ${DEFAULT-VALUE}); if it does not exist, a haystack of --size is created there.")
     Path file;
 
-    @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
-            description = "Timed runs (default: ${DEFAULT-VALUE}; 5 or more drop the fastest and the slowest from the mean).")
-    int runs;
+    /** Timed runs when --runs is not given, fewer when runs are slow ({@link RunBudget}). */
+    public static final int DEFAULT_RUNS = 5;
+
+    @Option(names = "--runs", paramLabel = "N",
+            description = "Timed runs (default: 5, or 3 once a run takes over 5 s, 1 once one takes over 30 s; "
+                    + "a --runs given is always honoured; 5 or more drop the fastest and the slowest from the mean).")
+    Integer runs; // null: not given, so the time budget applies
+
+    @Option(names = "--budgeted", hidden = true,
+            description = "Apply the time budget to the --runs given too, as the study's --quick does.")
+    boolean budgeted;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
             description = "Untimed runs first, while the JIT compiles (default: ${DEFAULT-VALUE}).")
@@ -45,7 +53,17 @@ public final class RunOptions {
     }
 
     public int runs() {
-        return runs;
+        return runs != null ? runs : DEFAULT_RUNS;
+    }
+
+    /** Whether --runs was given; it is then always honoured (unless --budgeted says otherwise). */
+    public boolean runsGiven() {
+        return runs != null;
+    }
+
+    /** The budget for the timed runs: none when --runs was given, which is always honoured. */
+    public RunBudget budget() {
+        return runs != null && !budgeted ? RunBudget.NONE : RunBudget.STANDARD;
     }
 
     public int warmup() {
@@ -59,8 +77,8 @@ public final class RunOptions {
 
     /** Refuses, with one line, values picocli accepts as numbers but that make no sense. */
     public void check() {
-        if (runs < 1) {
-            throw new UserMistakeException("--runs must be at least 1, not " + runs);
+        if (runs() < 1) {
+            throw new UserMistakeException("--runs must be at least 1, not " + runs());
         }
         if (warmup < 0) {
             throw new UserMistakeException("--warmup cannot be negative");

@@ -99,4 +99,139 @@ class StudyTest {
         assertTrue(lines.getFirst().contains(csv + " line 2"), lines.getFirst());
         assertFalse(Files.exists(directory.resolve("none.bin")), "nothing is created before the row is mended");
     }
+
+    private List<String> dryRun(String... args) throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of(directory.resolve("none.bin").toString(), "--dry-run",
+                "--results", directory.resolve("results").toString()));
+        all.addAll(List.of(args));
+        Subprocess.Result result = study(all.toArray(String[]::new));
+        assertEquals(0, result.exitCode(), result.toString());
+        return result.stdout().lines().toList();
+    }
+
+    private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+
+    /** The steps of one round, as the dry run lists them. */
+    private static List<String> round(List<String> steps, String table) {
+        return steps.stream().filter(step -> step.startsWith(table + " ")).toList();
+    }
+
+    @Test
+    void quickIsTheScoreboardWithTheWallsAroundItAtThreeBudgetedRuns() throws Exception {
+        List<String> steps = dryRun("--quick", "--skip", "charts");
+        List<String> tables = steps.stream().map(step -> step.split(" ")[0]).distinct().toList();
+        assertEquals(List.of("wall", "scoreboard", "report"), tables, String.join("\n", steps));
+        assertTrue(steps.getFirst().startsWith("wall") && steps.getFirst().contains("before scoreboard"), steps.getFirst());
+        assertTrue(steps.get(steps.size() - 2).contains("after scoreboard"), String.join("\n", steps));
+        List<String> chapters = round(steps, "scoreboard").stream().filter(step -> step.contains("./jbang")).toList();
+        assertFalse(chapters.isEmpty());
+        assertTrue(chapters.stream().allMatch(step -> step.contains(" --runs 3 --budgeted ")), String.join("\n", chapters));
+
+        List<String> given = dryRun("--quick", "--runs", "4", "--only", "V13");
+        assertTrue(round(given, "scoreboard").getFirst().contains(" --runs 4 ") && given.stream().noneMatch(step -> step.contains("--budgeted")),
+                "a --runs given is honoured: " + given);
+    }
+
+    @Test
+    void theDefaultLeavesRunsToEachChaptersBudgetAndFullTakesEveryRunAndTheLongSweep() throws Exception {
+        List<String> standard = dryRun("--only", "V13");
+        assertTrue(standard.stream().filter(step -> step.contains("variants/")).noneMatch(step -> step.contains("--runs")),
+                "no --runs: each chapter takes 5 runs, fewer when they are slow\n" + String.join("\n", standard));
+        List<String> sweep = round(standard, "scaling").stream().map(step -> step.replaceAll(".*workers=(\\d+).*", "$1")).toList();
+        assertEquals(new java.util.TreeSet<>(List.of(1, PROCESSORS, 2 * PROCESSORS, 32 * PROCESSORS)).stream()
+                .map(String::valueOf).toList(), sweep);
+
+        List<String> full = dryRun("--full", "--only", "V13");
+        assertEquals(9, round(full, "scaling").size(), "--full sweeps 1,2,4,6,8,12,24,48,96 workers");
+        assertTrue(full.stream().filter(step -> step.contains("variants/")).allMatch(step -> step.contains(" --runs 5 ")
+                && !step.contains("--budgeted")), "--full: every run, however long\n" + String.join("\n", full));
+        assertEquals(List.of("1", "3"), round(dryRun("--full", "--only", "V13", "--sweep", "1,3"), "scaling").stream()
+                .map(step -> step.replaceAll(".*workers=(\\d+).*", "$1")).toList(), "a --sweep given wins");
+    }
+
+    @Test
+    void quickAndFullTogetherAreRefusedInOneLine() throws Exception {
+        Subprocess.Result result = study(directory.resolve("none.bin").toString(), "--quick", "--full", "--dry-run");
+        assertEquals(2, result.exitCode(), result.toString());
+        assertEquals(List.of("Study: --quick and --full ask for opposite depths: choose one"), result.errorLines().stream()
+                .filter(line -> line.startsWith("Study:")).toList(), result.toString());
+        assertFalse(result.stderr().contains("\tat "), "no stack trace: " + result);
+    }
+
+    /** The rounds in order, each wall sitting by its label. */
+    private static List<String> rounds(List<String> steps) {
+        List<String> order = new ArrayList<>();
+        for (String step : steps) {
+            String table = step.split(" ")[0];
+            String entry = table.equals("wall") ? step.replaceAll("^wall\\s+(.+?)\\s{2,}.*", "wall $1") : table;
+            if (order.isEmpty() || !order.getLast().equals(entry)) {
+                order.add(entry);
+            }
+        }
+        return order;
+    }
+
+    /** A sitting of the walls right before and right after each warm round; none around the cold round, which no wall bounds. */
+    @Test
+    void theWallsAreMeasuredBeforeAndAfterEachWarmRound() throws Exception {
+        List<String> steps = dryRun("--only", "V13,walls", "--skip", "charts");
+        assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before scaling", "scaling",
+                "wall after scaling, before chunks", "chunks", "wall after chunks", "cold", "report"), rounds(steps), String.join("\n", steps));
+        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("tools/WallProbe.java memory,copy " + directory.resolve("none.bin"))
+                && step.contains("--workers " + (PROCESSORS == 1 ? "1" : "1," + PROCESSORS))), "the walls at 1 worker and one a core");
+
+        List<String> mapped = dryRun("--only", "V04,walls", "--skip", "charts");
+        if (mapped.stream().anyMatch(step -> step.startsWith("pagecache"))) { // where the file system caches in 2 MiB folios
+            assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before pagecache", "pagecache",
+                    "wall after pagecache", "report"), rounds(mapped), String.join("\n", mapped));
+            assertTrue(round(mapped, "wall").stream().skip(1).allMatch(step -> step.contains("WallProbe.java memory,memory-huge,copy ")),
+                    "the 2 MiB wall next to the page-cache round, which it bounds: " + String.join("\n", mapped));
+        }
+        assertTrue(round(steps, "scaling").stream().filter(step -> step.contains("workers=" + PROCESSORS + " "))
+                .allMatch(step -> step.contains("(the scoreboard's row, copied)")), "the sweep's point at one worker a core is the scoreboard's");
+    }
+
+    /**
+     * A real, tiny study: the sweep's point at one worker a core and the 1 MiB read size are the
+     * scoreboard's rows, copied; every sitting of the walls is listed with the times between which its rows were written.
+     */
+    @Test
+    void rowsAreNotMeasuredTwiceAndEachWallRowHasItsSitting() throws Exception {
+        Path results = directory.resolve("results");
+        Subprocess.Result result = study(directory.resolve("small.bin").toString(), "--size", "64m", "--only", "V13,walls",
+                "--sweep", "1," + PROCESSORS, "--chunks", "1m", "--runs", "1", "--warmup", "0", "--results", results.toString(),
+                "--skip", "charts,pagecache,cold");
+        assertEquals(0, result.exitCode(), result.toString());
+        Path folder = results.resolve(MACHINE);
+        List<CSVRecord> scoreboard = rows(folder.resolve("scoreboard.csv"));
+        assertEquals(1, scoreboard.size());
+        for (String copy : List.of("scaling.csv", "chunks.csv")) {
+            CSVRecord copied = rows(folder.resolve(copy)).stream().filter(row -> row.get("workers").equals(Integer.toString(PROCESSORS))
+                    && row.get("chunk_bytes").equals("1048576")).findFirst().orElseThrow(() -> new AssertionError(copy + ": " + result));
+            assertEquals(scoreboard.getFirst().toList(), copied.toList(), copy + " holds the scoreboard's own row");
+        }
+        assertEquals(1, rows(folder.resolve("scaling.csv")).stream().filter(row -> row.get("workers").equals("1")).count());
+
+        List<CSVRecord> sittings = rows(folder.resolve("wall-sittings.csv"));
+        assertEquals(List.of("before scoreboard", "after scoreboard, before scaling", "after scaling, before chunks", "after chunks"),
+                sittings.stream().map(row -> row.get("label")).toList());
+        List<CSVRecord> walls = rows(folder.resolve("wall.csv"));
+        int perSitting = 2 * (PROCESSORS == 1 ? 1 : 2); // the memory and copy walls at 1 worker and one a core
+        assertEquals(sittings.size() * perSitting, walls.size(), result.toString());
+        for (int i = 0; i < sittings.size(); i++) {
+            CSVRecord sitting = sittings.get(i);
+            assertEquals(List.of(Integer.toString(i * perSitting + 1), Integer.toString((i + 1) * perSitting)),
+                    List.of(sitting.get("first_row"), sitting.get("last_row")), sitting.toString());
+            for (CSVRecord wall : walls.subList(i * perSitting, (i + 1) * perSitting)) {
+                java.time.Instant date = java.time.Instant.parse(wall.get("date"));
+                assertFalse(date.isBefore(java.time.Instant.parse(sitting.get("started"))) || date.isAfter(java.time.Instant.parse(sitting.get("ended"))),
+                        wall + " was written during " + sitting);
+            }
+        }
+    }
+
+    private static List<CSVRecord> rows(Path csv) throws IOException {
+        return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(new StringReader(Files.readString(csv))).getRecords();
+    }
 }

@@ -4,6 +4,9 @@
 //SOURCES StudyReport.java
 //SOURCES StudyProgress.java
 //SOURCES NativeYardstick.java
+//SOURCES StudyDepth.java
+//SOURCES WallSittings.java
+//SOURCES ReusedRows.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -18,10 +21,10 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.Locale;
 import java.util.SequencedMap;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,10 +56,11 @@ import picocli.CommandLine.Option;
  *   <li>the worker sweep of the parallel chapters into {@code scaling.csv}, one JVM per worker count;
  *   <li>the page-cache round: the chapters that map the file, with the cache read back in 4 KiB folios
  *       and in 2 MiB folios ({@code --page-cache small|huge}), into {@code pagecache.csv};
- *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv};
- *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv}, and
- *       where a C compiler is, the native yardstick (tools/native-yardstick.c) likewise, into {@code native.csv};
  *   <li>the read sizes of chapters 3 and 13, one JVM per size, into {@code chunks.csv};
+ *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv};
+ *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv}, before and
+ *       after each warm round, so that each is measured in the conditions of what it bounds (see WallSittings),
+ *       and where a C compiler is, the native yardstick (tools/native-yardstick.c) likewise, into {@code native.csv};
  *   <li>with {@code --flamegraphs}, each chapter once more with {@code --profile}, into {@code flamegraphs/};
  *   <li>the charts, by running the notebooks for this machine (where Chromium is installed), and
  *       the report, {@code index.html}, with {@code machine.json} beside it.
@@ -73,12 +77,17 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "Study", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         customSynopsis = {"./jbang tools/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
-                "    [--only VNN[,VNN...]] [--sweep N[,N...]] [--chunks SIZE[,SIZE...]]",
-                "    [--skip ROUND[,ROUND...]] [--flamegraphs] [--results DIR] [--resume]",
-                "    [--report-only [--machine NAME]] [--dry-run] [--help] [--version]"},
+                "    [--quick | --full] [--only VNN[,VNN...]] [--sweep N[,N...]]",
+                "    [--chunks SIZE[,SIZE...]] [--skip ROUND[,ROUND...]] [--flamegraphs]",
+                "    [--results DIR] [--resume] [--report-only [--machine NAME]]",
+                "    [--dry-run] [--help] [--version]"},
         sortOptions = false, usageHelpAutoWidth = true,
-        description = "Runs every chapter, the walls and the read sizes on one haystack, into results/MACHINE/, "
+        description = {"Runs every chapter, the walls and the read sizes on one haystack, into results/MACHINE/, "
                 + "then draws the charts and writes the report, results/MACHINE/index.html.",
+                "Rounds: by default the scoreboard, scaling (a short sweep), pagecache, chunks and cold, with the walls "
+                        + "measured before and after each warm round, and 5 timed runs a chapter, 3 when a run takes over 5 s, "
+                        + "1 when one takes over 30 s; --quick: the scoreboard and the walls around it, 3 runs; "
+                        + "--full: every round with the long sweep, and every run however long."},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every step ran", "2:a step failed (the others still ran) or an error (one line on stderr)"})
 public class Study implements Callable<Integer> {
@@ -122,9 +131,21 @@ public class Study implements Callable<Integer> {
             description = "Only these chapters, in every round, e.g. V00,V04,V13 (V00 is cmp); add 'walls' for the walls.")
     List<String> only;
 
-    @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true, defaultValue = "1,2,4,6,8,12,24,48,96",
-            description = "Worker counts of the scaling round (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--quick", description = "The scoreboard alone, 3 timed runs a chapter (fewer when runs are slow), "
+            + "the walls before and after it, the charts and the report.")
+    boolean quick;
+
+    @Option(names = "--full", description = "Every round at full depth: the sweep over 1,2,4,6,8,12,24,48,96 workers, and every "
+            + "run of --runs however long (the default sweeps 1, 2, 4 and 64 workers on 2 cores, "
+            + "and a chapter whose runs take over 5 s takes 3 of them, over 30 s one).")
+    boolean full;
+
+    @Option(names = "--sweep", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
+            description = "Worker counts of the scaling round (default: 1, then 1, 2 and 32 per processor; with --full 1,2,4,6,8,12,24,48,96).")
     List<Integer> sweep;
+
+    /** --quick, --full or neither; set with the options, in {@link #call}. */
+    private StudyDepth depth = StudyDepth.STANDARD;
 
     @Option(names = "--chunks", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
             defaultValue = "4k,16k,64k,256k,1m,4m,16m,64m",
@@ -229,6 +250,8 @@ public class Study implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        depth = StudyDepth.of(quick, full);
+        sweep = sweep != null ? sweep : depth.sweep(Runtime.getRuntime().availableProcessors());
         runOptions.check();
         RunOptions.checkWorkers("--sweep", sweep);
         file = runOptions.file();
@@ -247,8 +270,10 @@ public class Study implements Callable<Integer> {
         if (steps.stream().noneMatch(Step::measures) && !reportOnly) {
             throw new UserMistakeException("nothing to run: --only " + String.join(",", only) + " leaves no step");
         }
+        int processors = Runtime.getRuntime().availableProcessors();
         if (dryRun) {
-            steps.forEach(step -> System.out.println(step + "   " + String.join(" ", command(step))));
+            steps.forEach(step -> System.out.println(step + "   " + (ReusedRows.sameAsScoreboard(step, processors)
+                    ? "(the scoreboard's row, copied) " : "") + String.join(" ", command(step))));
             return 0;
         }
         if (reportOnly && !Files.isDirectory(folder)) {
@@ -258,6 +283,7 @@ public class Study implements Callable<Integer> {
         for (String table : TABLES) {
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
+        WallSittings.checkWritable(folder);
         long fileBytes = -1;
         Set<String> done = Set.of();
         if (!reportOnly) {
@@ -269,12 +295,22 @@ public class Study implements Callable<Integer> {
 
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopRunningChapter)); // Ctrl-C or kill
         List<String> failed = new ArrayList<>();
+        Set<String> onScoreboard = new HashSet<>(); // chapters whose scoreboard row is this study's: only those are copied
         int skipped = 0;
         try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> expectedSeconds(step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
             for (int i = 0; i < steps.size(); i++) {
                 Step step = steps.get(i);
                 if ((step.measures() && done.contains(step.key(fileBytes))) || graphPresent(step)) {
                     progress.skip(i, step + "  already done, skipped");
+                    skipped++;
+                    if (step.table().equals(SCOREBOARD)) {
+                        onScoreboard.add(step.chapter());
+                    }
+                    continue;
+                }
+                if (ReusedRows.sameAsScoreboard(step, processors) && onScoreboard.contains(step.chapter())
+                        && ReusedRows.copy(csv(SCOREBOARD), step.chapter(), fileBytes, csv(step.table()))) {
+                    progress.skip(i, step + "  the scoreboard's row, the same measurement: copied, not run again");
                     skipped++;
                     continue;
                 }
@@ -285,15 +321,22 @@ public class Study implements Callable<Integer> {
                     continue;
                 }
                 progress.begin(i, step.toString());
+                java.time.Instant started = java.time.Instant.now();
+                long wallRows = WallSittings.isSitting(step) ? WallSittings.rows(csv(WALL_TABLE)) : 0;
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
                     case NativeYardstick.TABLE -> nativeYardstick.measure(step.chapter(), file, step.workers(), runOptions.runs(),
                             runOptions.warmup(), csv(step.table()), progress::println);
                     default -> runTool(step, progress);
                 };
+                if (WallSittings.isSitting(step)) {
+                    WallSittings.record(folder, step.chapter(), started, java.time.Instant.now(), wallRows, WallSittings.rows(csv(WALL_TABLE)));
+                }
                 progress.end(i);
                 if (!ok) {
                     failed.add(step.toString().replaceAll("\\s+", " "));
+                } else if (step.table().equals(SCOREBOARD)) {
+                    onScoreboard.add(step.chapter());
                 }
             }
             progress.println(String.format(Locale.ROOT, "study: %d steps in %s: %d ran, %d skipped, %d failed",
@@ -327,27 +370,27 @@ public class Study implements Callable<Integer> {
     }
 
     /**
-     * The scoreboard first, then the sweep, the page-cache round, the cold round, the walls and the read sizes, then the
-     * flame graphs, the charts and the report: the most wanted figures come first.
+     * The scoreboard first, then the sweep, the page-cache round, the read sizes and the cold round, with the walls
+     * before and after each warm round ({@link WallSittings}), then the flame graphs, the charts and the report:
+     * the most wanted figures come first. {@code --quick} takes the scoreboard alone ({@link StudyDepth}).
      */
     private List<Step> plan(List<String> chapters) throws IOException {
-        int processors = Runtime.getRuntime().availableProcessors();
         List<Step> steps = new ArrayList<>();
         for (String chapter : chapters) {
             steps.add(new Step(SCOREBOARD, chapter, Step.CHAPTER_DEFAULT, false));
         }
-        if (!skip.contains(SCALING)) {
+        if (!skip.contains(SCALING) && depth.takes(SCALING)) {
             for (String chapter : chapters) {
                 if (!declares(chapter, ChapterTrait.SINGLE_THREADED) && !declares(chapter, ChapterTrait.BYPASSES_PAGE_CACHE)) {
                     sweep.forEach(workers -> steps.add(new Step(SCALING, chapter, workers, false)));
                 }
             }
         }
-        String noPageCacheRound = skip.contains(PAGE_CACHE_TABLE) ? null
+        String noPageCacheRound = skip.contains(PAGE_CACHE_TABLE) || !depth.takes(PAGE_CACHE_TABLE) ? null
                 : HugeFolios.whyNot(file.toAbsolutePath().getParent()); // where the file is, or will be, created
         if (noPageCacheRound != null) {
             System.err.println("study: no page-cache round here: " + noPageCacheRound);
-        } else if (!skip.contains(PAGE_CACHE_TABLE)) {
+        } else if (!skip.contains(PAGE_CACHE_TABLE) && depth.takes(PAGE_CACHE_TABLE)) {
             for (String chapter : chapters) {
                 if (declares(chapter, ChapterTrait.MAPS_THE_FILE)) {
                     PAGE_CACHE_STATES.forEach(state ->
@@ -355,7 +398,14 @@ public class Study implements Callable<Integer> {
                 }
             }
         }
-        if (!skip.contains(COLD_TABLE)) {
+        if (!skip.contains(CHUNKS_TABLE) && depth.takes(CHUNKS_TABLE)) {
+            for (String chapter : chapters) {
+                if (CHUNKS_ROUND_CHOICE.contains(number(chapter))) {
+                    chunks.forEach(chunk -> steps.add(new Step(CHUNKS_TABLE, chapter, Step.CHAPTER_DEFAULT, false, chunk)));
+                }
+            }
+        }
+        if (!skip.contains(COLD_TABLE) && depth.takes(COLD_TABLE)) { // last of the rounds: no wall bounds it, so no sitting after it
             for (String chapter : chapters) {
                 if (COLD_ROUND_CHOICE.contains(number(chapter)) || declares(chapter, ChapterTrait.BYPASSES_PAGE_CACHE)) {
                     steps.add(new Step(COLD_TABLE, chapter, Step.CHAPTER_DEFAULT, true));
@@ -364,21 +414,17 @@ public class Study implements Callable<Integer> {
         }
         boolean wallsWanted = only == null || only.stream().anyMatch(name -> name.trim().equalsIgnoreCase(ONLY_WALLS));
         if (!skip.contains("walls") && wallsWanted) {
-            for (String wall : WALLS) {
-                new TreeSet<>(List.of(1, processors)).forEach(workers -> steps.add(new Step(WALL_TABLE, wall, workers, false)));
-            }
-            if (NativeYardstick.compiler().isEmpty()) {
+            List<Step> interleaved = WallSittings.interleave(steps);
+            steps.clear();
+            steps.addAll(interleaved);
+            if (!depth.takes(NativeYardstick.TABLE)) {
+                // --quick: the walls' sittings, but not the native yardstick
+            } else if (NativeYardstick.compiler().isEmpty()) {
                 System.err.println("study: no C compiler (cc) on PATH, so the walls round has no native yardstick (" + NativeYardstick.SOURCE + ")");
             } else {
+                int processors = Runtime.getRuntime().availableProcessors();
                 for (String yardstick : NativeYardstick.MODES.sequencedKeySet()) {
                     new TreeSet<>(List.of(1, processors)).forEach(workers -> steps.add(new Step(NativeYardstick.TABLE, yardstick, workers, false)));
-                }
-            }
-        }
-        if (!skip.contains(CHUNKS_TABLE)) {
-            for (String chapter : chapters) {
-                if (CHUNKS_ROUND_CHOICE.contains(number(chapter))) {
-                    chunks.forEach(chunk -> steps.add(new Step(CHUNKS_TABLE, chapter, Step.CHAPTER_DEFAULT, false, chunk)));
                 }
             }
         }
@@ -461,7 +507,9 @@ public class Study implements Callable<Integer> {
             return nativeYardstick.command(step.chapter(), file, step.workers(), runOptions.runs(), runOptions.warmup());
         }
         List<String> command = new ArrayList<>(List.of("./jbang"));
-        if (step.table().equals(WALL_TABLE)) {
+        if (WallSittings.isSitting(step)) {
+            command.addAll(List.of("tools/WallProbe.java", WallSittings.probes(step)));
+        } else if (step.table().equals(WALL_TABLE)) {
             command.addAll(List.of("tools/WallProbe.java", switch (step.chapter()) {
                 case "WallMemoryRead" -> "memory";
                 case "WallMemoryReadHuge" -> "memory-huge";
@@ -470,9 +518,13 @@ public class Study implements Callable<Integer> {
         } else {
             command.add("variants/" + step.chapter() + ".java");
         }
-        command.addAll(List.of(file.toString(), "--runs", Integer.toString(runOptions.runs()), "--warmup", Integer.toString(runOptions.warmup())));
+        command.add(file.toString());
+        command.addAll(depth.runsArguments(runOptions));
+        command.addAll(List.of("--warmup", Integer.toString(runOptions.warmup())));
         if (step.workers() != Step.CHAPTER_DEFAULT) {
             command.addAll(List.of("--workers", Integer.toString(step.workers())));
+        } else if (WallSittings.isSitting(step)) {
+            command.addAll(List.of("--workers", WallSittings.workers(Runtime.getRuntime().availableProcessors())));
         }
         if (step.chunkBytes() != null) {
             command.addAll(List.of("--chunk", Long.toString(step.chunkBytes())));
@@ -516,7 +568,7 @@ public class Study implements Callable<Integer> {
             case "V14", "V15" -> 2_500;
             default -> 15_000;
         };
-        double passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
+        double passes = runOptions.warmup() + depth.runs(runOptions) + 1; // and one to warm the cache
         return 4 + passes * fileBytes / (megabytesPerSecond * 1e6);
     }
 
@@ -585,7 +637,7 @@ public class Study implements Callable<Integer> {
         if (Files.exists(json) && !Files.readString(json).contains("\"name\": \"" + machine + "\"")) {
             throw new UserMistakeException(json + " describes another machine; left it alone (choose another --results)");
         }
-        int runs = runOptions.runs(), warmup = runOptions.warmup();
+        int runs = depth.runs(runOptions), warmup = runOptions.warmup();
         boolean trial = warmup == 0 || runs < FULL_STUDY_RUNS || fileBytes < FULL_STUDY_BYTES;
         Files.writeString(json, Machine.json(Machine.current().description(file, java.time.Instant.now(), trial)));
         if (trial) {
