@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The scan kernels against a plain byte loop, on heap segments (a {@code byte[]}, only 1-byte
- * aligned) and native ones (off-heap, as the chapters use), over random {@code [from, to)} ranges.
+ * aligned) and native ones (off-heap, as the chapters use: a confined arena where one thread scans,
+ * a shared one where several do), over random {@code [from, to)} ranges.
  */
 class KernelTest {
 
@@ -27,7 +28,7 @@ class KernelTest {
     static final int SEGMENT_BYTES = 8 * 1024 + 5;
     static final int RANGES_PER_KERNEL = 3_000;
 
-    enum Memory { HEAP, NATIVE }
+    enum Memory { HEAP, NATIVE, SHARED_NATIVE }
 
     /** A kernel with the name its tests show, and whether it needs AVX-512 to run as real SIMD. */
     record KernelUnderTest(String name, Kernel kernel, boolean needs512BitVectors) {
@@ -45,6 +46,11 @@ class KernelTest {
                 new KernelUnderTest("VectorKernel widest (" + VectorKernel.widestDescription() + ")",
                         VectorKernel::firstNonZeroWordWidest, false));
         return kernels.stream().flatMap(kernel -> Stream.of(Memory.values()).map(memory -> Arguments.of(kernel, memory)));
+    }
+
+    /** Where a test's native memory comes from: the arena kind decides which checks the JIT must keep. */
+    static Arena arenaFor(Memory memory) {
+        return memory == Memory.SHARED_NATIVE ? Arena.ofShared() : Arena.ofConfined();
     }
 
     static MemorySegment zeros(Memory memory, int bytes, Arena arena) {
@@ -67,7 +73,7 @@ class KernelTest {
         assumeKernelRunsHere(kernel);
         Random random = new Random(SEED);
         List<String> mismatches = new ArrayList<>();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = arenaFor(memory)) {
             MemorySegment segment = zeros(memory, SEGMENT_BYTES, arena);
             for (int round = 0; round < RANGES_PER_KERNEL; round++) {
                 segment.fill((byte) 0);
@@ -102,7 +108,7 @@ class KernelTest {
     void findsASingleByteAtEveryOffset(KernelUnderTest kernel, Memory memory) {
         assumeKernelRunsHere(kernel);
         int size = 1024 + 7; // several 256-byte blocks, then single words, then a 7-byte tail
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = arenaFor(memory)) {
             MemorySegment segment = zeros(memory, size, arena);
             for (int at = 0; at < size; at++) {
                 segment.fill((byte) 0);

@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.Harness;
 import lib.MapsTheFile;
+import lib.Native;
 import lib.NeedleSearch;
 import lib.ParallelSearch;
 import lib.PmdMapping;
@@ -42,6 +43,10 @@ public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
     public long search(Path file, int workers) throws IOException {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+            if (mapped.byteSize() > 0) { // the article's v8 and v9 advise as chapter 5 does
+                Native.madvise(mapped, Native.MADV_SEQUENTIAL);
+                Native.madvise(mapped, Native.MADV_WILLNEED);
+            }
             long hit = ParallelSearch.firstNonZeroWord(mapped, workers, VectorKernel::firstNonZeroWord256);
             PmdMapping.recordAfterScan(mapped); // how the kernel mapped it (untimed: see PmdMapping)
             return hit;
