@@ -93,7 +93,12 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** A chapter's {@code main}: runs the command line and exits with its status. */
     public static void run(NeedleSearch search, String[] args) {
-        System.exit(execute(search, args, System.out, System.err));
+        Phases.end("main");
+        int status = execute(search, args, System.out, System.err);
+        if (status != ERROR) { // a refusal stays one line
+            Phases.print(System.err); // after the answer, which is out and flushed: the JVM's exit is all that is left
+        }
+        System.exit(status);
     }
 
     /** The whole command line as a method, for tests: returns the exit status instead of exiting. */
@@ -145,9 +150,11 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         if (note != null) {
             err.println(chapter + ": " + note);
         }
+        Phases.end("checked");
         if (!cold) {
-            PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);
+            prepareCache(haystack);
         }
+        Phases.end("preread");
         long answer = NeedleSearch.NOT_FOUND;
         List<List<?>> rows = new ArrayList<>();
         try {
@@ -158,11 +165,13 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                         Measurement.Result result = measurement(haystack, workerCount).chunkBytes(chunkBytes)
                                 .time(() -> chunked.search(haystack, workerCount, chunkBytes));
                         answer = record(result, rows);
+                        Phases.end("answer");
                     }
                 } else {
                     Measurement.Result result = measurement(haystack, workerCount)
                             .time(() -> search.search(haystack, workerCount));
                     answer = record(result, rows);
+                    Phases.end("answer");
                 }
             }
         } finally {
@@ -193,7 +202,10 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     }
                     pmdShares.beforeRun(timed);
                 })
-                .untimedInEachRun(pmdShares::afterRun)
+                .untimedInEachRun(() -> {
+                    Phases.end("first_search");
+                    return pmdShares.afterRun();
+                })
                 .runNote(pmdShares::note)
                 .summaryFields(() -> {
                     SequencedMap<String, String> fields = new LinkedHashMap<>();
@@ -203,6 +215,19 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     }
                     return fields;
                 });
+    }
+
+    /**
+     * The page cache as --page-cache asks. As-is needs no pre-read when every page of the file is
+     * already cached (mincore tells): a one-shot run then starts at once.
+     */
+    private void prepareCache(Path haystack) throws IOException {
+        if (pageCache == PageCache.Folios.AS_IS && PageCache.residentShare(haystack) == 1.0) {
+            Phases.note("preread", "no");
+            return;
+        }
+        PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);
+        Phases.note("preread", "yes");
     }
 
     /** Pauses the profiler and keeps the CSV row for the end; returns the answer. */
