@@ -64,6 +64,9 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:every run answered right", "2:an error (one line on stderr)"})
 public class AnswerRound implements Callable<Integer> {
 
+    /** The study's name for this round (its --skip word) and its CSV (answer.csv). */
+    static final String TABLE = "answer";
+
     static final List<String> COLUMNS = List.of("date", "chapter", "runs", "median_s", "mean_s", "min_s", "max_s",
             "launcher_s", "jvm_start_s", "checks_s", "preread_s", "first_search_s", "answer_s", "exit_s",
             "prereads", "run_s");
@@ -193,6 +196,20 @@ public class AnswerRound implements Callable<Integer> {
             append(csv, rows);
         }
         return 0;
+    }
+
+    /**
+     * Whether the study times this chapter's one-shot: not cmp (no JVM to wait for), and not chapter
+     * 2, whose one pass of byte-at-a-time reads is minutes long and already the scoreboard's figure.
+     */
+    static boolean timesOneShot(String chapter) {
+        return chapter.matches("V\\d\\d\\w*") && !chapter.startsWith("V00") && !chapter.startsWith("V02");
+    }
+
+    /** The study's step: this round for one chapter, its row appended to {@code csv}. */
+    static List<String> command(Path file, String chapter, int runs, Path csv) {
+        return List.of("./jbang", "tools/AnswerRound.java", file.toString(), "--only", chapter.substring(0, 3),
+                "--runs", Integer.toString(runs), "--csv", csv.toString());
     }
 
     /** variants/VNN….java for "VNN" (or "vN"), refusing a name that matches no chapter or several. */
