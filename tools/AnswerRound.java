@@ -304,7 +304,29 @@ public class AnswerRound implements Callable<Integer> {
         return seconds;
     }
 
+    /** The child being waited for, stopped with this JVM (Ctrl-C, kill) so that none outlives the round. */
+    private static volatile Process running;
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Process child = running;
+            if (child != null) {
+                child.descendants().forEach(ProcessHandle::destroy);
+                child.destroy();
+            }
+        }));
+    }
+
     private static int finish(Process process, String what) throws InterruptedException, IOException {
+        running = process;
+        try {
+            return waitFor(process, what);
+        } finally {
+            running = null;
+        }
+    }
+
+    private static int waitFor(Process process, String what) throws InterruptedException, IOException {
         if (!process.waitFor(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
             throw new IOException(what + " was still running after " + PATIENCE_SECONDS + " s; stopped");
