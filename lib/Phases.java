@@ -82,7 +82,7 @@ public final class Phases {
     }
 
     /** bash's EPOCHREALTIME ("1700000000.123456", or with a comma in some locales) in microseconds; -1 if absent or not that. */
-    static long epochMicros(String text) {
+    public static long epochMicros(String text) {
         if (text == null || !text.matches("\\d{1,12}[.,]\\d{6}")) {
             return -1;
         }
