@@ -59,7 +59,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     List<Long> chunks;
 
     @Option(names = "--page-cache", paramLabel = "as-is|small|huge", defaultValue = "as-is", converter = FoliosConverter.class,
-            description = "The page cache the warm runs start from: as-is, after one plain read (default); small, evicted "
+            description = "The page cache the warm runs start from: as-is, after one plain read unless it is all cached already (default); small, evicted "
                     + "and read back in 4 KiB folios; huge, evicted and read back in 2 MiB folios through MADV_HUGEPAGE. "
                     + "The mapped chapters (V04-V06, V08-V10, V12, V16) report the share of their mapping that was PMD-mapped.")
     PageCache.Folios pageCache;
