@@ -57,7 +57,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     List<Long> chunks;
 
     @Option(names = "--page-cache", paramLabel = "as-is|small|huge", defaultValue = "as-is", converter = FoliosConverter.class,
-            description = "The page cache the warm runs start from: as-is, after one plain read (default); small, evicted "
+            description = "The page cache the warm runs start from: as-is, after one plain read unless it is all cached already (default); small, evicted "
                     + "and read back in 4 KiB folios; huge, evicted and read back in 2 MiB folios through MADV_HUGEPAGE. "
                     + "A chapter that maps the file (one marked lib.MapsTheFile) reports the share of its mapping that was PMD-mapped.")
     PageCache.Folios pageCache;
@@ -91,7 +91,12 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** A chapter's {@code main}: runs the command line and exits with its status. */
     public static void run(NeedleSearch search, String[] args) {
-        System.exit(execute(search, args, System.out, System.err));
+        Phases.end("main");
+        int status = execute(search, args, System.out, System.err);
+        if (status != ERROR) { // a refusal stays one line
+            Phases.print(System.err); // after the answer, which is out and flushed: the JVM's exit is all that is left
+        }
+        System.exit(status);
     }
 
     /** The whole command line as a method, for tests: returns the exit status instead of exiting. */
@@ -143,9 +148,11 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         if (note != null) {
             err.println(chapter + ": " + note);
         }
+        Phases.end("checked");
         if (!cold) {
-            PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);
+            prepareCache(haystack);
         }
+        Phases.end("preread");
         long answer = NeedleSearch.NOT_FOUND;
         List<List<?>> rows = new ArrayList<>();
         try {
@@ -156,11 +163,13 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                         Measurement.Result result = measurement(haystack, workerCount).chunkBytes(chunkBytes)
                                 .time(() -> chunked.search(haystack, workerCount, chunkBytes));
                         answer = record(result, rows);
+                        Phases.end("answer");
                     }
                 } else {
                     Measurement.Result result = measurement(haystack, workerCount)
                             .time(() -> search.search(haystack, workerCount));
                     answer = record(result, rows);
+                    Phases.end("answer");
                 }
             }
         } finally {
@@ -192,11 +201,27 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     }
                     pmdShares.beforeRun(timed);
                 })
-                .untimedInEachRun(pmdShares::afterRun)
+                .untimedInEachRun(() -> {
+                    Phases.end("first_search");
+                    return pmdShares.afterRun();
+                })
                 .runNote(pmdShares::note)
                 .afterRuns(() -> PageCache.requireStillHeld(haystack, pageCache, pmdShares))
                 .pageCache(pageCache)
                 .pmdMappedPercent(pmdShares::medianPercent);
+    }
+
+    /**
+     * The page cache as --page-cache asks. As-is needs no pre-read when every page of the file is
+     * already cached (mincore tells): a one-shot run then starts at once.
+     */
+    private void prepareCache(Path haystack) throws IOException {
+        if (pageCache == PageCache.Folios.AS_IS && PageCache.residentShare(haystack) == 1.0) {
+            Phases.note("preread", "no");
+            return;
+        }
+        PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);
+        Phases.note("preread", "yes");
     }
 
     /** Pauses the profiler and keeps the CSV row for the end; returns the answer. */

@@ -14,6 +14,7 @@
 //SOURCES support/*.java
 //SOURCES ../tools/StudyReport.java
 //SOURCES ../tools/NativeYardstick.java
+//SOURCES ../tools/AnswerRound.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 

@@ -2,6 +2,7 @@
 //JAVA 25+
 //SOURCES ../lib/*.java
 //SOURCES StudyReport.java
+//SOURCES AnswerRound.java
 //SOURCES StudyProgress.java
 //SOURCES NativeYardstick.java
 //SOURCES StudyDepth.java
@@ -115,7 +116,7 @@ public class Study implements Callable<Integer> {
     /** Not CSVs: the round that records one async-profiler flame graph per chapter, the charts, the report. */
     static final String FLAMEGRAPHS = "flamegraphs", CHARTS = "charts", REPORT = "report";
     /** The rounds --skip can leave out. */
-    static final List<String> SKIPPABLE = List.of(SCALING, PAGE_CACHE_TABLE, COLD_TABLE, "walls", CHUNKS_TABLE, CHARTS);
+    static final List<String> SKIPPABLE = List.of(SCALING, PAGE_CACHE_TABLE, COLD_TABLE, "walls", CHUNKS_TABLE, AnswerRound.TABLE, CHARTS);
     /** Notebooks that draw every machine at once, not this machine's report. */
     static final Set<String> ALL_MACHINES_NOTEBOOKS = Set.of("machines");
     /** Below these, a study is a trial (machine.json says so, and so do the charts and the report). */
@@ -153,7 +154,7 @@ public class Study implements Callable<Integer> {
     List<Long> chunks;
 
     @Option(names = "--skip", paramLabel = "ROUND[,ROUND...]", split = ",", hideParamSyntax = true,
-            description = "Leave out rounds: scaling, pagecache, cold, walls, chunks, charts.")
+            description = "Leave out rounds: scaling, pagecache, cold, walls, chunks, answer, charts.")
     List<String> skip = new ArrayList<>();
 
     @Option(names = "--flamegraphs", description = "Add a round: each chapter once more with --profile, "
@@ -428,6 +429,9 @@ public class Study implements Callable<Integer> {
                 }
             }
         }
+        if (!skip.contains(AnswerRound.TABLE) && depth.takes(AnswerRound.TABLE)) {
+            chapters.stream().filter(AnswerRound::timesOneShot).forEach(chapter -> steps.add(new Step(AnswerRound.TABLE, chapter, Step.CHAPTER_DEFAULT, false)));
+        }
         if (flamegraphs) {
             for (String chapter : chapters) {
                 if (!declares(chapter, ChapterTrait.EXTERNAL_PROGRAM)) {
@@ -473,6 +477,7 @@ public class Study implements Callable<Integer> {
             case "chunks" -> CHUNKS_TABLE;
             case "scaling" -> SCALING;
             case "warm-vs-cold" -> COLD_TABLE;
+            case "answer" -> AnswerRound.TABLE;
             default -> SCOREBOARD;
         };
         return Files.isRegularFile(folder.resolve(table + ".csv")) ? Optional.empty() : Optional.of(table);
@@ -505,6 +510,9 @@ public class Study implements Callable<Integer> {
         }
         if (step.table().equals(NativeYardstick.TABLE)) {
             return nativeYardstick.command(step.chapter(), file, step.workers(), runOptions.runs(), runOptions.warmup());
+        }
+        if (step.table().equals(AnswerRound.TABLE)) {
+            return AnswerRound.command(file, step.chapter(), depth.runs(runOptions), csv(AnswerRound.TABLE));
         }
         List<String> command = new ArrayList<>(List.of("./jbang"));
         if (WallSittings.isSitting(step)) {

@@ -1,0 +1,132 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./jbang} starts an unchanged script from the java command it kept, and never a stale
+ * build: a changed line in a source the script includes, a file added to one of its //SOURCES
+ * globs or a changed script each go back to JBang, which rebuilds. A script that does not compile
+ * ends with status 2 and the launcher's one line, not 1.
+ */
+class LauncherCacheTest {
+
+    private static final String FROM_CACHE = "jbang: unchanged, starting from the launch cache";
+    private static final String ASKED_JBANG = "jbang: changed or new, asking JBang";
+
+    @TempDir
+    Path project;
+
+    record Launch(int status, String out, List<String> err) {
+        boolean fromCache() {
+            return err.contains(FROM_CACHE);
+        }
+
+        boolean askedJBang() {
+            return err.contains(ASKED_JBANG);
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + status + "\n--- stdout\n" + out + "--- stderr\n" + String.join("\n", err);
+        }
+    }
+
+    private Path script() {
+        return project.resolve("Hello.java");
+    }
+
+    private void writeSources(String greeting) throws IOException {
+        Files.createDirectories(project.resolve("lib"));
+        Files.writeString(script(), """
+                //SOURCES lib/*.java
+                public class Hello {
+                    public static void main(String[] args) {
+                        System.out.println(lib.Greeting.text() + " " + (present("lib.Extra") ? "extra" : "no-extra")
+                                + " " + String.join("|", args));
+                    }
+
+                    static boolean present(String name) {
+                        try {
+                            Class.forName(name);
+                            return true;
+                        } catch (ClassNotFoundException e) {
+                            return false;
+                        }
+                    }
+                }
+                """);
+        writeGreeting(greeting);
+    }
+
+    private void writeGreeting(String greeting) throws IOException {
+        Files.writeString(project.resolve("lib/Greeting.java"),
+                "package lib;\npublic class Greeting {\n    public static String text() {\n        return \"" + greeting + "\";\n    }\n}\n");
+    }
+
+    private Launch launch(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("./jbang", script().toString()));
+        command.addAll(List.of(args));
+        Path out = project.resolve("out.txt"), err = project.resolve("err.txt");
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectOutput(out.toFile()).redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        builder.environment().put("HAYSTACK_LAUNCH_TRACE", "1");
+        builder.environment().remove("HAYSTACK_LAUNCH_CACHE");
+        Process process = builder.start();
+        if (!process.waitFor(300, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            throw new AssertionError("./jbang still running after 300 s");
+        }
+        return new Launch(process.exitValue(), Files.readString(out), Files.readAllLines(err));
+    }
+
+    private Launch expect(String output, boolean fromCache, String... args) throws IOException, InterruptedException {
+        Launch launch = launch(args);
+        assertEquals(0, launch.status(), launch.toString());
+        assertEquals(output + "\n", launch.out(), launch.toString());
+        assertEquals(fromCache, launch.fromCache(), launch.toString());
+        assertEquals(!fromCache, launch.askedJBang(), launch.toString());
+        return launch;
+    }
+
+    @Test
+    void anUnchangedScriptStartsFromTheCacheAndAnyChangeRebuilds() throws IOException, InterruptedException {
+        writeSources("first");
+        expect("first no-extra a", false, "a");
+        expect("first no-extra b b|it's", true, "b b", "it's"); // the arguments reach the program as they were given
+
+        writeGreeting("second"); // a changed line in an included source
+        expect("second no-extra c", false, "c");
+        expect("second no-extra c", true, "c");
+
+        Files.writeString(project.resolve("lib/Extra.java"), "package lib;\npublic class Extra {}\n"); // a new file in a glob
+        expect("second extra d", false, "d");
+        expect("second extra d", true, "d");
+
+        Files.writeString(script(), Files.readString(script()) + "// a comment changes the script\n");
+        expect("second extra e", false, "e");
+        expect("second extra e", true, "e");
+
+        Files.delete(project.resolve("lib/Extra.java")); // a file gone from a glob
+        expect("second no-extra f", false, "f");
+    }
+
+    @Test
+    void aScriptThatDoesNotCompileEndsWithStatusTwoAndOneLine() throws IOException, InterruptedException {
+        writeSources("fine");
+        expect("fine no-extra g", false, "g");
+        Files.writeString(project.resolve("lib/Greeting.java"), "package lib;\npublic class Greeting {\n"); // cut short
+        Launch broken = launch("h");
+        assertEquals(2, broken.status(), broken.toString());
+        assertEquals("", broken.out(), broken.toString());
+        assertTrue(broken.err().getLast().startsWith("jbang: JBang did not start Hello.java"), broken.toString());
+    }
+}
