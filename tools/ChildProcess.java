@@ -139,6 +139,10 @@ final class ChildProcess {
         return command;
     }
 
+    Duration limit() {
+        return limit;
+    }
+
     ChildProcess environment(String name, String value) {
         environment.put(name, value);
         return this;
