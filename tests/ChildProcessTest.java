@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,7 +52,11 @@ class ChildProcessTest {
                 .run("a sleeper", note -> {});
         assertTrue(ended.timedOut());
         long grandchild = Long.parseLong(ended.stdout().getFirst());
-        Thread.sleep(500);
+        // Left alone it would sleep for 1000 s; stopped, it is gone as soon as its new parent reaps it.
+        Optional<ProcessHandle> left = ProcessHandle.of(grandchild);
+        if (left.isPresent()) {
+            left.get().onExit().get(Subprocess.PATIENCE_SECONDS, TimeUnit.SECONDS);
+        }
         assertFalse(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false), "its child is stopped too");
     }
 

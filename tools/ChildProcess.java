@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * A program the tools start and wait for: a chapter, a wall probe, a notebook, {@code cmp}, the Go
@@ -103,9 +104,9 @@ final class ChildProcess {
                     || status == 1 && summary().map(fields -> "-1".equals(fields.get("offset"))).orElse(false));
         }
 
-        /** The last stderr line that starts with {@code prefix}, stripped. */
-        Optional<String> lastError(String prefix) {
-            return stderr.reversed().stream().filter(line -> line.startsWith(prefix)).map(String::strip).findFirst();
+        /** The last stderr line that {@code wanted} accepts, stripped. */
+        Optional<String> lastError(Predicate<String> wanted) {
+            return stderr.reversed().stream().filter(wanted).map(String::strip).findFirst();
         }
     }
 

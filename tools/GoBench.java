@@ -175,7 +175,7 @@ final class GoBench {
             }
             if (ended.status() != 0) {
                 throw new IOException("the Go benchmark " + Quote.name(binary) + " failed when asked for its variants (status "
-                        + ended.status() + "): " + ended.lastError("ERROR:").orElse("no ERROR line"));
+                        + ended.status() + "): " + ended.lastError(line -> line.startsWith("ERROR:")).orElse("no ERROR line"));
             }
             List<String> present = new ArrayList<>();
             for (String line : ended.stdout()) {
@@ -218,7 +218,7 @@ final class GoBench {
             }
             if (ended.status() != 0) {
                 return new Call(List.of(), "Go " + variant + " failed (status " + ended.status() + "): "
-                        + ended.lastError("ERROR:").orElse("no ERROR line on its stderr"));
+                        + ended.lastError(line -> line.startsWith("ERROR:")).orElse("no ERROR line on its stderr"));
             }
             if (!Files.exists(json)) {
                 return new Call(List.of(), "Go " + variant + ": the benchmark wrote no JSON");

@@ -103,6 +103,8 @@ public class VersusGo implements Callable<Integer> {
             new Pair(13, "v13-pread-archsimd", V13PreadVector.class.getName(), true)); // Go's v13 refuses to run without AVX-512
 
     static final String CSV_NAME = "versus-go.csv";
+    /** The JVM's own warning at every start of a chapter, not the chapter's words. */
+    static final String JVM_NOTICE = "WARNING: Using incubator modules";
 
     @Option(names = "--go-bench", paramLabel = "PATH", required = true,
             description = "The Go article's benchmark binary (cmd/bench of its code, built as README says).")
@@ -298,7 +300,7 @@ public class VersusGo implements Callable<Integer> {
                         "--workers", Integer.toString(workerCount), "--csv", csv.toString()))
                 .timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * haystack.bytes()) // and one pass to warm the cache
                 .relayErr(line -> {
-                    if (!line.startsWith("WARNING: Using incubator modules")) {
+                    if (!line.startsWith(JVM_NOTICE)) {
                         err.println("    java| " + line);
                     }
                 })
@@ -308,7 +310,7 @@ public class VersusGo implements Callable<Integer> {
         }
         if (ended.status() != 0) {
             return "Java " + pair.javaChapter() + " failed (status " + ended.status() + "): "
-                    + ended.lastError("").filter(line -> !line.startsWith("WARNING: Using incubator modules")).orElse("no message");
+                    + ended.lastError(line -> !line.isBlank() && !line.startsWith(JVM_NOTICE)).orElse("no message");
         }
         Optional<Map<String, String>> summary = ended.summary();
         if (summary.isEmpty()) {
@@ -318,11 +320,10 @@ public class VersusGo implements Callable<Integer> {
         if (!Long.toString(Haystack.needleOffset(haystack.bytes())).equals(offset)) { // the chapter checks it too; a figure is never trusted blind
             return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
         }
-        try {
-            side.roundMedians().add(Double.parseDouble(median));
-        } catch (NumberFormatException | NullPointerException e) {
+        if (median == null || !median.matches("\\d{1,9}(\\.\\d{1,9})?")) {
             return "Java " + pair.javaChapter() + " printed a summary line without a median: median_s=" + median;
         }
+        side.roundMedians().add(Double.parseDouble(median));
         return null;
     }
 
