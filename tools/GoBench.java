@@ -269,12 +269,13 @@ final class GoBench {
     }
 
     /**
-     * The binary behind {@code sh -c 'ulimit -S -f 0 && exec BINARY FLAGS'}: it may open, truncate or
-     * create files, but cannot write a single byte into one (a soft limit: the article's code never
-     * raises it, and a test's stand-in may, to log its calls).
+     * The binary behind {@code sh -c 'ulimit -S -f 0 -c 0 && exec BINARY FLAGS'}: it may open, truncate
+     * or create files, but cannot write a single byte into one (a soft limit: the article's code never
+     * raises it, and a test's stand-in may, to log its calls), nor leave a core file when the limit
+     * stops it.
      */
     private ChildProcess unableToWrite(List<String> flags) {
-        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "ulimit -S -f 0 && exec \"$0\" \"$@\"", binary.toString()));
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "ulimit -S -f 0 && ulimit -S -c 0 && exec \"$0\" \"$@\"", binary.toString()));
         command.addAll(flags);
         return ChildProcess.of(command).environment("WORKERS", "1");
     }

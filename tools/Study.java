@@ -508,15 +508,13 @@ public class Study implements Callable<Integer> {
         if (step.table().equals(REPORT)) {
             return List.of("(writes " + folder.resolve("index.html") + ")");
         }
-        List<String> command = new ArrayList<>(List.of("./jbang"));
+        List<String> command = new ArrayList<>();
         if (step.table().equals(WALL_TABLE)) {
-            command.addAll(List.of("tools/WallProbe.java", switch (step.chapter()) {
+            command.add(switch (step.chapter()) {
                 case "WallMemoryRead" -> "memory";
                 case "WallMemoryReadHuge" -> "memory-huge";
                 default -> "copy";
-            }));
-        } else {
-            command.add("variants/" + step.chapter() + ".java");
+            });
         }
         command.addAll(List.of(file.toString(), "--runs", Integer.toString(runOptions.runs()), "--warmup", Integer.toString(runOptions.warmup())));
         if (step.workers() != Step.CHAPTER_DEFAULT) {
@@ -536,7 +534,8 @@ public class Study implements Callable<Integer> {
         if (!step.pageCache().equals("as-is")) {
             command.addAll(List.of("--page-cache", step.pageCache()));
         }
-        return command;
+        return step.table().equals(WALL_TABLE) ? ChildProcess.jbang("tools/WallProbe.java", command).command()
+                : ChildProcess.chapter(step.chapter(), command).command(); // as a user starts it, with its header's options
     }
 
     /** With --resume, a chapter whose flame graph is already there is not profiled again. */
