@@ -106,6 +106,8 @@ class VersusGoTest {
                 "the two probes get throwaway files, never the haystack: " + calls);
         assertTrue(calls.subList(2, 6).stream().allMatch(call -> call.contains("-file=" + haystack)), calls.toString());
 
+        assertTrue(outcome.err().lines().anyMatch(line -> line.startsWith("versus-go: waiting for ./jbang variants/V06MmapParallel.java "
+                + haystack)), "the Java side starts each chapter as a user does, with its header's JVM options: " + outcome.err());
         List<CSVRecord> rows = csvRows();
         assertEquals(List.of("Go v1", "V01ReadAll", "Go v6", "V06MmapParallel", "V01ReadAll", "Go v1", "V06MmapParallel", "Go v6"),
                 rows.stream().map(row -> row.get("chapter")).toList());

@@ -295,16 +295,17 @@ public class VersusGo implements Callable<Integer> {
     private String runJava(Pair pair, GoHaystack haystack, int workerCount, Path csv, Side side)
             throws IOException, InterruptedException {
         haystack.checkUnchanged(); // the same file, unchanged, for both sides
-        ChildProcess.Ended ended = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
-                        "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
-                        "--workers", Integer.toString(workerCount), "--csv", csv.toString()))
+        ChildProcess chapter = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
+                "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
+                "--workers", Integer.toString(workerCount), "--csv", csv.toString()));
+        ChildProcess.Ended ended = chapter
                 .timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * haystack.bytes()) // and one pass to warm the cache
                 .relayErr(line -> {
                     if (!line.startsWith(JVM_NOTICE)) {
                         err.println("    java| " + line);
                     }
                 })
-                .run("Java " + pair.javaChapter() + ", " + runs + (runs == 1 ? " run" : " runs"), line -> err.println("versus-go: " + line));
+                .run(String.join(" ", chapter.command()), line -> err.println("versus-go: " + line));
         if (ended.timedOut()) {
             return ended.timeOutLine();
         }
