@@ -234,4 +234,98 @@ class StudyTest {
         return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
                 .parse(new StringReader(Files.readString(csv))).getRecords();
     }
+
+    /** One "Study:" line, exit status 2, no stack trace. */
+    private static String refusal(Subprocess.Result result) {
+        assertEquals(2, result.exitCode(), result.toString());
+        assertFalse(result.stderr().contains("\tat "), "no stack trace: " + result);
+        List<String> lines = result.errorLines().stream().filter(line -> !line.isBlank()).toList();
+        assertEquals(1, lines.size(), result.toString());
+        assertTrue(lines.getFirst().startsWith("Study: "), lines.getFirst());
+        return lines.getFirst();
+    }
+
+    @Test
+    void optionsThatCannotBeMeantAreRefusedInOneLine() throws Exception {
+        String results = directory.resolve("results").toString();
+        List<List<String>> mistakes = List.of(
+                List.of("--skip", "bogus"), List.of("--skip", "scalling"), List.of("--skip", "scaling,,cold"),
+                List.of("--only", ","), List.of("--only", "V04,,V13"),
+                List.of("--report-only", "--resume"), List.of("--report-only", "--only", "V04"),
+                List.of("--report-only", "--runs", "3"), List.of("--report-only", "--skip", "scaling"),
+                List.of("--machine", MACHINE));
+        for (List<String> mistake : mistakes) {
+            List<String> args = new ArrayList<>(mistake);
+            args.addAll(List.of("--results", results, "--dry-run"));
+            String line = refusal(study(args.toArray(String[]::new)));
+            assertTrue(line.contains(mistake.getFirst()), mistake + ": " + line);
+            if (mistake.getFirst().equals("--skip") && !mistake.contains("--report-only")) {
+                assertTrue(line.contains("scaling, pagecache, cold, walls, chunks, answer, charts"), "lists the rounds: " + line);
+            }
+        }
+        assertFalse(Files.exists(directory.resolve("results")), "nothing is created");
+    }
+
+    /** A machine name is one folder under --results, of the characters lib/Machine makes names of. */
+    @Test
+    void aMachineNameThatIsNoSingleFolderIsRefused() throws Exception {
+        Path results = Files.createDirectories(directory.resolve("results"));
+        Path escaped = Files.createDirectories(directory.resolve("escaped"));
+        Files.writeString(escaped.resolve("scoreboard.csv"), ResultsCsv.headerLine() + "\n");
+        for (String name : List.of("../escaped", "a/b", "..", ".", "Intel Xeon", "-x", "x-")) {
+            String line = refusal(study("--report-only", "--machine", name, "--skip", "charts", "--results", results.toString()));
+            assertTrue(line.contains("--machine"), line);
+        }
+        assertFalse(Files.exists(escaped.resolve("index.html")), "nothing written outside --results");
+        try (var written = Files.list(results)) {
+            assertEquals(List.of(), written.toList());
+        }
+    }
+
+    /** --machine only chooses a folder to report on: a study measures this machine into its own folder, and no other. */
+    @Test
+    void aStudyNeverWritesIntoAnotherMachinesFolder() throws Exception {
+        Path other = Path.of("results", "amd-epyc-2c-avx512");
+        Path mix = Files.createDirectories(directory.resolve("mix").resolve(other.getFileName()));
+        for (String name : List.of("machine.json", "scoreboard.csv")) {
+            Files.copy(other.resolve(name), mix.resolve(name));
+        }
+        String line = refusal(study(directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0",
+                "--only", "V04", "--skip", "scaling,pagecache,cold,walls,chunks,charts",
+                "--results", directory.resolve("mix").toString(), "--machine", "amd-epyc-2c-avx512"));
+        assertTrue(line.contains("--report-only"), line);
+        for (String name : List.of("machine.json", "scoreboard.csv")) {
+            assertEquals(Files.readString(other.resolve(name)), Files.readString(mix.resolve(name)), name + " is untouched");
+        }
+
+        // This machine's folder, holding a description of another machine that merely mentions this one's name.
+        Path own = Files.createDirectories(directory.resolve("results").resolve(MACHINE));
+        String foreign = "{\n  \"name\": \"amd-epyc-2c-avx512\",\n  \"note\": \"\\\"name\\\": \\\"" + MACHINE + "\\\"\"\n}\n";
+        Files.writeString(own.resolve("machine.json"), foreign);
+        String refused = refusal(study(directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0",
+                "--only", "V04", "--skip", "scaling,pagecache,cold,walls,chunks,charts", "--results", directory.resolve("results").toString()));
+        assertTrue(refused.contains("machine.json") && refused.contains("amd-epyc-2c-avx512"), refused);
+        assertEquals(foreign, Files.readString(own.resolve("machine.json")), "another machine's description is left alone");
+        assertFalse(Files.exists(own.resolve("scoreboard.csv")), "nothing measured into it");
+    }
+
+    /** Two studies in one folder would share its CSVs and the report's partial file: the second is refused, naming the first. */
+    @Test
+    void aSecondStudyInTheSameFolderIsRefusedNamingTheFirst() throws Exception {
+        Path folder = Files.createDirectories(directory.resolve("results").resolve(MACHINE));
+        Path lockFile = folder.resolve(".study.lock");
+        long pid = ProcessHandle.current().pid();
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(lockFile,
+                java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+             java.nio.channels.FileLock held = channel.lock()) {
+            channel.write(java.nio.ByteBuffer.wrap((pid + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+            String line = refusal(study("--report-only", "--skip", "charts", "--results", directory.resolve("results").toString()));
+            assertTrue(line.contains("another study (PID " + pid + ")"), line);
+            assertFalse(Files.exists(folder.resolve("index.html")), "the second study wrote nothing");
+        }
+        Subprocess.Result afterwards = study("--report-only", "--skip", "charts", "--results", directory.resolve("results").toString());
+        assertEquals(0, afterwards.exitCode(), afterwards.toString());
+        assertTrue(Files.exists(folder.resolve("index.html")));
+        assertFalse(Files.exists(lockFile), "a study removes its lock file when it ends");
+    }
 }

@@ -41,7 +41,7 @@ class VersusGoTest {
 
     Outcome versusGo(Path bench, Path haystack, String... more) {
         List<String> args = new ArrayList<>(List.of("--go-bench", bench.toString(), "--haystack", haystack.toString(),
-                "--haystack-bytes", Long.toString(BYTES), "--results", directory.resolve("results").toString(),
+                "--results", directory.resolve("results").toString(),
                 "--runs", "1", "--warmup", "0"));
         args.addAll(List.of(more));
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
@@ -64,7 +64,8 @@ class VersusGoTest {
             script = script.substring(0, at) + setting + settings[i + 1] + script.substring(end);
         }
         Path log = directory.resolve("calls.log");
-        script = script.replaceFirst("\nset -euo pipefail\n", "\nset -euo pipefail\necho \"\\$*\" >>'" + log + "'\n");
+        // (raising the soft file size limit a probe runs under, for this log only)
+        script = script.replaceFirst("\nset -euo pipefail\n", "\nset -euo pipefail\n(ulimit -S -f unlimited; echo \"\\$*\" >>'" + log + "')\n");
         Path copy = directory.resolve("bench-" + System.nanoTime() + ".sh");
         Files.writeString(copy, script);
         Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwx------"));
@@ -100,9 +101,13 @@ class VersusGoTest {
                 outcome.err().lines().filter(line -> line.contains("stand-in: WORKERS")).map(line -> line.replaceFirst("^.*go\\| ", "")).toList(),
                 "WORKERS reaches the Go side: 1 for chapter 1's pair, which runs on one thread on both sides, 3 for chapter 6's");
         List<String> calls = calls();
-        assertEquals(5, calls.size(), "one call to list the variants, then one per Go turn: " + calls);
-        assertTrue(calls.stream().allMatch(call -> call.contains("-file=" + haystack)), calls.toString());
+        assertEquals(6, calls.size(), "one call for its size, one to list the variants, then one per Go turn: " + calls);
+        assertTrue(calls.subList(0, 2).stream().noneMatch(call -> call.contains("-file=" + haystack)),
+                "the two probes get throwaway files, never the haystack: " + calls);
+        assertTrue(calls.subList(2, 6).stream().allMatch(call -> call.contains("-file=" + haystack)), calls.toString());
 
+        assertTrue(outcome.err().lines().anyMatch(line -> line.startsWith("versus-go: waiting for ./jbang variants/V06MmapParallel.java "
+                + haystack)), "the Java side starts each chapter as a user does, with its header's JVM options: " + outcome.err());
         List<CSVRecord> rows = csvRows();
         assertEquals(List.of("Go v1", "V01ReadAll", "Go v6", "V06MmapParallel", "V01ReadAll", "Go v1", "V06MmapParallel", "Go v6"),
                 rows.stream().map(row -> row.get("chapter")).toList());
@@ -172,18 +177,19 @@ class VersusGoTest {
             Path file = Files.write(directory.resolve("user-file-" + i + ".bin"), contents.get(i));
             Outcome outcome = versusGo(bench, file, "--only", "4");
             assertEquals(2, outcome.status(), outcome.err());
-            List<String> lines = outcome.err().lines().filter(line -> !line.contains("checking that every byte")).toList();
+            List<String> lines = outcome.err().lines()
+                    .filter(line -> !line.contains("checking that every byte") && !line.contains("waiting for")).toList();
             assertEquals(1, lines.size(), outcome.err());
             assertTrue(lines.getFirst().contains(file.toString()) && lines.getFirst().contains("left alone"), lines.getFirst());
             assertArrayEquals(contents.get(i), Files.readAllBytes(file), "the file is untouched");
-            assertEquals(List.of(), calls(), "the binary was never called with " + file);
+            assertTrue(calls().stream().noneMatch(call -> call.contains(file.toString())), "the binary was never called with " + file);
         }
 
         Path link = Files.createSymbolicLink(directory.resolve("link.bin"), Files.write(directory.resolve("real.bin"), haystack));
         Outcome outcome = versusGo(bench, link, "--only", "4");
         assertEquals(2, outcome.status(), outcome.err());
         assertTrue(outcome.err().contains("not a regular file"), outcome.err());
-        assertEquals(List.of(), calls());
+        assertTrue(calls().stream().noneMatch(call -> call.contains("link.bin") || call.contains("real.bin")), calls().toString());
     }
 
     @Test
@@ -202,8 +208,9 @@ class VersusGoTest {
         Outcome outcome = versusGo(standIn("WRITES_TO_HAYSTACK", "yes"), directory.resolve("go-haystack.bin"),
                 "--rounds", "2", "--only", "3,4");
         assertEquals(2, outcome.status(), outcome.err());
-        assertTrue(outcome.err().strip().lines().toList().getLast().contains("was written to since it was checked"), outcome.err());
-        assertEquals(2, calls().size(), "the variant list, then the first call, which wrote: " + calls());
+        String last = outcome.err().strip().lines().toList().getLast();
+        assertTrue(last.contains("was written to since it was checked") && !last.contains("left alone"), outcome.err());
+        assertEquals(3, calls().size(), "the size, the variant list, then the first call, which wrote: " + calls());
     }
 
     @Test
@@ -213,8 +220,7 @@ class VersusGoTest {
                 new String[] {"--only", "14"},
                 new String[] {"--only", "v"},
                 new String[] {"--rounds", "0"},
-                new String[] {"--workers", "0"},
-                new String[] {"--haystack-bytes", "12"});
+                new String[] {"--workers", "0"});
         for (String[] mistake : mistakes) {
             Outcome outcome = versusGo(bench, directory.resolve("go-haystack.bin"), mistake);
             assertEquals(2, outcome.status(), outcome.err());
@@ -235,18 +241,63 @@ class VersusGoTest {
         assertTrue(notABinary.err().contains("not an executable file"), notABinary.err());
     }
 
+    /**
+     * The binary rewrites, with O_TRUNC, any file whose size is not the one it was built for. It
+     * names that size on a throwaway file of our own, under a file size limit of zero; a haystack of
+     * another size is then refused in one line and never handed to it, whatever the user says.
+     */
+    @Test
+    void aHaystackOfAnotherSizeThanTheBinarysIsNeverHandedToIt() throws IOException {
+        Path bench = standIn("TRUNCATES_LIKE_THE_ARTICLE", "yes");
+        long smaller = 64 * 1024;
+        byte[] haystack = new byte[(int) smaller];
+        ByteBuffer.wrap(haystack).order(ByteOrder.LITTLE_ENDIAN).putLong((int) (smaller - Long.BYTES), Haystack.NEEDLE);
+        Path file = Files.write(directory.resolve("h.bin"), haystack);
+        for (String[] more : List.of(new String[] {"--only", "1"}, new String[] {"--only", "1", "--haystack-bytes", "64k"})) {
+            Outcome outcome = versusGo(bench, file, more);
+            assertEquals(2, outcome.status(), outcome.err());
+            assertArrayEquals(haystack, Files.readAllBytes(file), "the haystack is untouched: " + outcome.err());
+            assertTrue(calls().stream().noneMatch(call -> call.contains(file.toString())), "never handed over: " + calls());
+            String last = outcome.err().strip().lines().toList().getLast();
+            assertTrue(more.length > 2 || last.contains(file.toString()) && last.contains("not the " + BYTES),
+                    "names the file and the binary's own size: " + last);
+        }
+        for (String call : calls()) { // the probes' throwaway files, and their directories, are gone
+            String probed = call.replaceFirst("^.*-file=(\\S+).*$", "$1");
+            assertFalse(probed.contains("versus-go-probe-") && Files.exists(Path.of(probed).getParent()), probed);
+        }
+
+        byte[] exact = new byte[(int) BYTES];
+        ByteBuffer.wrap(exact).order(ByteOrder.LITTLE_ENDIAN).putLong((int) NEEDLE_AT, Haystack.NEEDLE);
+        Path good = Files.write(directory.resolve("good.bin"), exact);
+        Outcome ran = versusGo(bench, good, "--rounds", "1", "--only", "3");
+        assertEquals(0, ran.status(), ran.err());
+        assertArrayEquals(exact, Files.readAllBytes(good), "a haystack of the binary's own size is left as it was");
+    }
+
+    /** A Go run faster than any memory can be read is no figure: one line names the binary's output, nothing is recorded. */
+    @Test
+    void anImpossibleGoTimingIsRefusedInOneLine() throws IOException {
+        Outcome outcome = versusGo(standIn("RUN_SECONDS", "1e-15"), directory.resolve("go-haystack.bin"), "--rounds", "1", "--only", "3");
+        assertEquals(2, outcome.status(), outcome.err());
+        String last = outcome.err().strip().lines().toList().getLast();
+        assertTrue(last.contains("Go benchmark's JSON") && last.contains("1.0E-15") && last.contains("faster than any memory"), last);
+        Path csv = directory.resolve("results").resolve("versus-go.csv");
+        assertTrue(!Files.exists(csv) || csvRows().stream().noneMatch(row -> row.get("chapter").startsWith("Go ")), "no Go row");
+    }
+
     @Test
     void theBenchmarksJsonIsReadStrictly() throws IOException {
         List<GoBench.Result> results = GoBench.parse("""
-                [{"variant": "v4-mmap", "runs_seconds": [0.5, 0.25], "mean_seconds": 0.375, "mb_per_second": 11453.2, "extra": 1}]""");
+                [{"variant": "v4-mmap", "runs_seconds": [0.5, 0.25], "mean_seconds": 0.375, "mb_per_second": 11453.2, "extra": 1}]""", BYTES);
         assertEquals(1, results.size());
         assertEquals("v4-mmap", results.getFirst().variant());
         assertArrayEquals(new double[] {0.5, 0.25}, results.getFirst().runsSeconds());
-        assertEquals(List.of(), GoBench.parse("[]"));
+        assertEquals(List.of(), GoBench.parse("[]", BYTES));
         for (String broken : List.of("", "{}", "[{\"variant\": \"v4-mmap\"}]", "[{\"runs_seconds\": [1.0]}]",
                 "[{\"variant\": \"v4-mmap\", \"runs_seconds\": [0.0]}]", "[{\"variant\": \"v4-mmap\", \"runs_seconds\": [-1]}]",
-                "[null]", "not json")) {
-            assertThrows(IOException.class, () -> GoBench.parse(broken), broken);
+                "[null]", "not json", "[{\"variant\": \"v4-mmap\", \"runs_seconds\": [1e-300]}]")) {
+            assertThrows(IOException.class, () -> GoBench.parse(broken, BYTES), broken);
         }
     }
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import lib.Haystack;
+import lib.Quote;
 import lib.ReferenceSearch;
 import lib.Sizes;
 import lib.UserMistakeException;
@@ -67,15 +68,21 @@ final class GoHaystack {
         return bytes;
     }
 
-    /** Before (and after) every call: the same file as verified, unchanged since. */
+    /**
+     * Before (and after) every call: the same file as verified, unchanged since. Its lines never say
+     * "left alone": after a call, the binary has had the file.
+     */
     void checkUnchanged() throws IOException {
-        checkShape(path, bytes);
+        if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+            throw new UserMistakeException(Quote.name(path) + " is no longer the regular file that was checked; stopped");
+        }
         BasicFileAttributes now = attributes(path);
         if (fileKey != null && !fileKey.equals(now.fileKey())) {
-            throw new UserMistakeException(path + " was replaced by another file since it was checked; stopped before handing it to the Go benchmark");
+            throw new UserMistakeException(Quote.name(path) + " was replaced by another file since it was checked; stopped before handing it to the Go benchmark");
         }
-        if (!lastModified.equals(now.lastModifiedTime())) {
-            throw new UserMistakeException(path + " was written to since it was checked; stopped (check it, or remove it for a new one)");
+        if (now.size() != bytes || !lastModified.equals(now.lastModifiedTime()) || !Haystack.endsWithNeedle(path)) {
+            throw new UserMistakeException(Quote.name(path) + " was written to since it was checked (now " + now.size()
+                    + " bytes); stopped (check it, or remove it for a new one)");
         }
     }
 

@@ -8,13 +8,13 @@
 //SOURCES StudyDepth.java
 //SOURCES WallSittings.java
 //SOURCES ReusedRows.java
+//SOURCES ChildProcess.java
+//SOURCES FolderLock.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,6 +34,7 @@ import lib.ChapterTrait;
 import lib.HugeFolios;
 import lib.Machine;
 import lib.ProjectVersion;
+import lib.Quote;
 import lib.ResultsCsv;
 import lib.RunOptions;
 import lib.SizeConverter;
@@ -46,6 +47,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The whole study in one command, from a fresh clone to this machine's report: every chapter, in
@@ -178,6 +180,15 @@ public class Study implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the steps and the commands, run nothing.")
     boolean dryRun;
 
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** A machine's name as lib/Machine makes it: lower-case words and numbers joined by single hyphens, one folder. */
+    static final Pattern MACHINE_NAME = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
+    /** What --report-only leaves no room for: it measures nothing. */
+    static final List<String> MEASURING_OPTIONS = List.of("--resume", "--only", "--sweep", "--chunks", "--flamegraphs",
+            "--runs", "--warmup", "--size");
+
     /**
      * One step: a chapter (or wall, notebook) at a worker count, warm or cold, at a read size (null:
      * the chapter's own), from a page-cache state ({@code --page-cache}), into one table.
@@ -234,7 +245,6 @@ public class Study implements Callable<Integer> {
 
     /** FILE, from {@link #runOptions}. */
     private Path file;
-    private volatile Process running;
     private Path folder;
     private String machine;
     /** Every chapter in variants/, with what it declares of itself. */
@@ -264,7 +274,8 @@ public class Study implements Callable<Integer> {
         if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
             throw new UserMistakeException("run the study from the project's root directory (where ./jbang and variants/ are)");
         }
-        machine = machineName != null ? machineName : Machine.current().name();
+        checkOptions();
+        machine = machineName != null ? machineName : Machine.current().name(); // a study measures into its own machine's folder
         folder = results.resolve(machine);
         List<String> chapters = chapters();
         List<Step> steps = reportOnly ? finish() : plan(chapters);
@@ -281,6 +292,13 @@ public class Study implements Callable<Integer> {
             throw new UserMistakeException("no results for " + machine + " in " + results + " (" + folder + " does not exist)");
         }
         Files.createDirectories(folder);
+        try (FolderLock locked = FolderLock.acquire(folder)) { // one study at a time in a folder
+            return run(steps);
+        }
+    }
+
+    /** The steps, in this machine's folder, locked. */
+    private int run(List<Step> steps) throws IOException, InterruptedException {
         for (String table : TABLES) {
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
@@ -289,12 +307,13 @@ public class Study implements Callable<Integer> {
         Set<String> done = Set.of();
         if (!reportOnly) {
             done = resume ? rowsPresent() : Set.of(); // a broken row is named before an hour is spent
+            checkMachineDescription(); // before a haystack is made for a study that cannot run
             runOptions.findOrCreateFile(System.err);
             fileBytes = Files.size(file);
             describeMachine(fileBytes);
         }
 
-        Runtime.getRuntime().addShutdownHook(new Thread(this::stopRunningChapter)); // Ctrl-C or kill
+        int processors = Runtime.getRuntime().availableProcessors();
         List<String> failed = new ArrayList<>();
         Set<String> onScoreboard = new HashSet<>(); // chapters whose scoreboard row is this study's: only those are copied
         int skipped = 0;
@@ -346,6 +365,45 @@ public class Study implements Callable<Integer> {
         failed.forEach(step -> System.err.println("  failed: " + step));
         System.err.println("study: the report is " + folder.resolve("index.html").toAbsolutePath().normalize().toUri());
         return failed.isEmpty() ? 0 : 2;
+    }
+
+    /**
+     * Refuses in one line what cannot be meant: a --skip or --only naming nothing or no round,
+     * --machine for a study that measures (it measures this machine, into this machine's folder) or
+     * naming no machine folder, and options --report-only would silently ignore.
+     */
+    private void checkOptions() {
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (only != null && (only.isEmpty() || only.stream().anyMatch(String::isBlank))) {
+            throw new UserMistakeException("--only names an empty chapter (a comma too many?); give chapters, e.g. --only V04,V13");
+        }
+        for (String round : skip) {
+            if (!SKIPPABLE.contains(round)) {
+                throw new UserMistakeException("--skip " + Quote.name(round) + ": no such round; the rounds are " + String.join(", ", SKIPPABLE));
+            }
+        }
+        if (machineName != null && !MACHINE_NAME.matcher(machineName).matches()) {
+            throw new UserMistakeException("--machine " + Quote.name(machineName) + " is not a machine's name: lower-case letters and "
+                    + "digits joined by single hyphens, as lib/Machine names a machine, one folder under --results");
+        }
+        if (!reportOnly) {
+            if (machineName != null) {
+                throw new UserMistakeException("--machine goes with --report-only: a study measures this machine, into its own folder ("
+                        + Machine.current().name() + "); leave --machine out");
+            }
+            return;
+        }
+        for (String option : MEASURING_OPTIONS) {
+            if (given.hasMatchedOption(option)) {
+                throw new UserMistakeException("--report-only measures nothing, so " + option + " would be ignored; leave one of them out");
+            }
+        }
+        if (given.hasMatchedPositional(0)) {
+            throw new UserMistakeException("--report-only measures nothing, so FILE would be ignored; leave one of them out");
+        }
+        if (skip.stream().anyMatch(round -> !round.equals(CHARTS))) {
+            throw new UserMistakeException("--report-only runs no rounds: only --skip charts goes with it");
+        }
     }
 
     /** Every chapter script in variants/, in order; with --only, those named. */
@@ -514,17 +572,15 @@ public class Study implements Callable<Integer> {
         if (step.table().equals(AnswerRound.TABLE)) {
             return AnswerRound.command(file, step.chapter(), depth.runs(runOptions), csv(AnswerRound.TABLE));
         }
-        List<String> command = new ArrayList<>(List.of("./jbang"));
+        List<String> command = new ArrayList<>();
         if (WallSittings.isSitting(step)) {
-            command.addAll(List.of("tools/WallProbe.java", WallSittings.probes(step)));
+            command.add(WallSittings.probes(step));
         } else if (step.table().equals(WALL_TABLE)) {
-            command.addAll(List.of("tools/WallProbe.java", switch (step.chapter()) {
+            command.add(switch (step.chapter()) {
                 case "WallMemoryRead" -> "memory";
                 case "WallMemoryReadHuge" -> "memory-huge";
                 default -> "copy";
-            }));
-        } else {
-            command.add("variants/" + step.chapter() + ".java");
+            });
         }
         command.add(file.toString());
         command.addAll(depth.runsArguments(runOptions));
@@ -548,7 +604,8 @@ public class Study implements Callable<Integer> {
         if (!step.pageCache().equals("as-is")) {
             command.addAll(List.of("--page-cache", step.pageCache()));
         }
-        return command;
+        return step.table().equals(WALL_TABLE) ? ChildProcess.jbang("tools/WallProbe.java", command).command()
+                : ChildProcess.chapter(step.chapter(), command).command(); // as a user starts it, with its header's options
     }
 
     /** With --resume, a chapter whose flame graph is already there is not profiled again. */
@@ -590,37 +647,26 @@ public class Study implements Callable<Integer> {
 
     /**
      * One chapter, wall probe or notebook in its own JVM: its runs go to stderr as they happen, its
-     * summary line to stdout, both through the progress display.
+     * summary line to stdout, both through the progress display. A measuring step that exits with
+     * 1 counts only when its summary line says the file is all zeros ({@link ChildProcess.Ended#answered}).
      */
     private boolean runTool(Step step, StudyProgress progress) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command(step)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        if (!progress.interactive()) {
-            builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+        long passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
+        ChildProcess.Ended ended = ChildProcess.of(command(step))
+                .timeLimit(ChildProcess.JBANG_START_UP, step.table().equals(CHARTS) ? 0 : passes * sizeOf(file))
+                .relayOut(progress::printOut)
+                .relayErr(progress::println)
+                .run(String.join(" ", command(step)), line -> progress.println("study: " + line));
+        if (ended.timedOut()) {
+            progress.println("study: " + ended.timeOutLine() + "; going on");
+            return false;
         }
-        Process process = builder.start();
-        running = process;
-        Thread errors = null;
-        if (progress.interactive()) {
-            errors = Thread.ofVirtual().start(() -> {
-                try (BufferedReader err = process.errorReader(StandardCharsets.UTF_8)) {
-                    err.lines().forEach(progress::println);
-                } catch (IOException | java.io.UncheckedIOException ignored) {
-                    // the process ended; what it said is already shown
-                }
-            });
-        }
-        try (BufferedReader out = process.inputReader(StandardCharsets.UTF_8)) {
-            out.lines().forEach(progress::printOut);
-        }
-        int status = process.waitFor();
-        if (errors != null) {
-            errors.join();
-        }
-        running = null;
-        if (status == 0 || (status == 1 && step.measures())) { // 1: the file is all zeros, which is a result too
+        if (step.measures() ? ended.answered() : ended.status() == 0) {
             return true;
         }
-        progress.println("study: " + step.chapter() + " ended with status " + status + " (its message is above); going on");
+        progress.println("study: " + step.chapter() + " ended with status " + ended.status()
+                + (ended.status() == 1 && step.measures() ? " without a summary line saying the file is all zeros" : "")
+                + " (its message is above); going on");
         return false;
     }
 
@@ -637,17 +683,22 @@ public class Study implements Callable<Integer> {
 
     /**
      * machine.json: what this machine is, where the haystack lives, and whether the study is a trial.
-     * Written anew by each study into its own machine's folder; a machine.json it did not write (of
-     * another machine's name) is left alone.
+     * Written anew by each study into its own machine's folder, whole or not at all (a new file renamed
+     * over the old); a machine.json that describes another machine, or none, is left alone.
      */
     private void describeMachine(long fileBytes) throws IOException {
+        checkMachineDescription();
         Path json = folder.resolve("machine.json");
-        if (Files.exists(json) && !Files.readString(json).contains("\"name\": \"" + machine + "\"")) {
-            throw new UserMistakeException(json + " describes another machine; left it alone (choose another --results)");
-        }
         int runs = depth.runs(runOptions), warmup = runOptions.warmup();
         boolean trial = warmup == 0 || runs < FULL_STUDY_RUNS || fileBytes < FULL_STUDY_BYTES;
-        Files.writeString(json, Machine.json(Machine.current().description(file, java.time.Instant.now(), trial)));
+        Path partial = folder.resolve(".machine.json.partial-" + ProcessHandle.current().pid());
+        try {
+            Files.writeString(partial, Machine.json(Machine.current().description(file, java.time.Instant.now(), trial)),
+                    java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+            Files.move(partial, json, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
         if (trial) {
             List<String> why = new ArrayList<>();
             if (fileBytes < FULL_STUDY_BYTES) {
@@ -660,6 +711,31 @@ public class Study implements Callable<Integer> {
                 why.add(runs + (runs == 1 ? " run" : " runs"));
             }
             System.err.println("study: a trial (" + String.join(", ", why) + "): machine.json and the report say so");
+        }
+    }
+
+    /** Refuses a folder whose machine.json describes another machine, or none: it is never rewritten. */
+    private void checkMachineDescription() throws IOException {
+        Path json = folder.resolve("machine.json");
+        if (Files.exists(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            String described = describedMachine(json);
+            if (!machine.equals(described)) {
+                throw new UserMistakeException(Quote.name(json) + " describes " + (described == null ? "no machine of this project's"
+                        : "another machine, " + Quote.name(described)) + "; left it alone (choose another --results)");
+            }
+        }
+    }
+
+    /** The "name" of the machine {@code json} describes, or null when it is no regular file holding a JSON object with one. */
+    private static String describedMachine(Path json) throws IOException {
+        if (!Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        try (Reader in = Files.newBufferedReader(json)) {
+            com.google.gson.JsonElement name = com.google.gson.JsonParser.parseReader(in).getAsJsonObject().get("name");
+            return name != null && name.isJsonPrimitive() && name.getAsJsonPrimitive().isString() ? name.getAsString() : null;
+        } catch (com.google.gson.JsonParseException | IllegalStateException | java.nio.charset.CharacterCodingException e) {
+            return null;
         }
     }
 
@@ -702,14 +778,6 @@ public class Study implements Callable<Integer> {
 
     private Path csv(String table) {
         return folder.resolve(table + ".csv");
-    }
-
-    private void stopRunningChapter() {
-        Process process = running;
-        if (process != null && process.isAlive()) {
-            process.descendants().forEach(ProcessHandle::destroy);
-            process.destroy();
-        }
     }
 
     private static int fail(Throwable e) {

@@ -4,14 +4,12 @@
 //SOURCES ../variants/*.java
 //SOURCES GoBench.java
 //SOURCES GoHaystack.java
+//SOURCES ChildProcess.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,10 +18,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -32,7 +30,6 @@ import lib.Machine;
 import lib.Measurement;
 import lib.ResultsCsv;
 import lib.RunOptions;
-import lib.SizeConverter;
 import lib.Sizes;
 import lib.SingleThreaded;
 import lib.Stats;
@@ -106,7 +103,8 @@ public class VersusGo implements Callable<Integer> {
             new Pair(13, "v13-pread-archsimd", V13PreadVector.class.getName(), true)); // Go's v13 refuses to run without AVX-512
 
     static final String CSV_NAME = "versus-go.csv";
-    static final Pattern SUMMARY = Pattern.compile("^variant=(\\S+) .*\\boffset=(-?\\d+) .*\\bmedian_s=([\\d.]+)\\b.*");
+    /** The JVM's own warning at every start of a chapter, not the chapter's words. */
+    static final String JVM_NOTICE = "WARNING: Using incubator modules";
 
     @Option(names = "--go-bench", paramLabel = "PATH", required = true,
             description = "The Go article's benchmark binary (cmd/bench of its code, built as README says).")
@@ -114,13 +112,9 @@ public class VersusGo implements Callable<Integer> {
 
     @Option(names = "--haystack", paramLabel = "FILE", defaultValue = "go-haystack.bin",
             description = "The haystack both sides search (default: ${DEFAULT-VALUE}). Created if missing; an existing file "
-                    + "is used only after every byte is checked to be a haystack's, since the Go benchmark writes to any other file.")
+                    + "is used only after every byte is checked to be a haystack of the size the Go benchmark was built for "
+                    + "(it says which), since the Go benchmark rewrites any other file.")
     Path haystackPath;
-
-    @Option(names = "--haystack-bytes", paramLabel = "SIZE", defaultValue = "4g", converter = SizeConverter.class,
-            description = "The haystack size the Go benchmark was built for (default: ${DEFAULT-VALUE}, the article's). "
-                    + "Another size only for a benchmark built for it, such as the tests' stand-in.")
-    long haystackBytes;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
             description = "Rounds: every pair once per round, the two sides' order swapped each round (default: ${DEFAULT-VALUE}).")
@@ -149,7 +143,6 @@ public class VersusGo implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
     private GoBench bench;
-    private volatile Process runningJava;
 
     VersusGo(PrintStream out, PrintStream err) {
         this.out = out;
@@ -189,24 +182,22 @@ public class VersusGo implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         checkOptions();
         List<Pair> asked = asked();
+        if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
+            throw new UserMistakeException("run VersusGo from the project's root directory (where ./jbang and variants/ are)");
+        }
         bench = new GoBench(goBench);
         Path csv = (results != null ? results : Path.of("results", Machine.current().name())).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv); // a foreign file is refused before the haystack is made
+        long haystackBytes = bench.haystackBytes(err); // asked on a throwaway file: the binary rewrites a file of any other size
         GoHaystack haystack = GoHaystack.prepare(haystackPath, haystackBytes, err);
-        Thread stopOnExit = new Thread(this::stopRunning); // Ctrl-C or kill: no Go or Java process left behind
-        Runtime.getRuntime().addShutdownHook(stopOnExit);
-        try {
-            return sitting(asked, haystack, csv);
-        } finally {
-            Runtime.getRuntime().removeShutdownHook(stopOnExit);
-        }
+        return sitting(asked, haystack, csv);
     }
 
     /** The rounds, the table, the failures. */
     private int sitting(List<Pair> asked, GoHaystack haystack, Path csv) throws IOException, InterruptedException {
         String goVersion = bench.goVersion();
-        List<String> inBinary = bench.variants(haystack, PAIRS.stream().map(Pair::goVariant).toList(), err);
+        List<String> inBinary = bench.variants(haystack.bytes(), PAIRS.stream().map(Pair::goVariant).toList(), err);
         List<Pair> pairs = runnable(asked, inBinary);
         if (pairs.isEmpty()) {
             throw new UserMistakeException("nothing to run: the Go benchmark " + goBench + " has none of the variants asked for");
@@ -296,64 +287,44 @@ public class VersusGo implements Callable<Integer> {
         return null;
     }
 
-    /** One Java call: the chapter in a JVM of its own writes its row; its median goes to {@code side}. */
+    /**
+     * One Java call: the chapter, started as a user starts it ({@code ./jbang variants/….java}), writes
+     * its row; its median goes to {@code side}.
+     */
     private String runJava(Pair pair, GoHaystack haystack, int workerCount, Path csv, Side side)
             throws IOException, InterruptedException {
         haystack.checkUnchanged(); // the same file, unchanged, for both sides
-        List<String> command = javaCommand(pair.javaChapter(), haystack.path().toString(), "--runs", Integer.toString(runs),
-                "--warmup", Integer.toString(warmup), "--workers", Integer.toString(workerCount), "--csv", csv.toString());
-        Process process = new ProcessBuilder(command).start();
-        runningJava = process;
-        AtomicReference<String> lastError = new AtomicReference<>();
-        Thread relay = Thread.ofVirtual().start(() -> {
-            try (BufferedReader lines = process.errorReader(StandardCharsets.UTF_8)) {
-                for (String line; (line = lines.readLine()) != null; ) {
-                    if (!line.startsWith("WARNING: Using incubator modules")) {
+        ChildProcess chapter = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
+                "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
+                "--workers", Integer.toString(workerCount), "--csv", csv.toString()));
+        ChildProcess.Ended ended = chapter
+                .timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * haystack.bytes()) // and one pass to warm the cache
+                .relayErr(line -> {
+                    if (!line.startsWith(JVM_NOTICE)) {
                         err.println("    java| " + line);
-                        lastError.set(line.strip());
                     }
-                }
-            } catch (IOException ignored) {
-                // the process is gone; what it said has been relayed
-            }
-        });
-        List<String> summary;
-        try (BufferedReader lines = process.inputReader(StandardCharsets.UTF_8)) {
-            summary = lines.lines().toList();
+                })
+                .run(String.join(" ", chapter.command()), line -> err.println("versus-go: " + line));
+        if (ended.timedOut()) {
+            return ended.timeOutLine();
         }
-        int status = process.waitFor();
-        relay.join();
-        runningJava = null;
-        if (status != 0) {
-            return "Java " + pair.javaChapter() + " failed (status " + status + "): " + lastError.get();
+        if (ended.status() != 0) {
+            return "Java " + pair.javaChapter() + " failed (status " + ended.status() + "): "
+                    + ended.lastError(line -> !line.isBlank() && !line.startsWith(JVM_NOTICE)).orElse("no message");
         }
-        for (String line : summary) {
-            Matcher figures = SUMMARY.matcher(line);
-            if (figures.matches()) {
-                long offset = Long.parseLong(figures.group(2));
-                if (offset != Haystack.needleOffset(haystack.bytes())) { // the chapter checks it too; a figure is never trusted blind
-                    return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
-                }
-                side.roundMedians().add(Double.parseDouble(figures.group(3)));
-                return null;
-            }
+        Optional<Map<String, String>> summary = ended.summary();
+        if (summary.isEmpty()) {
+            return "Java " + pair.javaChapter() + " printed no summary line";
         }
-        return "Java " + pair.javaChapter() + " printed no summary line";
-    }
-
-    /**
-     * A chapter's {@code main} in a fresh JVM: this JVM's own java, options and class path, which
-     * hold every chapter, so each runs exactly as its script would, without compiling it again.
-     */
-    static List<String> javaCommand(String mainClass, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(List.of(args));
-        return command;
+        String offset = summary.get().get("offset"), median = summary.get().get("median_s");
+        if (!Long.toString(Haystack.needleOffset(haystack.bytes())).equals(offset)) { // the chapter checks it too; a figure is never trusted blind
+            return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
+        }
+        if (median == null || !median.matches("\\d{1,9}(\\.\\d{1,9})?")) {
+            return "Java " + pair.javaChapter() + " printed a summary line without a median: median_s=" + median;
+        }
+        side.roundMedians().add(Double.parseDouble(median));
+        return null;
     }
 
     private void printTable(List<Pair> pairs, Map<Pair, Side> go, Map<Pair, Side> java, long bytes, int workerCount,
@@ -389,19 +360,6 @@ public class VersusGo implements Callable<Integer> {
         }
         if (workers != null) {
             RunOptions.checkWorkers("--workers", List.of(workers));
-        }
-        if (haystackBytes < Long.BYTES || haystackBytes % Long.BYTES != 0) {
-            throw new UserMistakeException("--haystack-bytes must be a positive multiple of 8 bytes, not " + haystackBytes);
-        }
-    }
-
-    private void stopRunning() {
-        if (bench != null) {
-            bench.stop();
-        }
-        Process process = runningJava;
-        if (process != null && process.isAlive()) {
-            process.destroy();
         }
     }
 
