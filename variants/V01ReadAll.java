@@ -29,16 +29,18 @@ import lib.UserMistakeException;
  * copy of every byte, then a slow scan.
  *
  * <p>Which buffer matters. {@code Arena.allocate(size)} writes zeros over all of it before the read
- * overwrites them: 1,048,580 page faults and half the chapter's CPU time on the 4 GiB haystack,
- * where Go's {@code os.ReadFile} (the article's v1 built with Go 1.19), measured beside it, took 36,748. Go's heap gets fresh memory
- * from the kernel, which hands it over already zero, page by page, as the read first touches it,
- * in 2 MiB pages where it can. {@link HugePageBuffer} asks for exactly that: 2,052 page faults.
+ * overwrites them: a page fault for every 4 KiB page of the buffer, and a second pass over 4 GiB.
+ * Go's heap gets fresh memory from the kernel, which hands it over already zero, page by page, as
+ * the read first touches it, in 2 MiB pages where it can. {@link HugePageBuffer} asks for exactly
+ * that. It needs the file's size in free memory, beside the page cache that holds the file.
  *
  * <pre>
  * How to run:   ./jbang variants/V01ReadAll.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=3.0353 median_s=3.0371 mbps=1415 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
+ * Expect the slowest chapter but one: every byte is copied, then looked at alone.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V01ReadAll implements NeedleSearch, SingleThreaded {

@@ -23,8 +23,10 @@ import lib.SingleThreaded;
  * <pre>
  * How to run:   ./jbang variants/V02BufferedByte.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V02BufferedByte workers=1 offset=4294967288 runs=5 mean_s=24.7123 median_s=24.7098 mbps=174 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V02BufferedByte workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
+ * Expect the slowest chapter by far, minutes per run: a method call per byte.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V02BufferedByte implements NeedleSearch, SingleThreaded {

@@ -26,8 +26,10 @@ import lib.WordKernel;
  * <pre>
  * How to run:   ./jbang variants/V03ChunkedLong.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V03ChunkedLong workers=1 offset=4294967288 runs=5 mean_s=0.3995 median_s=0.4009 mbps=10752 cache=warm bytes=4294967296 chunk_bytes=1048576
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V03ChunkedLong workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ * Expect about ten times chapter 1: one system call per read, 8 bytes per step.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V03ChunkedLong implements ChunkedSearch, SingleThreaded {

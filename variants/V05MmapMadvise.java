@@ -27,8 +27,10 @@ import lib.WordKernel;
  * <pre>
  * How to run:   ./jbang variants/V05MmapMadvise.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V05MmapMadvise workers=1 offset=4294967288 runs=5 mean_s=0.2615 median_s=0.2616 mbps=16426 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V05MmapMadvise workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Expect chapter 4's figure: on a warm cache the hints change nothing measurable.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V05MmapMadvise implements NeedleSearch, SingleThreaded {

@@ -27,9 +27,11 @@ import lib.WordKernel;
  * <pre>
  * How to run:   ./jbang variants/V06MmapParallel.java haystack.bin --workers 1,2
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V06MmapParallel workers=1 offset=4294967288 runs=5 mean_s=0.2677 median_s=0.2683 mbps=16046 cache=warm bytes=4294967296
- *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=0.1840 median_s=0.1837 mbps=23344 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V06MmapParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Expect more than chapter 4 with two workers and little more past the core count.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V06MmapParallel implements NeedleSearch {

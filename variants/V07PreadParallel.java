@@ -25,9 +25,11 @@ import lib.WordKernel;
  * <pre>
  * How to run:   ./jbang variants/V07PreadParallel.java haystack.bin --workers 1,2
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V07PreadParallel workers=1 offset=4294967288 runs=5 mean_s=0.3834 median_s=0.3820 mbps=11201 cache=warm bytes=4294967296 chunk_bytes=1048576
- *   variant=V07PreadParallel workers=2 offset=4294967288 runs=5 mean_s=0.2094 median_s=0.2094 mbps=20507 cache=warm bytes=4294967296 chunk_bytes=1048576
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V07PreadParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ *   variant=V07PreadParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ * Expect a gain with each worker up to the core count, then a plateau.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V07PreadParallel implements ChunkedSearch {

@@ -23,16 +23,16 @@ import lib.VectorKernel;
  * tests 128 bytes per step: four AVX2-sized loads, ORed, one "any lane non-zero?" question.
  * The CPU side of the scan becomes nearly free; whether that matters depends on memory.
  *
- * <p>Against the article's own v8 (assembly, the same 128-byte step, plus chapter 5's madvise),
- * counted on the same haystack: 51,630 page faults per search on both sides, and the same CPU time
- * within the noise (user and system alike). madvise changed neither count. Where this chapter
- * trails Go in a sitting of {@code tools/VersusGo.java}, it trails by less than its rounds differ.
+ * <p>The article's own v8 does the same 128-byte step in assembly (plus chapter 5's madvise):
+ * {@code tools/VersusGo.java} runs the two side by side on one machine.
  *
  * <pre>
  * How to run:   ./jbang variants/V08Vector256.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V08Vector256 workers=1 offset=4294967288 runs=5 mean_s=0.2456 median_s=0.2450 mbps=17485 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V08Vector256 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Expect about chapter 4's figure: a faster loop over the same mapping.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V08Vector256 implements NeedleSearch, SingleThreaded {

@@ -24,9 +24,11 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V09MmapParallelVector.java haystack.bin --workers 1,2
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V09MmapParallelVector workers=1 offset=4294967288 runs=5 mean_s=0.2540 median_s=0.2532 mbps=16907 cache=warm bytes=4294967296
- *   variant=V09MmapParallelVector workers=2 offset=4294967288 runs=5 mean_s=0.1818 median_s=0.1813 mbps=23622 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V09MmapParallelVector workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ *   variant=V09MmapParallelVector workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Expect about chapter 6's figure: the workers wait on memory, not on the loop.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V09MmapParallelVector implements NeedleSearch {

@@ -28,9 +28,11 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V10MmapPopulate.java haystack.bin --workers 1,2
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=0.2611 median_s=0.2620 mbps=16452 cache=warm bytes=4294967296
- *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=0.2422 median_s=0.2413 mbps=17736 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Expect less gain from a second worker than in chapter 9: one thread populates the mapping.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V10MmapPopulate implements NeedleSearch {

@@ -27,8 +27,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V12Vector512.java haystack.bin
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=0.2747 median_s=0.2749 mbps=15636 cache=warm bytes=4294967296
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
+ * Expect about chapter 8's figure, sometimes less: wider is not faster out of cache.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V12Vector512 implements NeedleSearch, SingleThreaded {

@@ -33,8 +33,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V14DirectIo.java haystack.bin --cold
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V14DirectIo workers=2 offset=4294967288 runs=5 mean_s=1.5390 median_s=1.5461 mbps=2791 cache=cold bytes=4294967296 chunk_bytes=1048576
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V14DirectIo workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ * Expect the disk's speed, warm or cold: the page cache is never consulted.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V14DirectIo implements ChunkedSearch {

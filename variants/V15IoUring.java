@@ -30,8 +30,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold
  *
- * What you should see (AMD EPYC, 2 cores, Linux 6.18.44, Temurin 25.0.3+9-LTS, 2026-11-29), last lines of stdout:
- *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=1.9603 median_s=1.9146 mbps=2191 cache=cold bytes=4294967296 chunk_bytes=1048576
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ * Expect the disk's speed, cold: many reads in flight per worker.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V15IoUring implements ChunkedSearch {

@@ -29,10 +29,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V16MmapHugePages.java haystack.bin --page-cache huge
  *
- * What you should see (amd-epyc-f26m2-2c-avx512: AMD EPYC, 2 cores, Linux 6.18.44, ext4, Temurin 25.0.3+9-LTS,
- * 2026-11-30, from the study's page-cache round), last line of stdout:
- *   variant=V16MmapHugePages workers=2 offset=4294967288 runs=5 mean_s=0.0977 median_s=0.1011 mbps=43939 cache=warm bytes=4294967296 page_cache=huge pmd_mapped_pct=100.0
- * Without --page-cache huge, on a cache the machine had filled in small folios: pmd_mapped_pct=0.0 and 2,805 MB/s.
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V16MmapHugePages workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=huge pmd_mapped_pct=…
+ * Expect the fastest mapped chapter with --page-cache huge, and a crawl on a cache in small folios.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V16MmapHugePages implements NeedleSearch {
