@@ -13,6 +13,7 @@
 //SOURCES *Test.java
 //SOURCES support/*.java
 //SOURCES ../tools/StudyReport.java
+//SOURCES ../tools/ReadmeTables.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 
