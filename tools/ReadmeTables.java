@@ -57,7 +57,21 @@ import org.apache.commons.csv.CSVRecord;
  *
  * <p>Each kind of block is one entry of {@link #KINDS}: a name and a method from the results to
  * Markdown. A table for a new CSV is one entry and one short method built on {@link Results#rows}
- * and {@link Table}. Exit status: 0 every block is as the CSVs give it (or was rewritten so),
+ * and {@link Table}, for instance a sweep of file sizes:
+ *
+ * <pre>
+ * KINDS.put("sizes", ReadmeTables::sizes);
+ *
+ * static String sizes(Results results, Block block) {
+ *     Table table = new Table("chapter", "file", "MB/s");
+ *     for (Row row : results.rowsOfEverySize(block.parameter("machine"), "sizes.csv")) {
+ *         table.row(chapterLink(row.chapter()), Sizes.human(row.fileBytes()), mbps(row.mbps()));
+ *     }
+ *     return table.markdown() + "\n" + source(block, "sizes.csv") + ".\n";
+ * }
+ * </pre>
+ *
+ * Exit status: 0 every block is as the CSVs give it (or was rewritten so),
  * 1 with {@code --check} a block differs, 2 a usage error, an unknown block or a CSV that does not
  * read (one line).
  */
@@ -606,10 +620,15 @@ public final class ReadmeTables {
             return Files.isRegularFile(folder(machine).resolve(csv));
         }
 
+        /** The rows of one machine's CSV, in file order, of whatever file sizes: for a sweep of sizes. */
+        List<Row> rowsOfEverySize(String machine, String csv) {
+            return read.computeIfAbsent(folder(machine).resolve(csv), Results::parse);
+        }
+
         /** The rows of one machine's CSV, in file order; they must all be of one file size. */
         List<Row> rows(String machine, String csv) {
             Path file = folder(machine).resolve(csv);
-            List<Row> rows = read.computeIfAbsent(file, Results::parse);
+            List<Row> rows = rowsOfEverySize(machine, csv);
             if (rows.stream().map(Row::fileBytes).distinct().count() > 1) {
                 throw new UserMistakeException(Quote.name(file) + " mixes file sizes (a trial appended to a study?): "
                         + "a README table shows one study");
