@@ -25,7 +25,7 @@ import lib.SingleThreaded;
  *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V02BufferedByte workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
- * Expect the slowest chapter by far, minutes per run: a method call per byte.
+ * Expect the slowest chapter by far, tens of seconds per run on 4 GiB: a method call per byte.
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */

@@ -31,7 +31,7 @@ import lib.VectorKernel;
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
- * Expect less gain from a second worker than in chapter 9: one thread populates the mapping.
+ * Expect a figure that depends on the page cache: one thread fills the page tables before the workers start.
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
