@@ -15,6 +15,7 @@
 //SOURCES ../tools/StudyReport.java
 //SOURCES ../tools/NativeYardstick.java
 //SOURCES ../tools/AnswerRound.java
+//SOURCES ../tools/ReadmeTables.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 

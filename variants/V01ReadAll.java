@@ -29,18 +29,18 @@ import lib.UserMistakeException;
  * copy of every byte, then a slow scan.
  *
  * <p>Which buffer matters. {@code Arena.allocate(size)} writes zeros over all of it before the read
- * overwrites them: a page fault per 4 KiB page, a million on the 4 GiB haystack, and much of the
- * chapter's CPU time, where Go's {@code os.ReadFile} (the article's v1) takes far fewer. Go's heap gets fresh memory
- * from the kernel, which hands it over already zero, page by page, as the read first touches it,
- * in 2 MiB pages where it can. {@link HugePageBuffer} asks for exactly that: a fault per 2 MiB page.
+ * overwrites them: a page fault for every 4 KiB page of the buffer, and a second pass over 4 GiB.
+ * Go's heap gets fresh memory from the kernel, which hands it over already zero, page by page, as
+ * the read first touches it, in 2 MiB pages where it can. {@link HugePageBuffer} asks for exactly
+ * that. It needs the file's size in free memory, beside the page cache that holds the file.
  *
  * <pre>
  * How to run:   ./jbang variants/V01ReadAll.java haystack.bin
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
- * Far behind the chapters that read in chunks: a copy of every byte into a buffer the size of the
- * file, then a byte-at-a-time scan. A file larger than the memory available is refused in one line.
+ * Expect one of the slower chapters: every byte is copied, then looked at alone.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V01ReadAll implements NeedleSearch, SingleThreaded {

@@ -23,16 +23,17 @@ import lib.WordKernel;
  * old {@code FileChannel.map} returned a {@code MappedByteBuffer}, int-indexed and so capped at
  * 2 GiB; since JDK 22 {@code map(mode, offset, size, arena)} returns a {@link MemorySegment} with
  * long offsets, unmapped when its arena closes. The catch: the first touch of a page is a page
- * fault. Not one per 4 KiB page, a million for 4 GiB, as the article counted: a recent kernel maps
- * the neighbouring cached pages on each fault (fault-around), so a pass takes far fewer.
+ * fault. Not necessarily one per 4 KiB page, a million for 4 GiB, as the article counted: the
+ * kernel maps neighbouring cached pages on each fault (fault-around), and a page cache held in
+ * 2 MiB folios is mapped 2 MiB per fault. How the cache holds the file decides the speed.
  *
  * <pre>
  * How to run:   ./jbang variants/V04Mmap.java haystack.bin
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V04Mmap workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
- * Against chapter 3 it depends on how the kernel maps the cache: each run's line on stderr says how
- * much of the mapping was PMD-mapped; --page-cache small and --page-cache huge show the two ends.
+ * Expect anything from a crawl to faster than chapter 3: it depends on how the page cache holds the file.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V04Mmap implements NeedleSearch, SingleThreaded, MapsTheFile {

@@ -28,9 +28,10 @@ import lib.WordKernel;
  * <pre>
  * How to run:   ./jbang variants/V05MmapMadvise.java haystack.bin
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V05MmapMadvise workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
- * About chapter 4's figure: with the file already cached, the hints change nothing measurable.
+ * Expect chapter 4's figure: on a warm cache the hints change nothing measurable.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V05MmapMadvise implements NeedleSearch, SingleThreaded, MapsTheFile {

@@ -25,11 +25,11 @@ import lib.WordKernel;
  * <pre>
  * How to run:   ./jbang variants/V07PreadParallel.java haystack.bin --workers 1,2
  *
- * What you should see, last lines of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V07PreadParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  *   variant=V07PreadParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
- * It scales with workers like chapter 6; whether it beats the mapping depends on how many cores share
- * the copy out of the page cache.
+ * Expect a gain with each worker up to the core count, then a plateau.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V07PreadParallel implements ChunkedSearch {

@@ -25,17 +25,18 @@ import lib.VectorKernel;
  * tests 128 bytes per step: four AVX2-sized loads, ORed, one "any lane non-zero?" question.
  * The CPU side of the scan becomes nearly free; whether that matters depends on memory.
  *
- * <p>Against the article's own v8 (assembly, the same 128-byte step, plus chapter 5's madvise),
- * counted on the same haystack: as many page faults per search on both sides, and the same CPU time
- * within the noise (user and system alike). madvise changed neither count. Where this chapter
- * trails Go in a sitting of {@code tools/VersusGo.java}, it trails by less than its rounds differ.
+ * <p>Like the article's own v8, it first advises the mapping as chapter 5 does (sequential, will
+ * need), so the two run one plan; v8 takes the same 128-byte step in assembly.
+ * {@code tools/VersusGo.java} runs the two side by side on one machine, and docs/jit.md shows the
+ * loop C2 compiled ({@code tools/print-kernel-assembly} prints it on yours).
  *
  * <pre>
  * How to run:   ./jbang variants/V08Vector256.java haystack.bin
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V08Vector256 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
- * About chapter 4's figure, or a little better: the scan is cheaper, the page faults are the same.
+ * Expect about chapter 4's figure: a faster loop over the same mapping.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {

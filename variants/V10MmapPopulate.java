@@ -29,10 +29,11 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V10MmapPopulate.java haystack.bin --workers 1,2
  *
- * What you should see, last lines of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
- * It barely scales: the kernel populates the page tables on one thread before any worker starts.
+ * Expect a figure that depends on the page cache: one thread fills the page tables before the workers start.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V10MmapPopulate implements NeedleSearch, MapsTheFile {

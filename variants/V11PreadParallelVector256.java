@@ -16,17 +16,18 @@ import lib.VectorKernel;
 /**
  * Chapter 11: chapter 7's parallel positional reads with the 256-bit kernel.
  *
- * <p>The article's fastest way in (here, on two cores, mapping is faster) with the fastest scan so
- * far. Each worker's 1 MiB buffer (another size with {@code --chunk}) was just written by the
+ * <p>The article's fastest way in with the fastest scan so far (which of reading and mapping wins
+ * depends on the machine and on how its page cache holds the file: see README). Each worker's 1 MiB buffer (another size with {@code --chunk}) was just written by the
  * kernel's copy and is still in cache, so the vector scan reads it almost for free.
  *
  * <pre>
  * How to run:   ./jbang variants/V11PreadParallelVector256.java haystack.bin --workers 1,2
  *
- * What you should see, last lines of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V11PreadParallelVector256 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  *   variant=V11PreadParallelVector256 workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
- * A little ahead of chapter 7: the scan was already cheap next to the copy.
+ * Expect a little more than chapter 7: the scan is nearly free.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V11PreadParallelVector256 implements ChunkedSearch {

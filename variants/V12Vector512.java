@@ -28,10 +28,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V12Vector512.java haystack.bin
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
- * Not necessarily faster than chapter 8: on some CPUs the wider vectors are slower out of cache.
- * Without AVX-512 it refuses in one line.
+ * Expect about chapter 8's figure, sometimes less: wider is not faster out of cache.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {

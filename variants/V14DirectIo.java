@@ -34,9 +34,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V14DirectIo.java haystack.bin --cold
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
- *   variant=V14DirectIo workers=N offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
- * (N: one worker per processor.) The disk's speed, warm or cold; usually ahead of chapter 13 run cold.
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V14DirectIo workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ * Expect the disk's speed, warm or cold: the page cache is never consulted.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V14DirectIo implements ChunkedSearch, BypassesPageCache {

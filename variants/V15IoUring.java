@@ -31,10 +31,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
- *   variant=V15IoUring workers=N offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
- * (N: one worker per processor.) The disk's speed too, with a deeper queue; usually ahead of chapter
- * 13 run cold; against chapter 14 it depends on the disk.
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
+ * Expect the disk's speed, cold: many reads in flight per worker.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V15IoUring implements ChunkedSearch, BypassesPageCache {

@@ -30,11 +30,10 @@ import lib.VectorKernel;
  * <pre>
  * How to run:   ./jbang variants/V16MmapHugePages.java haystack.bin --page-cache huge
  *
- * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
- *   variant=V16MmapHugePages workers=N offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=huge pmd_mapped_pct=100.0
- * (N: one worker per processor.) The fastest chapter once the cache is in 2 MiB folios, near the
- * 2 MiB-page memory wall. Without --page-cache huge, on a cache filled in small folios, pmd_mapped_pct=0.0
- * and it is far slower: advice shapes only what is read in next.
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ *   variant=V16MmapHugePages workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=huge pmd_mapped_pct=…
+ * Expect the fastest mapped chapter with --page-cache huge, and a crawl on a cache in small folios.
+ * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V16MmapHugePages implements NeedleSearch, MapsTheFile {

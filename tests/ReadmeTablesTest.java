@@ -1,0 +1,140 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import lib.UserMistakeException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** README's tables are what the committed CSVs give, and a table that drifts from them is named. */
+class ReadmeTablesTest {
+
+    static final String MACHINE = "amd-epyc-f26m2-2c-avx512";
+    static final String HEADER = "date,chapter,workers,cache,file_bytes,chunk_bytes,offset,warmup_runs,runs,mean_s,median_s,min_s,max_s,mbps,run_s,warmup_s\n";
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void everyGeneratedBlockOfTheReadmesIsWhatTheCommittedCsvsGive() throws IOException {
+        for (Path document : ReadmeTables.DOCUMENTS) {
+            String text = Files.readString(document);
+            List<String> differences = ReadmeTables.differences(document.toString(), text,
+                    new ReadmeTables.Results(ReadmeTables.RESULTS, document.toAbsolutePath().getParent()));
+            assertTrue(differences.isEmpty(), String.join("\n", differences) + "\n(./jbang tools/ReadmeTables.java rewrites them)");
+        }
+    }
+
+    @Test
+    void theReadmesTablesAreGeneratedNotTypedByHand() throws IOException {
+        Set<String> kinds = ReadmeTables.blocks("README.md", Files.readString(Path.of("README.md"))).stream()
+                .map(ReadmeTables.Block::kind).collect(Collectors.toSet());
+        for (String table : List.of("scoreboard", "scaling", "cold", "pagecache", "versus-go", "machines", "figure")) {
+            assertTrue(kinds.contains(table), "README.md has no generated " + table + " block");
+        }
+        assertTrue(ReadmeTables.blocks("results/README.md", Files.readString(Path.of("results", "README.md"))).stream()
+                .anyMatch(block -> block.kind().equals("machines")), "results/README.md lists the machines from their machine.json");
+    }
+
+    /** A results root with one machine whose scoreboard has chapter 1 and chapter 13. */
+    private Path results(double chapterThirteenSeconds) throws IOException {
+        Path machine = Files.createDirectories(folder.resolve("results").resolve("m1"));
+        Files.writeString(machine.resolve("scoreboard.csv"), HEADER
+                + row("V01ReadAll", 1, 4.0) + row("V13PreadVector", 2, chapterThirteenSeconds));
+        Files.writeString(machine.resolve("machine.json"), "{\"cpu_model\": \"Test <b>CPU</b> | x\", \"logical_cores\": 2}");
+        return folder.resolve("results");
+    }
+
+    private static String row(String chapter, int workers, double seconds) {
+        long bytes = 4L << 30;
+        return String.format(java.util.Locale.ROOT, "2026-01-01T00:00:00Z,%s,%d,warm,%d,,%d,1,5,%.6f,%.6f,%.6f,%.6f,%.0f,,\n",
+                chapter, workers, bytes, bytes - 8, seconds, seconds, seconds, seconds, bytes / seconds / 1e6);
+    }
+
+    private static final String DOCUMENT = """
+            # A book
+            <!-- generated:scoreboard machine=m1 -->
+            a table typed by hand
+            <!-- /generated -->
+            prose stays as it is
+            """;
+
+    private ReadmeTables.Results source(Path results) {
+        return new ReadmeTables.Results(results, folder);
+    }
+
+    @Test
+    void aBlockThatDiffersFromTheCsvsIsNamedAndRewritten() throws IOException {
+        Path results = results(0.25);
+        List<String> differences = ReadmeTables.differences("book.md", DOCUMENT, source(results));
+        assertEquals(1, differences.size());
+        assertTrue(differences.getFirst().contains("book.md:2: block generated:scoreboard machine=m1"), differences.getFirst());
+
+        String rewritten = ReadmeTables.regenerate("book.md", DOCUMENT, source(results));
+        assertTrue(rewritten.contains("| 13 | `V13PreadVector` | 2 | 0.250 | 17,180 | 16.0 |"), rewritten);
+        assertTrue(rewritten.startsWith("# A book\n") && rewritten.endsWith("<!-- /generated -->\nprose stays as it is\n"), rewritten);
+        assertTrue(ReadmeTables.differences("book.md", rewritten, source(results)).isEmpty());
+
+        // the same page against a CSV whose figure changed: the table no longer matches
+        Path other = results(0.5); // the same folder, chapter 13 now twice as slow
+        assertFalse(ReadmeTables.differences("book.md", rewritten, source(other)).isEmpty(), "a new figure in the CSV must show");
+    }
+
+    @Test
+    void checkExitsOneNamingTheBlockAndRewritesNothing() throws IOException {
+        Path results = results(0.25);
+        Path document = Files.writeString(folder.resolve("book.md"), DOCUMENT);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int exit = ReadmeTables.run(new String[] {"--check", "--results", results.toString(), document.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, exit);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("block generated:scoreboard machine=m1 differs"), err.toString(StandardCharsets.UTF_8));
+        assertEquals(DOCUMENT, Files.readString(document), "--check writes nothing");
+
+        exit = ReadmeTables.run(new String[] {"--results", results.toString(), document.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit);
+        assertTrue(Files.readString(document).contains("`V13PreadVector`"));
+        assertEquals(0, ReadmeTables.run(new String[] {"--check", "--results", results.toString(), document.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void untrustedMachineFieldsCannotActAsMarkup() throws IOException {
+        Path results = results(0.25);
+        String table = ReadmeTables.regenerate("book.md", "<!-- generated:machines -->\n<!-- /generated -->\n", source(results));
+        assertTrue(table.contains("Test &lt;b&gt;CPU&lt;/b&gt; \\| x"), table);
+        assertTrue(table.contains("[`m1`](results/m1/index.html)"), table);
+    }
+
+    @Test
+    void unknownBlocksBadRowsAndMissingMachinesAreRefusedInOneLine() throws IOException {
+        Path results = results(0.25);
+        UserMistakeException unknown = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md",
+                "<!-- generated:nonsense machine=m1 -->\n<!-- /generated -->\n", source(results)));
+        assertTrue(unknown.getMessage().startsWith("book.md:1: no kind of generated block is called 'nonsense'"), unknown.getMessage());
+
+        UserMistakeException missing = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md",
+                "<!-- generated:scoreboard machine=m2 -->\n<!-- /generated -->\n", source(results)));
+        assertTrue(missing.getMessage().contains("no results folder"), missing.getMessage());
+
+        UserMistakeException unclosed = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md",
+                "<!-- generated:scoreboard machine=m1 -->\nno end\n", source(results)));
+        assertTrue(unclosed.getMessage().startsWith("book.md:1: a generated block"), unclosed.getMessage());
+
+        Files.writeString(results.resolve("m1").resolve("scoreboard.csv"), HEADER + row("V01ReadAll", 1, 4.0).replace(",4.000000,", ",NaN,"));
+        UserMistakeException bad = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md", DOCUMENT, source(results)));
+        assertTrue(bad.getMessage().contains("scoreboard.csv' line 2: mean_s 'NaN' is not a number"), bad.getMessage());
+        assertFalse(bad.getMessage().contains("\n"), "one line");
+    }
+}
