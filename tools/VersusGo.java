@@ -4,6 +4,7 @@
 //SOURCES ../variants/*.java
 //SOURCES GoBench.java
 //SOURCES GoHaystack.java
+//SOURCES StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -20,12 +21,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import lib.Haystack;
 import lib.Machine;
@@ -106,7 +106,6 @@ public class VersusGo implements Callable<Integer> {
             new Pair(13, "v13-pread-archsimd", V13PreadVector.class.getName(), true)); // Go's v13 refuses to run without AVX-512
 
     static final String CSV_NAME = "versus-go.csv";
-    static final Pattern SUMMARY = Pattern.compile("^variant=(\\S+) .*\\boffset=(-?\\d+) .*\\bmedian_s=([\\d.]+)\\b.*");
 
     @Option(names = "--go-bench", paramLabel = "PATH", required = true,
             description = "The Go article's benchmark binary (cmd/bench of its code, built as README says).")
@@ -252,8 +251,8 @@ public class VersusGo implements Callable<Integer> {
         }
         Set<Integer> numbers = new LinkedHashSet<>();
         for (String name : only) {
-            Matcher number = Pattern.compile("^[vV]?0*(\\d{1,2})(\\D.*)?$").matcher(name.strip());
-            int n = number.matches() ? Integer.parseInt(number.group(1)) : -1;
+            String number = StudyResults.chapterNumber(name.strip());
+            int n = number.matches("V\\d\\d") ? Integer.parseInt(number.substring(1)) : -1;
             if (n < 1 || n > PAIRS.size()) {
                 throw new UserMistakeException("--only " + name + ": no such pair (1 to " + PAIRS.size() + ")");
             }
@@ -329,13 +328,13 @@ public class VersusGo implements Callable<Integer> {
             return "Java " + pair.javaChapter() + " failed (status " + status + "): " + lastError.get();
         }
         for (String line : summary) {
-            Matcher figures = SUMMARY.matcher(line);
-            if (figures.matches()) {
-                long offset = Long.parseLong(figures.group(2));
+            Optional<Measurement.Summary> figures = Measurement.Summary.parse(line);
+            if (figures.isPresent()) {
+                long offset = figures.get().offset();
                 if (offset != Haystack.needleOffset(haystack.bytes())) { // the chapter checks it too; a figure is never trusted blind
                     return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
                 }
-                side.roundMedians().add(Double.parseDouble(figures.group(3)));
+                side.roundMedians().add(figures.get().medianSeconds());
                 return null;
             }
         }
