@@ -56,7 +56,8 @@ final class Report {
 
     private static String plotlyScript;
     private static MachineResults chosen;
-    private static volatile boolean notebookFinished;
+    /** Set by the notebook's last line ({@link #loaded}), unless a chart failed on the way; or by {@link #quit}, which said why. */
+    private static volatile boolean notebookFinished, chartFailed, quitWithALine;
 
     static {
         // JShell's own class loader runs the notebooks: there, a notebook that never reached its last
@@ -64,7 +65,9 @@ final class Report {
         if (Report.class.getClassLoader().getClass().getName().contains("jshell")) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (!notebookFinished) {
-                    System.err.println("the notebook stopped before its last line (see above)");
+                    if (!quitWithALine) {
+                        System.err.println("the notebook stopped before its last line: a step failed (see above)");
+                    }
                     Runtime.getRuntime().halt(2);
                 }
             }));
@@ -369,7 +372,7 @@ final class Report {
         }
         System.out.println("tables: " + String.join(", ", parts) + " of " + machine().name
                 + "; e.g. " + namesAndTables[0] + ".structure(), " + namesAndTables[0] + ".print()");
-        notebookFinished = true;
+        notebookFinished = !chartFailed;
     }
 
 
@@ -494,6 +497,7 @@ final class Report {
     }
 
     static Path chart(Path charts, String name, Figure figure, List<StudyResults.Wall> walls) {
+        boolean written = false;
         try {
             Files.createDirectories(charts);
             Path page = charts.resolve(name + ".html");
@@ -508,10 +512,13 @@ final class Report {
             } else {
                 System.out.println("chart: " + page + " (PNG skipped: Chromium failed to draw it)");
             }
+            written = true;
             return page;
         } catch (IOException e) {
             quit("cannot write the chart " + name + " into " + charts + ": " + e.getMessage());
             return null;
+        } finally {
+            chartFailed |= !written; // an exception on the way: the notebook must not end as if it drew
         }
     }
 
@@ -814,6 +821,7 @@ final class Report {
             throw new IllegalStateException(message);
         }
         System.err.println(message);
+        quitWithALine = true;
         System.exit(2);
     }
 }

@@ -50,7 +50,7 @@ if (goHere) {
     Table goRows = medians.where(medians.stringColumn("chapter").startsWith("Go "));
     go = goRows.selectColumns("chapter", "mbps");
     go.addColumns(Report.speedup(goRows, "V01"));
-    go.addColumns(go.stringColumn("chapter").map(Report::chapterNumber).setName("number"));
+    go.addColumns(go.stringColumn("chapter").map(StudyResults::chapterNumber).setName("number"));
     go.column("chapter").setName("description");
     go.column("mbps").setName("go_mb_per_s");
     go.column("speedup").setName("go_speedup");
@@ -68,7 +68,7 @@ if (goHere) {
 
 Table ours = javaRows.selectColumns("chapter", "mbps");
 ours.addColumns(Report.speedup(javaRows, "V01"));
-ours.addColumns(ours.stringColumn("chapter").map(Report::chapterNumber).setName("number"));
+ours.addColumns(ours.stringColumn("chapter").map(StudyResults::chapterNumber).setName("number"));
 ours.column("mbps").setName("java_mbps");
 ours.column("speedup").setName("java_speedup");
 

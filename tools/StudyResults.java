@@ -798,7 +798,7 @@ final class StudyResults {
         return machineRule;
     }
 
-    private static Class<?> compileMachineRule() throws ReflectiveOperationException {
+    static Class<?> compileMachineRule() throws ReflectiveOperationException {
         Path source = Path.of("lib", "Machine.java");
         javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
         if (javac == null || !Files.isRegularFile(source)) {
@@ -811,7 +811,7 @@ final class StudyResults {
             if (javac.run(null, null, messages, "-d", classes.toString(), source.toString()) != 0) {
                 throw new ClassNotFoundException("lib.Machine does not compile: " + messages.toString(StandardCharsets.UTF_8).strip());
             }
-            URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, StudyResults.class.getClassLoader());
+            URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
             Class<?> rule = loader.loadClass("lib.Machine");
             try (Stream<Path> files = Files.walk(classes)) {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete()); // loaded: the files are done with
