@@ -116,7 +116,7 @@ class NotebookTest {
         assertEquals(17180.0, v13.row(0).getDouble("mbps"));
         String notes = String.join("\n", beta.notes());
         assertTrue(notes.contains("measured on another machine (" + ALPHA + ")"), notes);
-        assertTrue(notes.contains("with a cold page cache, where this chart draws warm"), notes);
+        assertTrue(notes.contains("with a cold page cache, where this table holds warm"), notes);
         assertEquals(List.of(Report.PAGE_CACHE_AS_IS, "huge", "small"), Report.pageCaches(rows));
     }
 
