@@ -644,7 +644,7 @@ final class StudyResults {
             reasons.add("a " + binarySize(fileBytes) + " file, under " + binarySize(FULL_FILE_BYTES));
         }
         if (fewestRuns < FULL_RUNS) {
-            reasons.add(fewestRuns + (fewestRuns == 1 ? " run" : " runs") + ", fewer than " + FULL_RUNS + " runs");
+            reasons.add("fewer than " + FULL_RUNS + " runs");
         }
         if (noWarmup) {
             reasons.add("no warm-up");
