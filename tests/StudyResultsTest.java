@@ -151,6 +151,7 @@ class StudyResultsTest {
         assertTrue(page.contains(StudyResults.Wall.ABOVE), page);
         assertTrue(page.contains("V09 ran faster than the memory-read wall"), page);
         assertFalse(page.contains("<td>200</td>"), "no share over 100 %");
+        assertTrue(page.contains("<td>2,147</td><td>1.0</td><td>10</td>"), "chapter 1 at 10 % of the wall: " + page);
         Report.Selected rows = Report.select(Report.choose(root, Machine.current().name()), "scoreboard", "warm");
         var shares = Report.percentOf(wall, rows.rows());
         assertTrue(shares.isMissing(1), "V09's share is not shown");

@@ -253,7 +253,7 @@ public final class StudyReport {
 
     /** A chapter's share of a wall, or the line that says it beat the wall (a share over 100 % would mean nothing). */
     private static String share(double mbps, Optional<StudyResults.Wall> wall) {
-        return wall.map(w -> w.percentOf(mbps).stream().mapToObj(StudyReport::percent).findFirst()
+        return wall.map(w -> w.percentOf(mbps).stream().mapToObj(StudyReport::percentage).findFirst()
                 .orElse("<span class=\"beaten\">" + escape(StudyResults.Wall.ABOVE) + "</span>")).orElse("–");
     }
 
@@ -491,8 +491,7 @@ public final class StudyReport {
         return String.format(Locale.ROOT, "%.3f", seconds);
     }
 
-    private static String percent(double share) {
-        double percent = share * 100;
+    private static String percentage(double percent) {
         return String.format(Locale.ROOT, percent < 1 ? "%.1f" : "%.0f", percent);
     }
 
