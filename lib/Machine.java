@@ -23,8 +23,10 @@ import java.util.stream.Stream;
  * model numbers, the processors the JVM sees and the widest vectors the CPU has, e.g.
  * {@code amd-epyc-f26m2-2c-avx512}. Two hosts that differ in any of these get different folders.
  *
- * <p>This file needs nothing but the JDK, so the notebooks can ask for the current machine's name with
- * {@code java lib/Machine.java} (from the project's root).
+ * <p>This file needs nothing but the JDK: {@code java lib/Machine.java} prints this machine's name
+ * (from the project's root), and the notebooks, which JShell runs and which cannot load a file with a
+ * package line, compile it with the JDK's own compiler to name machines by this one rule
+ * (tools/StudyResults.java).
  *
  * @param cpuFamily      the "cpu family" of /proc/cpuinfo, or null where there is none
  * @param cpuModelNumber its "model" (a number, unlike "model name"), or null
@@ -121,7 +123,11 @@ public record Machine(String cpuModel, Integer cpuFamily, Integer cpuModelNumber
         return fields;
     }
 
-    /** {@code fields} as a JSON object, one field a line: strings, numbers, booleans and nulls only. */
+    /**
+     * {@code fields} as a JSON object, one field a line: strings, numbers, booleans and nulls only.
+     * Written by hand rather than with the project's JSON library (Jackson) because this file must
+     * compile and run with nothing but a JDK (see the class comment).
+     */
     public static String json(Map<String, ?> fields) {
         return fields.entrySet().stream()
                 .map(field -> "  " + jsonValue(field.getKey()) + ": " + jsonValue(field.getValue()))

@@ -1,14 +1,11 @@
-// The code the notebooks share: finding one machine's results, reading its CSVs strictly, choosing
-// the rows that may be drawn together, and writing charts that work offline.
+// The code the notebooks share: turning one machine's results, as tools/StudyResults.java reads
+// and selects them, into Tablesaw tables, and writing charts that work offline.
 //
 // JBang hands a notebook's //SOURCES to JShell as snippets run before the notebook itself, so this
 // file has no package line (JShell cannot take one) and its class is simply there, as `Report`.
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,53 +13,40 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
-import tech.tablesaw.columns.Column;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-import tech.tablesaw.io.csv.CsvReadOptions;
 import tech.tablesaw.plotly.components.Figure;
 
 /**
- * Loads one machine's results ({@code results/<machine>/*.csv}) as Tablesaw tables and writes each
- * chart twice: an HTML page with plotly.js inlined (it opens without a network), and a PNG drawn
+ * One machine's results ({@code results/<machine>/*.csv}) as Tablesaw tables, and each chart
+ * written twice: an HTML page with plotly.js inlined (it opens without a network), and a PNG drawn
  * from that page by headless Chromium, both into that machine's {@code charts/}.
  *
- * <p>A chart draws one machine, one file size and one cache state per series: rows of another
- * machine, file size or cache are left out with a line saying so, and so is a row that does not
- * read as a results row (a short row, a word where a number belongs), named by file and line.
+ * <p>Which rows a chart draws is tools/StudyResults.java's rule, the report's too: one machine, one
+ * study (its file size), one cache state per series. What it left out is said on stdout, one line
+ * per bad row (file and line) or per kind of row.
+ *
+ * <p>A notebook ends with {@link #loaded}. Run as a notebook, a JShell error before that line (a
+ * snippet that threw or did not compile) makes it end with status 2, not 0: JShell itself goes on
+ * after an error and exits 0.
  */
 final class Report {
 
     /** The results root: one folder per machine. {@code -Dresults=DIR} points the notebooks elsewhere. */
     static final Path ROOT = Path.of(System.getProperty("results", "results"));
-    /** The Go article's published figures, kept in the project whichever results are shown. */
-    static final Path REFERENCE = Path.of("results", "reference", "go-blog-figures.csv");
-    /** The results files a machine's folder may hold, without ".csv"; any of them may be missing. */
-    static final List<String> TABLES = List.of("scoreboard", "pagecache", "scaling", "cold", "wall", "chunks", "versus-go");
-
-    /** The study's haystack: when a folder holds rows of several sizes, these are the ones drawn. */
-    static final long MAIN_FILE_BYTES = 4L << 30;
-    /** Below these a study is a trial, and its charts say so. */
-    static final long FULL_FILE_BYTES = 1L << 30;
-    static final int FULL_RUNS = 5;
 
     /** plotly.js comes from this WebJar (declared with //DEPS in every notebook), never from a CDN. */
     static final String PLOTLY_RESOURCE = "/META-INF/resources/webjars/plotly.js-dist/3.0.1/plotly.js";
@@ -72,119 +56,54 @@ final class Report {
 
     private static String plotlyScript;
     private static MachineResults chosen;
+    /** Set by the notebook's last line ({@link #loaded}), unless a chart failed on the way; or by {@link #quit}, which said why. */
+    private static volatile boolean notebookFinished, chartFailed, quitWithALine;
+
+    static {
+        // JShell's own class loader runs the notebooks: there, a notebook that never reached its last
+        // line ends with status 2 (halting in a shutdown hook is what sets the status of an exit).
+        if (Report.class.getClassLoader().getClass().getName().contains("jshell")) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (!notebookFinished) {
+                    if (!quitWithALine) {
+                        System.err.println("the notebook stopped before its last line: a step failed (see above)");
+                    }
+                    Runtime.getRuntime().halt(2);
+                }
+            }));
+        }
+    }
 
     private Report() {}
 
     // ---------------------------------------------------------------------------------------------
     // Machines
 
-    /**
-     * One machine's folder of results: its name (the folder's, or the description's), its
-     * description ({@code machine.json}, empty when there is none) and its CSVs, each read once.
-     */
+    /** One machine's folder of results (see {@link StudyResults.Folder}), with what was said about it. */
     static final class MachineResults {
         final String name;
-        final Path dir;
-        final JsonNode description;
-        private final Map<String, Parsed> parsed = new HashMap<>();
+        final StudyResults.Folder folder;
         private final Set<String> reported = new LinkedHashSet<>();
-        private Identity identity;
-        private Long mainFileBytes;
 
-        MachineResults(String name, Path dir, JsonNode description) {
-            this.name = name;
-            this.dir = dir;
-            this.description = description;
+        MachineResults(StudyResults.Folder folder) {
+            this.name = folder.name;
+            this.folder = folder;
         }
 
         Path csv(String table) {
-            return dir.resolve(table + ".csv");
+            return folder.csv(table);
         }
 
         boolean has(String table) {
-            return Files.isRegularFile(csv(table));
+            return folder.has(table);
         }
 
         Path charts() {
-            return dir.resolve("charts");
+            return folder.dir.resolve("charts");
         }
 
-        /** The table's rows that read as results rows; the others are reported once, by file and line. */
-        Parsed parsed(String table) {
-            return parsed.computeIfAbsent(table, t -> has(t) ? parse(csv(t), t) : Parsed.none(t));
-        }
-
-        /** Every row of every table here, checked. */
-        List<Table> allRows() {
-            List<Table> all = new ArrayList<>();
-            for (String table : TABLES) {
-                if (has(table)) {
-                    all.add(parsed(table).rows());
-                }
-            }
-            return all;
-        }
-
-        /**
-         * The machine the folder's figures were measured on: the description's CPU model, cores and
-         * vector width, or, without a description, the most common of them among the rows.
-         */
-        Identity identity() {
-            if (identity == null) {
-                if (description.hasNonNull("cpu_model") && description.hasNonNull("logical_cores")
-                        && description.hasNonNull("vector_bits")) {
-                    identity = new Identity(description.get("cpu_model").asText(),
-                            description.get("logical_cores").asInt(), description.get("vector_bits").asInt());
-                } else {
-                    Map<Identity, Integer> counts = new HashMap<>();
-                    for (Table rows : allRows()) {
-                        for (Row row : rows) {
-                            counts.merge(Identity.of(row), 1, Integer::sum);
-                        }
-                    }
-                    identity = counts.entrySet().stream().max(Map.Entry.comparingByValue())
-                            .map(Map.Entry::getKey).orElse(new Identity("", 0, 0));
-                }
-            }
-            return identity;
-        }
-
-        /** The file size drawn: 4 GiB when the folder has rows of it, else the size most rows have. */
-        long mainFileBytes() {
-            if (mainFileBytes == null) {
-                Map<Long, Integer> counts = new HashMap<>();
-                for (Table rows : allRows()) {
-                    for (Row row : rows) {
-                        if (Identity.of(row).equals(identity())) {
-                            counts.merge(row.getLong("file_bytes"), 1, Integer::sum);
-                        }
-                    }
-                }
-                mainFileBytes = counts.containsKey(MAIN_FILE_BYTES) ? MAIN_FILE_BYTES
-                        : counts.entrySet().stream().max(Map.Entry.<Long, Integer>comparingByValue()
-                                        .thenComparing(Map.Entry.comparingByKey()))
-                                .map(Map.Entry::getKey).orElse(MAIN_FILE_BYTES);
-            }
-            return mainFileBytes;
-        }
-
-        /** The description's date, else the newest row's: which study is the most recent. */
         String date() {
-            if (description.hasNonNull("date")) {
-                return description.get("date").asText();
-            }
-            String newest = "";
-            for (Table rows : allRows()) {
-                for (String date : rows.stringColumn("date")) {
-                    newest = date.compareTo(newest) > 0 ? date : newest;
-                }
-            }
-            return newest;
-        }
-
-        /** True when the description marks the study as a trial. */
-        boolean describedAsTrial() {
-            return description.path("trial").asBoolean(false);
+            return folder.date();
         }
 
         /** Prints each problem once per notebook run, however many charts read the same table. */
@@ -197,64 +116,16 @@ final class Report {
         }
     }
 
-    /** What tells two machines apart in a results row. */
-    record Identity(String cpuModel, int logicalCores, int vectorBits) {
-        static Identity of(Row row) {
-            return new Identity(row.getString("cpu_model"), row.getInt("logical_cores"), row.getInt("vector_bits"));
-        }
-
-        @Override
-        public String toString() {
-            return cpuModel + ", " + logicalCores + " cores, " + vectorBits + "-bit vectors";
-        }
-    }
-
-    /**
-     * The machine folders under {@code root}: every folder holding a description or a results CSV
-     * ({@code reference/}, the article's figures, is not a machine). A root that holds results CSVs
-     * itself (a study written straight into {@code --results DIR}) is one machine.
-     */
+    /** The machine folders under {@code root} (see {@link StudyResults#folders}). */
     static List<MachineResults> machines(Path root) {
-        if (TABLES.stream().anyMatch(table -> Files.isRegularFile(root.resolve(table + ".csv")))) {
-            return List.of(machineAt(root, null));
+        try {
+            List<MachineResults> machines = StudyResults.folders(root).stream().map(MachineResults::new).toList();
+            machines.forEach(machine -> machine.report(machine.folder.description.problems()));
+            return machines;
+        } catch (IOException e) {
+            quit("cannot list " + root + ": " + e.getMessage());
+            return List.of();
         }
-        List<MachineResults> found = new ArrayList<>();
-        if (Files.isDirectory(root)) {
-            try (var entries = Files.list(root)) {
-                for (Path dir : entries.sorted().toList()) {
-                    boolean holdsResults = Files.isRegularFile(dir.resolve("machine.json"))
-                            || TABLES.stream().anyMatch(table -> Files.isRegularFile(dir.resolve(table + ".csv")));
-                    if (Files.isDirectory(dir) && !dir.getFileName().toString().equals("reference") && holdsResults) {
-                        found.add(machineAt(dir, dir.getFileName().toString()));
-                    }
-                }
-            } catch (IOException e) {
-                quit("cannot list " + root + ": " + e.getMessage());
-            }
-        }
-        return found;
-    }
-
-    private static MachineResults machineAt(Path dir, String folderName) {
-        JsonNode description = new ObjectMapper().createObjectNode();
-        Path json = dir.resolve("machine.json");
-        if (Files.isRegularFile(json)) {
-            try {
-                description = new ObjectMapper().readTree(json.toFile());
-            } catch (IOException e) {
-                System.out.println(json + " is not JSON (" + firstLineOf(e.getMessage()) + "); the machine is described by its rows");
-            }
-        }
-        String name = folderName;
-        if (name == null) {
-            // results written straight into a folder: name the machine as its folder would be named
-            name = description.hasNonNull("name") ? description.get("name").asText() : null;
-            MachineResults unnamed = new MachineResults("", dir, description);
-            if (name == null) {
-                name = folderName(unnamed.identity());
-            }
-        }
-        return new MachineResults(name, dir, description);
     }
 
     /**
@@ -283,7 +154,7 @@ final class Report {
         if (all.size() == 1) {
             return all.getFirst();
         }
-        String here = currentMachineName();
+        String here = StudyResults.currentMachineName();
         Optional<MachineResults> local = all.stream().filter(m -> m.name.equals(here)).findFirst();
         MachineResults pick = local.orElseGet(() -> all.stream().max(Comparator.comparing(MachineResults::date)).orElseThrow());
         System.out.println("machine: " + pick.name + (local.isPresent() ? " (this one)" : " (the most recent study; this machine, "
@@ -291,289 +162,30 @@ final class Report {
         return pick;
     }
 
-    /**
-     * This machine's folder name, as the study names it: {@code lib/Machine.java} prints it. Where
-     * it cannot be asked (no JDK source launcher, no such file), a name made the same way from
-     * /proc/cpuinfo; it only decides which folder is drawn by default.
-     */
-    static String currentMachineName() {
-        Path source = Path.of("lib", "Machine.java");
-        try {
-            if (Files.isRegularFile(source) && Files.readString(source).contains("void main(")) {
-                Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-                Process process = new ProcessBuilder(java.toString(), "--add-modules", "jdk.incubator.vector",
-                        "--enable-native-access=ALL-UNNAMED", source.toString())
-                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-                if (process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0 && !out.isEmpty()) {
-                    return out.lines().reduce((first, last) -> last).orElseThrow().strip();
-                }
-            }
-        } catch (IOException | InterruptedException e) {
-            // fall through to the name made from /proc/cpuinfo
-        }
-        String model = "", flags = "";
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (model.isEmpty() && line.startsWith("model name")) {
-                    model = line.substring(line.indexOf(':') + 1).strip();
-                } else if (flags.isEmpty() && line.startsWith("flags")) {
-                    flags = " " + line.substring(line.indexOf(':') + 1).strip() + " ";
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            model = System.getProperty("os.arch");
-        }
-        int bits = flags.contains(" avx512f ") ? 512 : flags.contains(" avx2 ") ? 256 : 128;
-        return folderName(new Identity(model, Runtime.getRuntime().availableProcessors(), bits));
-    }
-
-    /** "AMD EPYC", 2 cores, 512 bits: {@code amd-epyc-2c-avx512}. */
-    static String folderName(Identity machine) {
-        String model = machine.cpuModel().toLowerCase(Locale.ROOT)
-                .replaceAll("\\((r|tm)\\)|\\bcpu\\b|\\bprocessor\\b|@.*$", " ")
-                .replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
-        String vectors = switch (machine.vectorBits()) {
-            case 512 -> "avx512";
-            case 256 -> "avx2";
-            default -> machine.vectorBits() + "bit";
-        };
-        return (model.isEmpty() ? "unknown" : model) + "-" + machine.logicalCores() + "c-" + vectors;
-    }
-
     // ---------------------------------------------------------------------------------------------
-    // Reading a results CSV, strictly
+    // The rows drawn together, as tables
 
-    /** The columns every results CSV has; a file without one of them is not a results CSV. */
-    static final List<String> REQUIRED = List.of("date", "chapter", "workers", "cache", "file_bytes",
-            "warmup_runs", "runs", "mean_s", "mbps", "run_s", "warmup_s", "cpu_model", "logical_cores", "vector_bits");
-    private static final Set<String> INTS = Set.of("workers", "warmup_runs", "runs", "logical_cores", "vector_bits");
-    private static final Set<String> LONGS = Set.of("file_bytes", "chunk_bytes", "offset", "memory_bytes");
-    private static final Set<String> DOUBLES = Set.of("mean_s", "median_s", "min_s", "max_s", "mbps", "pmd_mapped_pct");
-    /** Columns that may be empty: chapters that do not read in chunks, and the columns newer studies add. */
-    private static final Set<String> MAY_BE_EMPTY = Set.of("chunk_bytes", "pmd_mapped_pct", "machine", "page_cache",
-            "warmup_s", "median_s", "min_s", "max_s", "offset", "memory_bytes", "kernel", "jdk");
-    /** What an empty {@code page_cache} means: rows from before the option existed ran with the system's setting. */
-    static final String PAGE_CACHE_AS_IS = "as-is";
-
-    /** One CSV's rows that read as results rows, and one line for each that did not. */
-    record Parsed(Table rows, List<String> problems) {
-        static Parsed none(String table) {
-            return new Parsed(emptyTable(table, REQUIRED), List.of());
-        }
-    }
-
-    /**
-     * Reads {@code file} into a table whose columns have the types a reader would guess (MB/s and
-     * seconds as doubles, counts as ints, bytes as longs; the lists of seconds as text). A row that
-     * has the wrong number of fields, a word where a number belongs, or seconds that do not match
-     * its count of runs is left out, with a line naming the file and line. A file that is not a
-     * results CSV at all stops the notebook.
-     */
-    static Parsed parse(Path file, String tableName) {
-        List<String> problems = new ArrayList<>();
-        Table table = null;
-        List<String> header = null;
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-             CSVParser parser = CSVFormat.DEFAULT.parse(reader)) {
-            for (CSVRecord record : parser) {
-                if (header == null) {
-                    header = record.toList().stream().map(String::strip).toList();
-                    for (String column : REQUIRED) {
-                        if (!header.contains(column)) {
-                            quit(file + " has no column " + column + ": not a results CSV of this project");
-                        }
-                    }
-                    table = emptyTable(tableName, header);
-                    continue;
-                }
-                long line = parser.getCurrentLineNumber();
-                String problem = problemWith(record, header);
-                if (problem != null) {
-                    problems.add(file + " line " + line + ": left out, " + problem);
-                    continue;
-                }
-                for (int i = 0; i < header.size(); i++) {
-                    append(table.column(i), record.get(i).strip());
-                }
-            }
-        } catch (IOException | UncheckedIOException | IllegalStateException e) {
-            quit(file + " cannot be read as CSV: " + firstLineOf(e.getMessage()));
-        }
-        if (table == null) {
-            quit(file + " is empty: not a results CSV of this project");
-        }
-        if (!table.columnNames().contains("page_cache")) {
-            table.addColumns(StringColumn.create("page_cache", table.rowCount()));
-        }
-        StringColumn pageCache = table.stringColumn("page_cache");
-        for (int i = 0; i < pageCache.size(); i++) {
-            if (pageCache.isMissing(i) || pageCache.get(i).isEmpty()) {
-                pageCache.set(i, PAGE_CACHE_AS_IS);
-            }
-        }
-        return new Parsed(table, problems);
-    }
-
-    /** Why this row cannot be drawn, or null when it can. */
-    private static String problemWith(CSVRecord record, List<String> header) {
-        if (record.size() != header.size()) {
-            return record.size() + " fields where the header has " + header.size();
-        }
-        for (int i = 0; i < header.size(); i++) {
-            String column = header.get(i), value = record.get(i).strip();
-            if (value.isEmpty()) {
-                if (!MAY_BE_EMPTY.contains(column) && !isTextColumn(column)) {
-                    return column + " is empty";
-                }
-                if (column.equals("chapter") || column.equals("cache")) {
-                    return column + " is empty";
-                }
-                continue;
-            }
-            try {
-                if (INTS.contains(column)) {
-                    Integer.parseInt(value);
-                } else if (LONGS.contains(column)) {
-                    Long.parseLong(value);
-                } else if (DOUBLES.contains(column)) {
-                    double number = Double.parseDouble(value);
-                    if (!Double.isFinite(number) || number < 0) {
-                        return column + " is " + quoted(value) + ", not a figure";
-                    }
-                }
-            } catch (NumberFormatException e) {
-                return column + " is " + quoted(value) + ", not a number";
-            }
-        }
-        if (Double.parseDouble(record.get(header.indexOf("mean_s"))) <= 0) {
-            return "mean_s is " + record.get(header.indexOf("mean_s")).strip() + ", not a time";
-        }
-        for (String[] list : new String[][] {{"run_s", "runs"}, {"warmup_s", "warmup_runs"}}) {
-            String joined = record.get(header.indexOf(list[0])).strip();
-            int expected = Integer.parseInt(record.get(header.indexOf(list[1])).strip());
-            double[] seconds;
-            try {
-                seconds = seconds(joined);
-            } catch (NumberFormatException e) {
-                return list[0] + " is " + quoted(joined) + ", not a list of seconds";
-            }
-            if (seconds.length != expected) {
-                return list[0] + " holds " + seconds.length + " times where " + list[1] + " says " + expected;
-            }
-        }
-        return null;
-    }
-
-    /** Each run's seconds, from the space-separated list a results row keeps them in. */
-    static double[] seconds(String joined) {
-        if (joined == null || joined.isBlank()) {
-            return new double[0];
-        }
-        double[] seconds = java.util.Arrays.stream(joined.strip().split("\\s+")).mapToDouble(Double::parseDouble).toArray();
-        for (double s : seconds) {
-            if (!Double.isFinite(s) || s < 0) {
-                throw new NumberFormatException(s + " is not a time");
-            }
-        }
-        return seconds;
-    }
-
-    private static boolean isTextColumn(String column) {
-        return !INTS.contains(column) && !LONGS.contains(column) && !DOUBLES.contains(column);
-    }
-
-    private static Table emptyTable(String name, List<String> columns) {
-        Table table = Table.create(name);
-        for (String column : columns) {
-            table.addColumns(INTS.contains(column) ? IntColumn.create(column)
-                    : LONGS.contains(column) ? LongColumn.create(column)
-                    : DOUBLES.contains(column) ? DoubleColumn.create(column)
-                    : StringColumn.create(column));
-        }
-        return table;
-    }
-
-    private static void append(Column<?> column, String value) {
-        if (value.isEmpty()) {
-            column.appendMissing();
-        } else if (column instanceof IntColumn ints) {
-            ints.append(Integer.parseInt(value));
-        } else if (column instanceof LongColumn longs) {
-            longs.append(Long.parseLong(value));
-        } else if (column instanceof DoubleColumn doubles) {
-            doubles.append(Double.parseDouble(value));
-        } else {
-            ((StringColumn) column).append(value);
-        }
-    }
-
-    private static String quoted(String value) {
-        return "\"" + (value.length() > 40 ? value.substring(0, 40) + "…" : value) + "\"";
-    }
-
-    private static String firstLineOf(String message) {
-        return message == null ? "" : message.lines().findFirst().orElse("");
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Choosing the rows that are drawn together
+    /** What an empty {@code page_cache} means (see {@link StudyResults#PAGE_CACHE_AS_IS}). */
+    static final String PAGE_CACHE_AS_IS = StudyResults.PAGE_CACHE_AS_IS;
 
     /** The rows a chart may draw, and a line for each kind of row left out. */
     record Selected(Table rows, List<String> notes) {}
 
-    /**
-     * The rows of {@code table} for {@code machine}, measured on it (CPU, cores, vector width and
-     * the {@code machine} column agree with the folder's), on its main file size and with
-     * {@code cache} ("warm" or "cold"; null keeps both), keeping the newest row of each chapter,
-     * worker count, cache and page-cache setting (and read size, for {@code chunks}): a rerun
-     * appends rows rather than replacing them. Every row left out for another reason is counted in
-     * one line per reason.
-     */
+    /** This study's rows of {@code table} with a {@code cache} page cache (null keeps both): {@link StudyResults.Folder#select}. */
     static Selected select(MachineResults machine, String table, String cache) {
-        Parsed parsed = machine.parsed(table);
-        List<String> notes = new ArrayList<>(parsed.problems());
-        Table rows = parsed.rows();
-        Map<String, List<String>> leftOut = new LinkedHashMap<>();
-        List<Integer> kept = new ArrayList<>();
-        Identity identity = machine.identity();
-        long mainBytes = machine.mainFileBytes();
-        boolean hasMachineColumn = rows.columnNames().contains("machine");
-        for (Row row : rows) {
-            String recordedFor = hasMachineColumn ? row.getString("machine") : "";
-            String reason = null;
-            if (!recordedFor.isEmpty() && !recordedFor.equals(machine.name)) {
-                reason = "measured on another machine (" + recordedFor + "), not " + machine.name;
-            } else if (!Identity.of(row).equals(identity)) {
-                reason = "measured on another machine (" + Identity.of(row) + "), not " + machine.name + "'s " + identity;
-            } else if (row.getLong("file_bytes") != mainBytes) {
-                reason = "a " + binarySize(row.getLong("file_bytes")) + " file, where " + machine.name
-                        + "'s charts draw the " + binarySize(mainBytes) + " one";
-            } else if (cache != null && !cache.equals(row.getString("cache"))) {
-                reason = "with a " + row.getString("cache") + " page cache, where this chart draws " + cache;
-            }
-            if (reason == null) {
-                kept.add(row.getRowNumber());
-            } else {
-                leftOut.computeIfAbsent(reason, r -> new ArrayList<>()).add(row.getString("chapter"));
-            }
+        try {
+            StudyResults.Selection selection = machine.folder.select(table, cache);
+            return new Selected(table(table, selection.rows()), selection.notes());
+        } catch (StudyResults.NotResultsException notResults) {
+            quit(notResults.getMessage());
+            return null;
         }
-        leftOut.forEach((reason, chapters) -> notes.add("left out " + chapters.size() + " row" + (chapters.size() == 1 ? "" : "s")
-                + " of " + machine.csv(table) + ": " + reason + " (" + String.join(", ", new LinkedHashSet<>(chapters)) + ")"));
-        Table same = rows.rows(kept.stream().mapToInt(Integer::intValue).toArray());
-        List<String> key = new ArrayList<>(List.of("chapter", "workers", "cache", "page_cache"));
-        if (table.equals("chunks")) {
-            key.add("chunk_bytes");
-        }
-        Table newest = newestOfEach(same, key.toArray(new String[0]));
-        newest.setName(table);
-        return new Selected(newest, notes);
     }
 
     /**
      * The chosen machine's rows of {@code table} with a {@code cache} page cache, ready to draw
-     * (see {@link #select}); what was left out is said on stdout. Stops the notebook when the
-     * machine has no such CSV, or nothing is left to draw.
+     * (see {@link #select}); what was left out is said on stdout. Stops the notebook with one line
+     * when the machine has no such CSV, or nothing is left to draw.
      */
     static Table results(String table, String cache) {
         MachineResults machine = machine();
@@ -583,7 +195,8 @@ final class Report {
         Selected selected = select(machine, table, cache);
         machine.report(selected.notes());
         if (selected.rows().isEmpty()) {
-            quit(machine.csv(table) + " has no " + (cache == null ? "" : cache + " ") + "row to draw for " + machine.name);
+            quit("nothing to draw: " + machine.csv(table) + " has no " + (cache == null ? "" : cache + " ")
+                    + "row of " + machine.name + "'s study");
         }
         return selected.rows();
     }
@@ -593,18 +206,68 @@ final class Report {
         return results(table, "warm");
     }
 
-    /** The rows of {@code table}, keeping for each key only the one that comes last in the file. */
-    static Table newestOfEach(Table table, String... keyColumns) {
-        Map<List<String>, Integer> newest = new LinkedHashMap<>();
-        for (Row row : table) {
-            List<String> key = new ArrayList<>();
-            for (String column : keyColumns) {
-                key.add(String.valueOf(row.getObject(column))); // a missing value is a key of its own
+    /** Every round of a sitting ({@code versus-go}): this machine's rows, none dropped as older. */
+    static Table everyRound(String table) {
+        MachineResults machine = machine();
+        try {
+            StudyResults.Selection selection = machine.folder.everyRound(table);
+            machine.report(selection.notes());
+            if (selection.rows().isEmpty()) {
+                quit("nothing to draw: " + machine.csv(table) + " has no row of " + machine.name);
             }
-            newest.remove(key); // re-inserted below, so the map keeps the order of the newest rows
-            newest.put(key, row.getRowNumber());
+            return table(table, selection.rows());
+        } catch (StudyResults.NotResultsException notResults) {
+            quit(notResults.getMessage());
+            return null;
         }
-        return table.rows(newest.values().stream().mapToInt(Integer::intValue).sorted().toArray());
+    }
+
+    /** Rows as a table whose columns have the types a reader would guess; the lists of seconds stay text. */
+    static Table table(String name, List<StudyResults.Row> rows) {
+        StringColumn date = StringColumn.create("date"), chapter = StringColumn.create("chapter"), cache = StringColumn.create("cache"),
+                runSeconds = StringColumn.create("run_s"), warmupSeconds = StringColumn.create("warmup_s"),
+                cpuModel = StringColumn.create("cpu_model"), kernel = StringColumn.create("kernel"), jdk = StringColumn.create("jdk"),
+                machine = StringColumn.create("machine"), pageCache = StringColumn.create("page_cache");
+        IntColumn workers = IntColumn.create("workers"), warmupRuns = IntColumn.create("warmup_runs"), runs = IntColumn.create("runs"),
+                logicalCores = IntColumn.create("logical_cores"), vectorBits = IntColumn.create("vector_bits");
+        LongColumn fileBytes = LongColumn.create("file_bytes"), chunkBytes = LongColumn.create("chunk_bytes"),
+                offset = LongColumn.create("offset"), memoryBytes = LongColumn.create("memory_bytes");
+        DoubleColumn meanSeconds = DoubleColumn.create("mean_s"), medianSeconds = DoubleColumn.create("median_s"),
+                minSeconds = DoubleColumn.create("min_s"), maxSeconds = DoubleColumn.create("max_s"), mbps = DoubleColumn.create("mbps"),
+                pmd = DoubleColumn.create("pmd_mapped_pct");
+        for (StudyResults.Row row : rows) {
+            date.append(row.date()); chapter.append(row.chapter()); workers.append(row.workers()); cache.append(row.cache());
+            fileBytes.append(row.fileBytes()); append(chunkBytes, row.chunkBytes()); append(offset, row.offset());
+            warmupRuns.append(row.warmupRuns()); runs.append(row.runs()); meanSeconds.append(row.meanSeconds());
+            append(medianSeconds, row.medianSeconds()); append(minSeconds, row.minSeconds()); append(maxSeconds, row.maxSeconds());
+            mbps.append(row.mbps()); runSeconds.append(joined(row.runSeconds())); warmupSeconds.append(joined(row.warmupSeconds()));
+            cpuModel.append(row.cpuModel()); logicalCores.append(row.logicalCores()); append(memoryBytes, row.memoryBytes());
+            kernel.append(row.kernel()); jdk.append(row.jdk()); vectorBits.append(row.vectorBits()); machine.append(row.machine());
+            pageCache.append(row.pageCache()); append(pmd, row.pmdMappedPercent());
+        }
+        return Table.create(name, date, chapter, workers, cache, fileBytes, chunkBytes, offset, warmupRuns, runs, meanSeconds,
+                medianSeconds, minSeconds, maxSeconds, mbps, runSeconds, warmupSeconds, cpuModel, logicalCores, memoryBytes,
+                kernel, jdk, vectorBits, machine, pageCache, pmd);
+    }
+
+    private static void append(LongColumn column, Long value) {
+        if (value == null) {
+            column.appendMissing();
+        } else {
+            column.append(value);
+        }
+    }
+
+    private static void append(DoubleColumn column, Double value) {
+        if (value == null) {
+            column.appendMissing();
+        } else {
+            column.append(value);
+        }
+    }
+
+    private static String joined(double[] seconds) {
+        return java.util.Arrays.stream(seconds).mapToObj(Double::toString).collect(Collectors.joining(" "));
     }
 
     /** The page-cache settings among {@code rows}, in a stable order: the system's own first. */
@@ -619,8 +282,7 @@ final class Report {
 
     /**
      * The chart's title with a second line naming what it shows: the machine, the file size and
-     * the runs behind each figure, and "trial" when the study was one (described so, fewer than
-     * {@value #FULL_RUNS} runs, no warm-up, or a file under 1 GiB).
+     * the runs behind each figure, and "trial" when the study was one ({@link StudyResults#trialReasons}).
      */
     static String title(String what, Table rows) {
         return what + "<br><sup>" + caption(machine(), rows) + "</sup>";
@@ -629,7 +291,7 @@ final class Report {
     static String caption(MachineResults machine, Table rows) {
         List<String> parts = new ArrayList<>();
         parts.add(machine.name);
-        parts.add(binarySize(machine.mainFileBytes()) + " file");
+        parts.add(StudyResults.binarySize(machine.folder.mainFileBytes()) + " file");
         if (!rows.isEmpty()) {
             parts.add(range(rows.intColumn("runs")) + " runs, " + range(rows.intColumn("warmup_runs")) + " warm-up");
         }
@@ -640,39 +302,20 @@ final class Report {
         return String.join(" · ", parts);
     }
 
-    /** Why these figures are a trial's; empty when they are a full study's. */
+    /** Why these figures are a trial's (see {@link StudyResults#trialReasons}); empty when they are a full study's. */
     static List<String> trialReasons(MachineResults machine, Table rows) {
-        List<String> reasons = new ArrayList<>();
-        if (machine.describedAsTrial()) {
-            reasons.add("a trial study");
+        int fewestRuns = StudyResults.FULL_RUNS;
+        for (int i = 0; i < rows.rowCount(); i++) {
+            double[] runSeconds = rows.containsColumn("run_s") ? StudyResults.seconds(rows.stringColumn("run_s").get(i)) : new double[0];
+            fewestRuns = Math.min(fewestRuns, StudyResults.runsForTrialRule(rows.intColumn("runs").getInt(i), runSeconds));
         }
-        if (!rows.isEmpty() && rows.intColumn("runs").min() < FULL_RUNS) {
-            reasons.add("fewer than " + FULL_RUNS + " runs");
-        }
-        if (!rows.isEmpty() && rows.intColumn("warmup_runs").min() == 0) {
-            reasons.add("no warm-up");
-        }
-        if (machine.mainFileBytes() < FULL_FILE_BYTES) {
-            reasons.add("a file under " + binarySize(FULL_FILE_BYTES));
-        }
-        return reasons;
+        boolean noWarmup = !rows.isEmpty() && rows.intColumn("warmup_runs").min() == 0;
+        return StudyResults.trialReasons(machine.folder.description.flag("trial"), machine.folder.mainFileBytes(), fewestRuns, noWarmup);
     }
 
     private static String range(IntColumn counts) {
         int low = (int) counts.min(), high = (int) counts.max();
         return low == high ? Integer.toString(low) : low + "–" + high;
-    }
-
-    /** Powers of two read better as "4 GiB" than as 4294967296. */
-    static String binarySize(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        int unit = 0;
-        double size = bytes;
-        while (unit < units.length - 1 && size >= 1024) {
-            size /= 1024;
-            unit++;
-        }
-        return (size == Math.rint(size) ? String.valueOf((long) size) : String.format(Locale.ROOT, "%.1f", size)) + " " + units[unit];
     }
 
     /**
@@ -733,31 +376,23 @@ final class Report {
         }
         System.out.println("tables: " + String.join(", ", parts) + " of " + machine().name
                 + "; e.g. " + namesAndTables[0] + ".structure(), " + namesAndTables[0] + ".print()");
+        notebookFinished = !chartFailed;
     }
+
 
     // ---------------------------------------------------------------------------------------------
     // Walls
 
-    /** A line across an MB/s chart, labelled: a ceiling the chapters are measured against. */
-    record Wall(String label, double mbps) {}
-
-    /** The probes behind the memory-read walls, as tools/WallProbe.java names them in the chapter column. */
-    static final String MEMORY_WALL_PROBE = "WallMemoryRead";
-    static final List<Map.Entry<String, String>> WALL_PROBES = List.of(
-            Map.entry(MEMORY_WALL_PROBE, "memory-read wall"),
-            Map.entry("WallMemoryReadHuge", "memory-read wall, huge pages"));
-
     /**
-     * The chosen machine's memory-read walls: for each probe in wall.csv ({@code WallMemoryRead},
-     * and {@code WallMemoryReadHuge} where it was measured), the best warm MB/s over the worker
-     * counts measured. No chapter reads the file faster than the CPU reads memory, so the MB/s
-     * charts draw them. Empty, and said on stdout, when none has been measured.
+     * The chosen machine's memory-read walls ({@link StudyResults.Folder#walls}): no chapter reads
+     * the file faster than the CPU reads memory, so the MB/s charts draw them, each labelled with the
+     * chapters that beat it where any did. Said on stdout; empty when none has been measured.
      */
-    static List<Wall> walls() {
+    static List<StudyResults.Wall> walls() {
         return walls(machine(), true);
     }
 
-    static List<Wall> walls(MachineResults machine, boolean say) {
+    static List<StudyResults.Wall> walls(MachineResults machine, boolean say) {
         if (!machine.has("wall")) {
             if (say) {
                 System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
@@ -765,61 +400,66 @@ final class Report {
             }
             return List.of();
         }
-        Selected selected = select(machine, "wall", "warm");
         if (say) {
-            machine.report(selected.notes());
+            machine.report(select(machine, "wall", "warm").notes());
         }
-        Table probes = selected.rows();
-        List<Wall> walls = new ArrayList<>();
-        WALL_PROBES.forEach(entry -> {
-            String probe = entry.getKey(), label = entry.getValue();
-            Table rows = probes.where(probes.stringColumn("chapter").isEqualTo(probe));
-            if (!rows.isEmpty()) {
-                Table fastestFirst = rows.sortDescendingOn("mbps");
-                double mbps = fastestFirst.doubleColumn("mbps").getDouble(0);
-                if (say) {
-                    System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d worker counts in %s)%n",
-                            label, mbps, probe, fastestFirst.intColumn("workers").get(0), rows.rowCount(), machine.csv("wall"));
+        List<StudyResults.Wall> walls = machine.folder.walls();
+        if (say) {
+            for (StudyResults.Wall wall : walls) {
+                System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d worker counts in %s)%n",
+                        wall.label(), wall.mbps(), wall.probe(), wall.workers(), wall.workerCounts(), machine.csv("wall"));
+                if (!wall.beatenBy().isEmpty()) {
+                    machine.report(List.of(wall.beatenNote()));
                 }
-                walls.add(new Wall(String.format(Locale.ROOT, "%s: %,.0f MB/s", label, mbps), mbps));
             }
-        });
-        if (walls.isEmpty() && say) {
-            System.out.println("(" + machine.csv("wall") + " has no warm " + MEMORY_WALL_PROBE + " row, so no memory-read wall on the charts)");
+            if (walls.isEmpty()) {
+                System.out.println("(" + machine.csv("wall") + " has no warm memory-read row, so no memory-read wall on the charts)");
+            }
         }
         return walls;
     }
 
-    /** The memory-read wall (plain pages) alone: what the chapters' shares are taken of. */
-    static Optional<Wall> memoryWall() {
-        return walls().stream().findFirst();
-    }
-
-    /** Each row's MB/s as a percentage of {@code wall}, to one decimal. */
-    static DoubleColumn percentOf(Wall wall, Table rows) {
-        return DoubleColumn.create("pct_of_memory_wall", rows.numberColumn("mbps").asDoubleColumn()
-                .map(mbps -> Math.round(mbps / wall.mbps() * 1000) / 10.0).asDoubleArray());
+    /**
+     * Each row's MB/s as a percentage of {@code wall}, to one decimal; missing where the row went
+     * faster than the wall, which the wall's own line then says ({@link StudyResults.Wall#beatenNote}).
+     */
+    static DoubleColumn percentOf(StudyResults.Wall wall, Table rows) {
+        DoubleColumn shares = DoubleColumn.create("pct_of_memory_wall");
+        for (double mbps : rows.numberColumn("mbps").asDoubleArray()) {
+            wall.percentOf(mbps).ifPresentOrElse(percent -> shares.append(Math.round(percent * 10) / 10.0), shares::appendMissing);
+        }
+        return shares;
     }
 
     // ---------------------------------------------------------------------------------------------
     // The article, and speedups
 
-    /** The Go article's published figures, one table of them ({@code scoreboard}, {@code scaling} or {@code cold}). */
+    /** The Go article's published figures, one table of them ({@code scoreboard}, {@code scaling} or {@code cold}), by chapter number. */
     static Table article(String table) {
-        if (!Files.isRegularFile(REFERENCE)) {
-            quit("no " + REFERENCE + " here: run the notebooks from the project's root directory");
+        if (!Files.isRegularFile(StudyResults.REFERENCE)) {
+            quit("no " + StudyResults.REFERENCE + " here: run the notebooks from the project's root directory");
         }
-        Table all = Table.read().csv(CsvReadOptions.builder(REFERENCE.toFile()).commentPrefix('#').tableName("article").build());
-        Table rows = all.where(all.stringColumn("table").isEqualTo(table));
-        // The article names its chapters v1 … v13; this project V01 … V13.
-        rows.addColumns(rows.stringColumn("variant").map(Report::chapterNumber).setName("number"));
+        StringColumn variant = StringColumn.create("variant"), number = StringColumn.create("number"),
+                description = StringColumn.create("description");
+        Map<String, DoubleColumn> figures = new java.util.LinkedHashMap<>();
+        for (String column : List.of("mean_s", "mb_per_s", "speedup", "workers_1_mb_per_s", "peak_mb_per_s", "peak_at", "cold_mb_per_s")) {
+            figures.put(column, DoubleColumn.create(column));
+        }
+        try {
+            for (StudyResults.ArticleRow row : StudyResults.article(table)) {
+                variant.append(row.variant()); number.append(row.number()); description.append(row.description());
+                append(figures.get("mean_s"), row.meanSeconds()); append(figures.get("mb_per_s"), row.mbps());
+                append(figures.get("speedup"), row.speedup()); append(figures.get("workers_1_mb_per_s"), row.oneWorkerMbps());
+                append(figures.get("peak_mb_per_s"), row.peakMbps()); append(figures.get("peak_at"), row.peakAt());
+                append(figures.get("cold_mb_per_s"), row.coldMbps());
+            }
+        } catch (StudyResults.NotResultsException notReadable) {
+            quit(notReadable.getMessage());
+        }
+        Table rows = Table.create("article", variant, description);
+        figures.values().forEach(rows::addColumns);
+        rows.addColumns(number);
         return rows;
-    }
-
-    /** "V06MmapParallel", "v6" and "Go v6" all become "V06", the key the sides are joined on. */
-    static String chapterNumber(String chapter) {
-        String digits = chapter.replaceAll("^(?:Go )?[vV](\\d+).*$", "$1");
-        return digits.equals(chapter) ? chapter : String.format("V%02d", Integer.parseInt(digits));
     }
 
     /**
@@ -831,7 +471,7 @@ final class Report {
         boolean byPageCache = rows.columnNames().contains("page_cache");
         Map<String, Double> baselineSeconds = new HashMap<>();
         for (Row row : rows) {
-            if (chapterNumber(row.getString("chapter")).equals(baseline)) {
+            if (StudyResults.chapterNumber(row.getString("chapter")).equals(baseline)) {
                 baselineSeconds.putIfAbsent(byPageCache ? row.getString("page_cache") : "", row.getNumber("mean_s"));
             }
         }
@@ -846,6 +486,7 @@ final class Report {
         return speedup;
     }
 
+
     // ---------------------------------------------------------------------------------------------
     // Charts
 
@@ -855,11 +496,12 @@ final class Report {
     }
 
     /** The same, with each of {@code walls} drawn across the chart as a labelled line. */
-    static Path chart(String name, Figure figure, List<Wall> walls) {
+    static Path chart(String name, Figure figure, List<StudyResults.Wall> walls) {
         return chart(machine().charts(), name, figure, walls);
     }
 
-    static Path chart(Path charts, String name, Figure figure, List<Wall> walls) {
+    static Path chart(Path charts, String name, Figure figure, List<StudyResults.Wall> walls) {
+        boolean written = false;
         try {
             Files.createDirectories(charts);
             Path page = charts.resolve(name + ".html");
@@ -874,10 +516,13 @@ final class Report {
             } else {
                 System.out.println("chart: " + page + " (PNG skipped: Chromium failed to draw it)");
             }
+            written = true;
             return page;
         } catch (IOException e) {
             quit("cannot write the chart " + name + " into " + charts + ": " + e.getMessage());
             return null;
+        } finally {
+            chartFailed |= !written; // an exception on the way: the notebook must not end as if it drew
         }
     }
 
@@ -949,9 +594,12 @@ final class Report {
 
     /**
      * A page that needs nothing from the network: plotly.js inlined, then the figure. A script
-     * error is written onto the page's root element, where tools/check-charts looks for it.
+     * error is written onto the page's root element, where tools/check-charts looks for it. The
+     * figure's script holds text from the CSVs (chapter names, in strings that tablesaw-jsplot
+     * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
+     * its element ({@link StudyResults#insideScript}).
      */
-    static String page(String title, Figure figure, List<Wall> walls) {
+    static String page(String title, Figure figure, List<StudyResults.Wall> walls) {
         return PAGE_MARK + """
 
                 <html>
@@ -970,22 +618,30 @@ final class Report {
                 </head>
                 <body>
                 %s
-                %s
+                <script>%s</script>
                 </body>
                 </html>
-                """.formatted(title, plotly(), TITLES_AND_TOOLBAR, wallsAsJavascript(walls), WALL_LINES,
-                        figure.divString("chart"), figure.asJavascript("chart"));
+                """.formatted(StudyResults.html(title), plotly(), TITLES_AND_TOOLBAR, wallsAsJavascript(walls), WALL_LINES,
+                        figure.divString("chart"), figureScript(figure));
+    }
+
+    /** The figure's plotting script, without the script element tablesaw-jsplot wraps it in, made safe inside one. */
+    static String figureScript(Figure figure) {
+        String script = figure.asJavascript("chart").strip();
+        if (!script.startsWith("<script>") || !script.endsWith("</script>")) {
+            throw new IllegalStateException("tablesaw-jsplot no longer writes a figure as one <script> element");
+        }
+        return StudyResults.insideScript(script.substring("<script>".length(), script.length() - "</script>".length()));
     }
 
     /** The walls as the page's script reads them: {@code [{mbps: 12345.0, label: "…"}]}. */
-    private static String wallsAsJavascript(List<Wall> walls) {
+    private static String wallsAsJavascript(List<StudyResults.Wall> walls) {
         List<String> objects = new ArrayList<>();
-        for (Wall wall : walls) {
-            // The label is this class's own text; escaping keeps the script whole whatever it says.
-            String label = wall.label().replace("\\", "\\\\").replace("\"", "\\\"").replace("<", "\\u003c");
+        for (StudyResults.Wall wall : walls) {
+            String label = wall.chartLabel().replace("\\", "\\\\").replace("\"", "\\\"");
             objects.add(String.format(Locale.ROOT, "{mbps: %s, label: \"%s\"}", wall.mbps(), label));
         }
-        return "[" + String.join(", ", objects) + "]";
+        return StudyResults.insideScript("[" + String.join(", ", objects) + "]");
     }
 
     /**
@@ -1169,6 +825,7 @@ final class Report {
             throw new IllegalStateException(message);
         }
         System.err.println(message);
+        quitWithALine = true;
         System.exit(2);
     }
 }

@@ -4,8 +4,10 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-//SOURCES ChartImage.java
+// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
+//SOURCES ../tools/StudyResults.java
+//SOURCES ChartImage.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
@@ -43,11 +45,19 @@ for (Report.MachineResults machine : machines) {
     Report.Selected selected = Report.select(machine, "scoreboard", "warm");
     machine.report(selected.notes());
     Table rows = selected.rows();
-    Optional<Report.Wall> wall = Report.walls(machine, false).stream().findFirst();
+    Optional<StudyResults.Wall> wall = Report.walls(machine, false).stream().findFirst();
     if (wall.isEmpty()) {
         System.out.println("(" + machine.name + " has no memory-read wall in wall.csv, so no shares for it)");
     }
-    captions.add(Report.caption(machine, rows));
+    // a chapter drawn here that is faster than its wall makes that wall no bound: said beside the caption, and no share shown
+    List<String> faster = new ArrayList<>();
+    for (Row row : rows) {
+        if (wall.isPresent() && wall.get().percentOf(row.getDouble("mbps")).isEmpty()) {
+            faster.add(StudyResults.chapterNumber(row.getString("chapter")));
+        }
+    }
+    String beaten = faster.isEmpty() ? "" : " · " + wall.get().label() + " beaten by " + String.join(", ", faster) + ": no share of it";
+    captions.add(Report.caption(machine, rows) + beaten);
     // one series per page-cache setting: rows of different settings are never drawn as one
     List<String> pageCaches = Report.pageCaches(rows);
     for (String pageCache : pageCaches) {
@@ -57,10 +67,11 @@ for (Report.MachineResults machine : machines) {
         series.add(label);
         for (Row row : one) {
             String chapter = row.getString("chapter");
-            shortByNumber.put(Report.chapterNumber(chapter), Report.shortName(chapter));
-            machineColumn.append(label); chapterColumn.append(chapter); numberColumn.append(Report.chapterNumber(chapter));
+            shortByNumber.put(StudyResults.chapterNumber(chapter), Report.shortName(chapter));
+            machineColumn.append(label); chapterColumn.append(chapter); numberColumn.append(StudyResults.chapterNumber(chapter));
             mbpsColumn.append(row.getDouble("mbps"));
-            shareColumn.append(wall.map(w -> Math.round(row.getDouble("mbps") / w.mbps() * 1000) / 10.0).orElse(Double.NaN));
+            shareColumn.append(wall.map(w -> w.percentOf(row.getDouble("mbps"))).filter(java.util.OptionalDouble::isPresent)
+                    .map(share -> Math.round(share.getAsDouble() * 10) / 10.0).orElse(Double.NaN));
         }
     }
 }

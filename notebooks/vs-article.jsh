@@ -4,8 +4,10 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-//SOURCES ChartImage.java
+// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
+//SOURCES ../tools/StudyResults.java
+//SOURCES ChartImage.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
@@ -33,11 +35,11 @@ Table captionRows = scoreboard; // what the charts' second title line describes
 
 Table go;
 String goLabel;
-List<Report.Wall> walls;
+List<StudyResults.Wall> walls;
 if (goHere) {
     // Both sides from the sitting itself, every round of it: the median over the rounds of each
     // call's median run, as tools/VersusGo.java prints them (not the scoreboard's Java, measured at another moment).
-    Table pairs = Report.machine().parsed("versus-go").rows();
+    Table pairs = Report.everyRound("versus-go");
     captionRows = pairs;
     Table medians = pairs.summarize("median_s", AggregateFunctions.median).by("chapter");
     long haystackBytes = pairs.longColumn("file_bytes").get(0);
@@ -48,7 +50,7 @@ if (goHere) {
     Table goRows = medians.where(medians.stringColumn("chapter").startsWith("Go "));
     go = goRows.selectColumns("chapter", "mbps");
     go.addColumns(Report.speedup(goRows, "V01"));
-    go.addColumns(go.stringColumn("chapter").map(Report::chapterNumber).setName("number"));
+    go.addColumns(go.stringColumn("chapter").map(StudyResults::chapterNumber).setName("number"));
     go.column("chapter").setName("description");
     go.column("mbps").setName("go_mb_per_s");
     go.column("speedup").setName("go_speedup");
@@ -66,7 +68,7 @@ if (goHere) {
 
 Table ours = javaRows.selectColumns("chapter", "mbps");
 ours.addColumns(Report.speedup(javaRows, "V01"));
-ours.addColumns(ours.stringColumn("chapter").map(Report::chapterNumber).setName("number"));
+ours.addColumns(ours.stringColumn("chapter").map(StudyResults::chapterNumber).setName("number"));
 ours.column("mbps").setName("java_mbps");
 ours.column("speedup").setName("java_speedup");
 

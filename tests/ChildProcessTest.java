@@ -77,7 +77,7 @@ class ChildProcessTest {
         assertFalse(exit(1, zeros.replace("offset=-1", "offset=67108856")).answered(), "1 with a needle found is no answer");
         assertTrue(exit(0, zeros.replace("offset=-1", "offset=67108856")).answered());
         assertFalse(exit(2, zeros).answered());
-        assertEquals("0.0100", exit(0, zeros).summary().orElseThrow().get("median_s"));
+        assertEquals("0.0100", exit(0, zeros).summary().orElseThrow().fields().get("median_s"));
     }
 
     private static ChildProcess.Ended exit(int status, String stdout) throws Exception {

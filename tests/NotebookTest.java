@@ -69,7 +69,7 @@ class NotebookTest {
         assertEquals(4, rows.rowCount(), "one row per chapter");
 
         String notes = String.join("\n", alpha.notes());
-        assertTrue(notes.contains("a 64 MiB file, where " + ALPHA + "'s charts draw the 4 GiB one (V13PreadVector)"), notes);
+        assertTrue(notes.contains("a 64 MiB file, where " + ALPHA + "'s study is the 4 GiB one (V13PreadVector)"), notes);
         assertTrue(notes.contains("measured on another machine (Intel Xeon, 8 cores, 256-bit vectors)"), notes);
     }
 
@@ -116,7 +116,7 @@ class NotebookTest {
         assertEquals(17180.0, v13.row(0).getDouble("mbps"));
         String notes = String.join("\n", beta.notes());
         assertTrue(notes.contains("measured on another machine (" + ALPHA + ")"), notes);
-        assertTrue(notes.contains("with a cold page cache, where this chart draws warm"), notes);
+        assertTrue(notes.contains("with a cold page cache, where this table holds warm"), notes);
         assertEquals(List.of(Report.PAGE_CACHE_AS_IS, "huge", "small"), Report.pageCaches(rows));
     }
 
@@ -132,11 +132,11 @@ class NotebookTest {
 
     @Test
     void bothMemoryWallsAreFoundAndLabelledEachFromItsOwnMachine() {
-        List<Report.Wall> alpha = Report.walls(machine(ALPHA), false);
+        List<StudyResults.Wall> alpha = Report.walls(machine(ALPHA), false);
         assertEquals(1, alpha.size());
         assertEquals(34360.0, alpha.getFirst().mbps(), "the 4 GiB wall, not the 64 MiB one");
-        List<Report.Wall> beta = Report.walls(machine(BETA), false);
-        assertEquals(List.of(17180.0, 21475.0), beta.stream().map(Report.Wall::mbps).toList());
+        List<StudyResults.Wall> beta = Report.walls(machine(BETA), false);
+        assertEquals(List.of(17180.0, 21475.0), beta.stream().map(StudyResults.Wall::mbps).toList());
         assertTrue(beta.get(1).label().startsWith("memory-read wall, huge pages"), beta.get(1).label());
     }
 
@@ -161,9 +161,9 @@ class NotebookTest {
     void scalingColumnsAndShortNamesReadWell() {
         assertEquals("V09 mmap ∥ SIMD", Report.shortName("V09MmapParallelVector"));
         assertEquals("V16 huge page read", Report.shortName("V16HugePageRead"));
-        assertEquals("V06", Report.chapterNumber("Go v6"));
-        assertEquals("4 GiB", Report.binarySize(4L << 30));
-        assertEquals("64 MiB", Report.binarySize(64L << 20));
+        assertEquals("V06", StudyResults.chapterNumber("Go v6"));
+        assertEquals("4 GiB", StudyResults.binarySize(4L << 30));
+        assertEquals("64 MiB", StudyResults.binarySize(64L << 20));
     }
 
     // --- charts and the files they replace
@@ -276,6 +276,46 @@ class NotebookTest {
         assertEquals(List.of(), result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList(),
                 "no warnings: " + result.stderr());
         assertTrue(java.util.Arrays.equals(committed, Files.readAllBytes(png)));
+    }
+
+    /**
+     * A folder copied to a new name: every row names the old machine, so nothing is left to draw.
+     * The notebook says so in one line and ends with status 2 (the study counts it as failed), with
+     * no stack trace.
+     */
+    @Test
+    void aNotebookWithNothingToDrawSaysSoInOneLineAndEndsWithStatus2(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE.resolve(BETA), root.resolve("renamed-xeon"));
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=renamed-xeon",
+                "-Dchromium=none", "notebooks/scoreboard.jsh"), dir.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> said = result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList();
+        assertEquals(1, said.size(), result.toString());
+        assertTrue(said.getFirst().startsWith("nothing to draw: "), result.toString());
+        assertFalse(result.stdout().contains("Exception") || result.stdout().contains("Error:"), result.toString());
+    }
+
+    /** JShell goes on after a step that throws and exits 0; a notebook must not: it ends with status 2. */
+    @Test
+    void aNotebookWhoseStepFailsEndsWithStatus2(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        Path notebook = dir.resolve("broken.jsh");
+        String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/"))
+                .collect(Collectors.joining("\n"));
+        Files.writeString(notebook, header + """
+
+                import tech.tablesaw.api.*;
+                Table rows = Report.results("scoreboard");
+                Table broken = rows.where(null);
+                Report.loaded("broken", broken);
+                """);
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA,
+                "-Dchromium=none", notebook.toString()), dir.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains("the notebook stopped before its last line"), result.toString());
     }
 
     static void copyTree(Path from, Path to) throws IOException {

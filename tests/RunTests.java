@@ -4,6 +4,7 @@
 //DEPS org.junit.platform:junit-platform-launcher:1.13.4
 //DEPS tech.tablesaw:tablesaw-core:0.44.4
 //DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
+//DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
 //SOURCES ../lib/*.java
 //SOURCES ../variants/*.java
@@ -16,6 +17,7 @@
 //SOURCES ../tools/NativeYardstick.java
 //SOURCES ../tools/AnswerRound.java
 //SOURCES ../tools/ReadmeTables.java
+//SOURCES ../tools/StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 

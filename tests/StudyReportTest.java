@@ -21,7 +21,14 @@ class StudyReportTest {
     static final long GIB = 1L << 30, MIB = 1L << 20;
 
     @TempDir
+    Path root;
+    /** This machine's folder: the report shows the rows measured on the machine its folder is named after. */
     Path folder;
+
+    @org.junit.jupiter.api.BeforeEach
+    void machineFolder() throws IOException {
+        folder = Files.createDirectories(root.resolve(Machine.current().name()));
+    }
 
     private void row(String table, String chapter, int workers, String cache, long fileBytes, int runs, double seconds) throws IOException {
         double[] timed = new double[runs];
@@ -59,11 +66,31 @@ class StudyReportTest {
         row("scoreboard", "V04Mmap", 2, "warm", 64 * MIB, 1, 0.001); // a later trial on a small file
         Files.writeString(folder.resolve("scoreboard.csv"), "2026-01-01T00:00:00Z,V05MmapMadvise,2\n", java.nio.file.StandardOpenOption.APPEND);
         String page = page();
-        assertTrue(page.contains("scoreboard.csv line 4: 3 values"), "the short row is named by file and line");
-        assertTrue(page.contains("1 rows of another file size"), page);
-        assertTrue(page.contains("64.0 MiB"), "the newest row's file size is the study's");
-        assertTrue(page.contains("class=\"trial\""), "a 64 MiB study with 1 run is a trial");
-        assertFalse(page.contains("8,590"), "the 4 GiB row is not mixed in");
+        assertTrue(page.contains("scoreboard.csv line 4: left out, 3 fields"), "the short row is named by file and line: " + page);
+        assertTrue(page.contains("left out 1 row of " + folder.resolve("scoreboard.csv") + ": a 64 MiB file"), page);
+        // the study is the 4 GiB one, as the notebooks draw it: a trial appended later does not replace it
+        assertTrue(page.contains("8,590"), "the 4 GiB row is shown");
+        assertFalse(page.contains("class=\"trial\""), "the 4 GiB study of 5 runs is no trial");
+    }
+
+    @Test
+    void aReportThatCannotBeReadRefusesNoFigureSilentlyAndNamesEachBadRow() throws IOException {
+        row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        String good = Files.readAllLines(folder.resolve("scoreboard.csv")).get(1);
+        Files.writeString(folder.resolve("scoreboard.csv"), good.replace(",0.500000,", ",NaN,") + "\n"
+                + good.replace(",8590,", ",Infinity,") + "\n" + good.replace(",0.500000,", ",-1,") + "\n", java.nio.file.StandardOpenOption.APPEND);
+        row("scaling", "V13PreadVector", 2, "warm", 4 * GIB, 5, 0.25);
+        String scaling = Files.readAllLines(folder.resolve("scaling.csv")).get(1);
+        Files.writeString(folder.resolve("scaling.csv"), scaling.replace(",V13PreadVector,2,", ",V13PreadVector,2.0,") + "\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        String page = page();
+        for (int line = 3; line <= 5; line++) {
+            assertTrue(page.contains("scoreboard.csv line " + line + ": left out"), line + ": " + page);
+        }
+        assertTrue(page.contains("scaling.csv line 3: left out, workers is &quot;2.0&quot;, not a number"), page);
+        assertFalse(page.matches("(?s).*<td>(<strong>)?(NaN|Infinity).*"), "no NaN or infinity in a table");
+        assertFalse(page.contains("-1.000"), "no negative time in a table");
+        assertFalse(Files.exists(folder.resolve(".index.html.partial")));
     }
 
     @Test

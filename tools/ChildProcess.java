@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import lib.Measurement;
+import lib.NeedleSearch;
 
 /**
  * A program the tools start and wait for: a chapter, a wall probe, a notebook, {@code cmp}, the Go
@@ -74,21 +76,12 @@ final class ChildProcess {
             return what + " was still running after " + human(limit) + " (its time limit); stopped it";
         }
 
-        /**
-         * A chapter's summary line ({@code variant=… offset=… median_s=…}, see lib/Measurement) as its
-         * keys and values, when stdout ends with one.
-         */
-        Optional<Map<String, String>> summary() {
+        /** A chapter's summary line (see lib/Measurement, which writes and reads it), the last one on stdout. */
+        Optional<Measurement.Summary> summary() {
             for (String line : stdout.reversed()) {
-                if (line.startsWith("variant=")) {
-                    Map<String, String> fields = new LinkedHashMap<>();
-                    for (String field : line.strip().split(" +")) {
-                        int equals = field.indexOf('=');
-                        if (equals > 0) {
-                            fields.put(field.substring(0, equals), field.substring(equals + 1));
-                        }
-                    }
-                    return Optional.of(fields);
+                Optional<Measurement.Summary> summary = Measurement.Summary.parse(line);
+                if (summary.isPresent()) {
+                    return summary;
                 }
             }
             return Optional.empty();
@@ -101,7 +94,7 @@ final class ChildProcess {
          */
         boolean answered() {
             return !timedOut && (status == 0
-                    || status == 1 && summary().map(fields -> "-1".equals(fields.get("offset"))).orElse(false));
+                    || status == 1 && summary().map(summary -> summary.offset() == NeedleSearch.NOT_FOUND).orElse(false));
         }
 
         /** The last stderr line that {@code wanted} accepts, stripped. */

@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
+//SOURCES StudyResults.java
 //SOURCES StudyReport.java
 //SOURCES AnswerRound.java
 //SOURCES StudyProgress.java
@@ -40,9 +41,6 @@ import lib.RunOptions;
 import lib.SizeConverter;
 import lib.Sizes;
 import lib.UserMistakeException;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -121,11 +119,6 @@ public class Study implements Callable<Integer> {
     static final List<String> SKIPPABLE = List.of(SCALING, PAGE_CACHE_TABLE, COLD_TABLE, "walls", CHUNKS_TABLE, AnswerRound.TABLE, CHARTS);
     /** Notebooks that draw every machine at once, not this machine's report. */
     static final Set<String> ALL_MACHINES_NOTEBOOKS = Set.of("machines");
-    /** Below these, a study is a trial (machine.json says so, and so do the charts and the report). */
-    static final long FULL_STUDY_BYTES = 1L << 30;
-    static final int FULL_STUDY_RUNS = 5;
-
-    static final Pattern SUMMARY = Pattern.compile("^variant=\\S+ .*");
 
     @Mixin
     RunOptions runOptions;
@@ -210,13 +203,10 @@ public class Study implements Callable<Integer> {
         }
 
         /**
-         * What identifies its row in the CSVs, as {@link #rowKey} reads it back: the worker count only
-         * where the table sweeps it, the read size only in the chunks table.
+         * What identifies its row in the CSVs, as a row read back gives it ({@link StudyResults#resumeKey}).
          */
         String key(long fileBytes) {
-            return rowKey(table, chapter, SWEPT_WORKERS.contains(table) ? Integer.toString(workers) : "",
-                    table.equals(PAGE_CACHE_TABLE) ? cache() + "/" + pageCache : cache(),
-                    Long.toString(fileBytes), table.equals(CHUNKS_TABLE) ? Long.toString(chunkBytes) : "");
+            return StudyResults.resumeKey(table, chapter, workers, cache(), pageCache, fileBytes, chunkBytes);
         }
 
         boolean measures() {
@@ -236,12 +226,6 @@ public class Study implements Callable<Integer> {
         }
     }
 
-    static String rowKey(String table, String chapter, String workers, String cache, String fileBytes, String chunk) {
-        return String.join("|", table, chapter, workers, cache, fileBytes, chunk);
-    }
-
-    /** The tables whose rows differ by worker count; the others run each chapter at its own. */
-    static final Set<String> SWEPT_WORKERS = Set.of(SCALING, WALL_TABLE, NativeYardstick.TABLE);
 
     /** FILE, from {@link #runOptions}. */
     private Path file;
@@ -250,6 +234,7 @@ public class Study implements Callable<Integer> {
     /** Every chapter in variants/, with what it declares of itself. */
     private SequencedMap<String, Set<ChapterTrait>> traits;
     private final NativeYardstick nativeYardstick = new NativeYardstick();
+    private boolean reportWritten;
 
     public static void main(String[] args) {
         Study study = new Study();
@@ -363,7 +348,9 @@ public class Study implements Callable<Integer> {
                     steps.size(), progress.elapsed(), steps.size() - skipped - failed.size(), skipped, failed.size()));
         }
         failed.forEach(step -> System.err.println("  failed: " + step));
-        System.err.println("study: the report is " + folder.resolve("index.html").toAbsolutePath().normalize().toUri());
+        if (reportWritten) {
+            System.err.println("study: the report is " + folder.resolve("index.html").toAbsolutePath().normalize().toUri());
+        }
         return failed.isEmpty() ? 0 : 2;
     }
 
@@ -553,10 +540,9 @@ public class Study implements Callable<Integer> {
         return Optional.empty();
     }
 
-    /** "V06MmapParallel", "v6" and "V06" all become "V06". */
+    /** "V06MmapParallel", "v6" and "V06" all become "V06" ({@link StudyResults#chapterNumber}). */
     static String number(String chapter) {
-        Matcher digits = Pattern.compile("^[vV](\\d{1,2})(\\D.*)?$").matcher(chapter);
-        return digits.matches() ? String.format(Locale.ROOT, "V%02d", Integer.parseInt(digits.group(1))) : chapter;
+        return StudyResults.chapterNumber(chapter);
     }
 
     private List<String> command(Step step) {
@@ -674,6 +660,7 @@ public class Study implements Callable<Integer> {
     private boolean report(StudyProgress progress) {
         try {
             progress.println("report: " + StudyReport.write(folder));
+            reportWritten = true;
             return true;
         } catch (IOException | RuntimeException e) {
             progress.println("study: the report could not be written: " + e.getMessage());
@@ -689,28 +676,17 @@ public class Study implements Callable<Integer> {
     private void describeMachine(long fileBytes) throws IOException {
         checkMachineDescription();
         Path json = folder.resolve("machine.json");
-        int runs = depth.runs(runOptions), warmup = runOptions.warmup();
-        boolean trial = warmup == 0 || runs < FULL_STUDY_RUNS || fileBytes < FULL_STUDY_BYTES;
         Path partial = folder.resolve(".machine.json.partial-" + ProcessHandle.current().pid());
+        List<String> trial = StudyResults.trialReasons(false, fileBytes, depth.runs(runOptions), runOptions.warmup() == 0);
         try {
-            Files.writeString(partial, Machine.json(Machine.current().description(file, java.time.Instant.now(), trial)),
+            Files.writeString(partial, Machine.json(Machine.current().description(file, java.time.Instant.now(), !trial.isEmpty())),
                     java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
             Files.move(partial, json, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(partial);
         }
-        if (trial) {
-            List<String> why = new ArrayList<>();
-            if (fileBytes < FULL_STUDY_BYTES) {
-                why.add("a " + Sizes.human(fileBytes) + " file");
-            }
-            if (warmup == 0) {
-                why.add("no warm-up");
-            }
-            if (runs < FULL_STUDY_RUNS) {
-                why.add(runs + (runs == 1 ? " run" : " runs"));
-            }
-            System.err.println("study: a trial (" + String.join(", ", why) + "): machine.json and the report say so");
+        if (!trial.isEmpty()) {
+            System.err.println("study: a trial (" + String.join(", ", trial) + "): machine.json and the report say so");
         }
     }
 
@@ -727,51 +703,34 @@ public class Study implements Callable<Integer> {
     }
 
     /** The "name" of the machine {@code json} describes, or null when it is no regular file holding a JSON object with one. */
-    private static String describedMachine(Path json) throws IOException {
+    private static String describedMachine(Path json) {
         if (!Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
-        try (Reader in = Files.newBufferedReader(json)) {
-            com.google.gson.JsonElement name = com.google.gson.JsonParser.parseReader(in).getAsJsonObject().get("name");
-            return name != null && name.isJsonPrimitive() && name.getAsJsonPrimitive().isString() ? name.getAsString() : null;
-        } catch (com.google.gson.JsonParseException | IllegalStateException | java.nio.charset.CharacterCodingException e) {
-            return null;
-        }
+        return StudyResults.readDescription(json).text("name").orElse(null);
     }
 
     /**
-     * Rows already in the CSVs, as {@link #rowKey}. A row that cannot be read stops the study with
-     * one line naming its file and line: skipping it would run that step again, trusting it would
-     * keep a broken figure.
+     * Rows already in the CSVs, as {@link Step#key} gives them. A row that cannot be read stops the
+     * study with one line naming its file and line: skipping it would run that step again, trusting
+     * it would keep a broken figure.
      */
-    private Set<String> rowsPresent() throws IOException {
+    private Set<String> rowsPresent() {
         Set<String> present = new HashSet<>();
         for (String table : TABLES) {
-            Path csv = csv(table);
-            if (!Files.exists(csv)) {
+            if (!Files.exists(csv(table))) {
                 continue;
             }
-            try (Reader in = Files.newBufferedReader(csv); CSVParser parser = CSVFormat.DEFAULT.builder().setHeader()
-                    .setSkipHeaderRecord(true).get().parse(in)) {
-                for (String column : List.of("chapter", "workers", "cache", "file_bytes", "chunk_bytes")) {
-                    if (!parser.getHeaderMap().containsKey(column)) {
-                        throw new UserMistakeException(csv + " line 1: no column " + column + "; not a results CSV of this project");
-                    }
-                }
-                int columns = parser.getHeaderNames().size();
-                for (CSVRecord row : parser) {
-                    long line = row.getRecordNumber() + 1;
-                    if (row.size() != columns) {
-                        throw new UserMistakeException(csv + " line " + line + ": " + row.size() + " values for " + columns
-                                + " columns; mend or remove that line, then resume");
-                    }
-                    present.add(rowKey(table, row.get("chapter"), SWEPT_WORKERS.contains(table) ? row.get("workers") : "",
-                            table.equals(PAGE_CACHE_TABLE) && row.isMapped("page_cache") ? row.get("cache") + "/" + row.get("page_cache") : row.get("cache"),
-                            row.get("file_bytes"), table.equals(CHUNKS_TABLE) ? row.get("chunk_bytes") : ""));
-                }
-            } catch (java.io.UncheckedIOException | IllegalStateException e) { // commons-csv's word for a malformed file
-                throw new UserMistakeException(csv + ": cannot be read as CSV (" + e.getMessage().lines().findFirst().orElse("") + ")");
+            StudyResults.Csv rows;
+            try {
+                rows = StudyResults.read(csv(table));
+            } catch (StudyResults.NotResultsException notResults) {
+                throw new UserMistakeException(notResults.getMessage());
             }
+            if (!rows.problems().isEmpty()) {
+                throw new UserMistakeException(rows.problems().getFirst() + "; mend or remove that line, then resume");
+            }
+            rows.rows().forEach(row -> present.add(row.resumeKey(table)));
         }
         return present;
     }

@@ -5,6 +5,7 @@
 //SOURCES GoBench.java
 //SOURCES GoHaystack.java
 //SOURCES ChildProcess.java
+//SOURCES StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -22,8 +23,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import lib.Haystack;
 import lib.Machine;
@@ -243,8 +242,8 @@ public class VersusGo implements Callable<Integer> {
         }
         Set<Integer> numbers = new LinkedHashSet<>();
         for (String name : only) {
-            Matcher number = Pattern.compile("^[vV]?0*(\\d{1,2})(\\D.*)?$").matcher(name.strip());
-            int n = number.matches() ? Integer.parseInt(number.group(1)) : -1;
+            String number = StudyResults.chapterNumber(name.strip());
+            int n = number.matches("V\\d\\d") ? Integer.parseInt(number.substring(1)) : -1;
             if (n < 1 || n > PAIRS.size()) {
                 throw new UserMistakeException("--only " + name + ": no such pair (1 to " + PAIRS.size() + ")");
             }
@@ -312,18 +311,19 @@ public class VersusGo implements Callable<Integer> {
             return "Java " + pair.javaChapter() + " failed (status " + ended.status() + "): "
                     + ended.lastError(line -> !line.isBlank() && !line.startsWith(JVM_NOTICE)).orElse("no message");
         }
-        Optional<Map<String, String>> summary = ended.summary();
+        Optional<Measurement.Summary> summary = ended.summary();
         if (summary.isEmpty()) {
             return "Java " + pair.javaChapter() + " printed no summary line";
         }
-        String offset = summary.get().get("offset"), median = summary.get().get("median_s");
-        if (!Long.toString(Haystack.needleOffset(haystack.bytes())).equals(offset)) { // the chapter checks it too; a figure is never trusted blind
+        long offset = summary.get().offset();
+        if (offset != Haystack.needleOffset(haystack.bytes())) { // the chapter checks it too; a figure is never trusted blind
             return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
         }
-        if (median == null || !median.matches("\\d{1,9}(\\.\\d{1,9})?")) {
-            return "Java " + pair.javaChapter() + " printed a summary line without a median: median_s=" + median;
+        double median = summary.get().medianSeconds();
+        if (!(median > 0 && Double.isFinite(median))) {
+            return "Java " + pair.javaChapter() + " printed a summary line without a plausible median: median_s=" + median;
         }
-        side.roundMedians().add(Double.parseDouble(median));
+        side.roundMedians().add(median);
         return null;
     }
 

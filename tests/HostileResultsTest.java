@@ -1,0 +1,169 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import lib.Machine;
+import lib.Measurement;
+import lib.ResultsCsv;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A results folder from someone else is untrusted input: markup and script in its CSVs and its
+ * machine.json must never run in the report or in a chart page. Each page is loaded in headless
+ * Chromium and its DOM, as the browser built it, is checked (skipped, visibly, without Chromium).
+ */
+class HostileResultsTest {
+
+    static final long GIB = 1L << 30;
+    static final String SCRIPT_CHAPTER = "<script>document.title='PWNED'</script>";
+    static final String IMG_PMD = "<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">";
+    static final String GO_CHAPTER = "Go <img/src=x/onerror=document.body.id='gopwn'>";
+    static final String CLOSING_CHAPTER = "V77</script><script>document.documentElement.setAttribute('data-pwned','1')</script>";
+
+    @TempDir
+    static Path root;
+    static Path folder;
+
+    @BeforeAll
+    static void hostileFolder() throws IOException {
+        System.setProperty("report.quit", "throw");
+        folder = Files.createDirectories(root.resolve("results").resolve(Machine.current().name()));
+        Map<String, Object> description = new LinkedHashMap<>(Machine.current().description(folder, Instant.now(), false));
+        description.put("kernel", "<script>document.title='PWNED'</script>");
+        description.put("jdk", IMG_PMD);
+        Files.writeString(folder.resolve("machine.json"), Machine.json(description));
+        for (String chapter : List.of("V00Cmp", "V01ReadAll", "V03ChunkedLong", "V04Mmap", "V13PreadVector")) {
+            append("scoreboard", row(chapter, 2, "warm", 2.0 / (Math.floorMod(chapter.hashCode(), 7) + 2), null, Map.of()));
+        }
+        append("scoreboard", with(row("V04Mmap", 2, "warm", 0.5, null, Map.of()), "chapter", SCRIPT_CHAPTER));
+        append("scoreboard", with(row("V04Mmap", 2, "warm", 0.5, null, Map.of()), "chapter", CLOSING_CHAPTER));
+        for (int workers : List.of(1, 2)) {
+            append("scaling", row("V13PreadVector", workers, "warm", 0.5 / workers, null, Map.of()));
+        }
+        append("cold", row("V13PreadVector", 2, "cold", 1.5, null, Map.of()));
+        append("wall", row("WallMemoryRead", 2, "warm", 0.2, null, Map.of()));
+        for (long chunk : List.of(4096L, 1L << 20)) {
+            append("chunks", row("V03ChunkedLong", 1, "warm", chunk == 4096 ? 1.0 : 0.4, chunk, Map.of()));
+        }
+        append("pagecache", row("V04Mmap", 1, "warm", 0.4, null, Map.of("page_cache", "small", "pmd_mapped_pct", "0.0")));
+        append("pagecache", with(row("V04Mmap", 1, "warm", 0.3, null, Map.of("page_cache", "huge", "pmd_mapped_pct", "99.0")),
+                "pmd_mapped_pct", IMG_PMD));
+        append("versus-go", row("Go v1", 1, "warm", 5.0, null, Map.of()));
+        append("versus-go", row("V01ReadAll", 1, "warm", 2.0, null, Map.of()));
+        append("versus-go", with(row("Go v1", 1, "warm", 5.0, null, Map.of()), "chapter", GO_CHAPTER));
+    }
+
+    static List<Object> row(String chapter, int workers, String cache, double seconds, Long chunk, Map<String, String> extra) {
+        return new ArrayList<>(ResultsCsv.row(new Measurement.Result(chapter, workers, cache, 4 * GIB,
+                chunk == null ? OptionalLong.empty() : OptionalLong.of(chunk), 4 * GIB - 8, new double[] {seconds * 3},
+                new double[] {seconds, seconds, seconds, seconds, seconds}, new LinkedHashMap<>(extra))));
+    }
+
+    static List<Object> with(List<Object> row, String column, String value) {
+        List<Object> changed = new ArrayList<>(row);
+        changed.set(ResultsCsv.COLUMNS.indexOf(column), value);
+        return changed;
+    }
+
+    static void append(String table, List<Object> row) throws IOException {
+        ResultsCsv.append(folder.resolve(table + ".csv"), List.of(row));
+    }
+
+    static String chromium() {
+        String chromium = Report.chromium();
+        Assumptions.assumeTrue(chromium != null, "no Chromium here (tools/setup-chromium installs it): the DOM is not checked");
+        return chromium;
+    }
+
+    /** The page's DOM as Chromium built it, after its scripts ran. */
+    static String dom(String chromium, Path page) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory(root, "chromium-");
+        List<String> command = new ArrayList<>(Report.chromiumCommand(chromium, profile));
+        command.addAll(List.of("--dump-dom", page.toAbsolutePath().toUri().toString()));
+        Path out = root.resolve(page.getFileName() + ".dom");
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(process.waitFor(Subprocess.PATIENCE_SECONDS, TimeUnit.SECONDS), "Chromium did not finish with " + page);
+        assertEquals(0, process.exitValue(), "Chromium on " + page);
+        return Files.readString(out);
+    }
+
+    static void assertNothingRan(String dom, Path page) {
+        assertTrue(dom.contains("<body"), "a DOM was dumped for " + page + ": " + dom);
+        assertFalse(dom.contains("<title>PWNED"), "the title was rewritten in " + page);
+        assertFalse(dom.contains("data-pwned=\"1\""), "an injected handler ran in " + page);
+        assertFalse(dom.contains("id=\"gopwn\""), "an injected handler ran in " + page);
+        assertFalse(dom.contains("data-script-error=\""), "a script error in " + page); // the attribute, not the handler's own text
+    }
+
+    @Test
+    void theReportShowsHostileTextAsTextAndLeavesOutRowsThatAreNoChapter() throws Exception {
+        String chromium = chromium();
+        Path index = StudyReport.write(folder);
+        String page = Files.readString(index);
+        assertFalse(page.contains("<script"), "no script element in the report");
+        assertFalse(page.contains("<img src=x") || page.contains("<img/src"), "no element from a CSV or machine.json");
+        assertTrue(page.contains("not a chapter&#39;s name"), "the hostile chapters are listed as left out");
+        String dom = dom(chromium, index);
+        assertNothingRan(dom, index);
+        assertFalse(dom.contains("<img src=\"x\""), "no image element made from the data");
+        assertTrue(dom.contains("&lt;script&gt;document.title='PWNED'&lt;/script&gt;") || dom.contains("&lt;script&gt;document.title=&#39;PWNED&#39;"),
+                "machine.json's hostile kernel is shown as text: " + dom);
+    }
+
+    /** Every notebook on the hostile folder: each draws (pages only), and no page runs what the data holds. */
+    @Test
+    void everyNotebookDrawsPagesInWhichNoHostileTextRuns() throws Exception {
+        String chromium = chromium();
+        List<String> failures = new ArrayList<>();
+        for (String notebook : List.of("scoreboard", "scaling", "warm-vs-cold", "vs-article", "chunks", "warmup", "machines")) {
+            Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + folder.getParent(), "-Dmachine=" + folder.getFileName(),
+                    "-Dchromium=none", "notebooks/" + notebook + ".jsh"), root.resolve("logs-" + notebook));
+            if (result.exitCode() != 0 || result.stdout().contains("Error:") || result.stdout().contains("Exception")) {
+                failures.add(notebook + ": " + result);
+            }
+        }
+        assertEquals(List.of(), failures);
+        List<Path> pages;
+        try (var files = Files.list(folder.resolve("charts"))) {
+            pages = files.filter(file -> file.toString().endsWith(".html")).sorted().toList();
+        }
+        assertTrue(pages.size() >= 7, "a page per chart: " + pages);
+        for (Path page : pages) {
+            String dom = dom(chromium, page);
+            assertNothingRan(dom, page);
+            assertTrue(dom.contains("main-svg"), "the plot was drawn in " + page);
+        }
+    }
+
+    /** The script escaping itself, with text that no reader would let through: it stays a string. */
+    @Test
+    void textInsideAChartsScriptCannotCloseIt() throws Exception {
+        String chromium = chromium();
+        tech.tablesaw.api.StringColumn names = tech.tablesaw.api.StringColumn.create("name", List.of(CLOSING_CHAPTER, "V01 read all"));
+        tech.tablesaw.api.DoubleColumn mbps = tech.tablesaw.api.DoubleColumn.create("mbps", new double[] {1000, 2000});
+        tech.tablesaw.plotly.components.Figure figure = new tech.tablesaw.plotly.components.Figure(
+                tech.tablesaw.plotly.components.Layout.builder().title("hostile").build(),
+                tech.tablesaw.plotly.traces.BarTrace.builder(names, mbps).orientation(tech.tablesaw.plotly.traces.BarTrace.Orientation.HORIZONTAL).build());
+        String script = Report.figureScript(figure);
+        assertFalse(script.contains("</script") || script.contains("<"), script);
+        Path page = Files.createDirectories(root.resolve("escaped")).resolve("hostile.html");
+        Files.writeString(page, Report.page("hostile", figure, List.of()));
+        String dom = dom(chromium, page);
+        assertNothingRan(dom, page);
+        assertTrue(dom.contains("main-svg"), "the plot was drawn");
+    }
+}

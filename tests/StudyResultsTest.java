@@ -1,0 +1,236 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import lib.Machine;
+import lib.Measurement;
+import lib.ResultsCsv;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The one results model (tools/StudyResults.java): the strict reader, this study's rows (the same
+ * for the notebooks and the report), the walls, the trial rule, chapter numbers, the machine's folder
+ * name, and the summary line read back where it is written (lib/Measurement).
+ */
+class StudyResultsTest {
+
+    static final long GIB = 1L << 30, MIB = 1L << 20;
+
+    @TempDir
+    Path root;
+
+    @BeforeAll
+    static void quitThrowsInsteadOfExiting() {
+        System.setProperty("report.quit", "throw");
+    }
+
+    /** This machine's folder under {@link #root}: rows written here are measured here. */
+    Path folder() throws IOException {
+        return Files.createDirectories(root.resolve(Machine.current().name()));
+    }
+
+    /** A results row as the chapters write it: {@code runs} runs of {@code seconds} each. */
+    static List<Object> row(String chapter, int workers, String cache, long fileBytes, int runs, double seconds) {
+        double[] timed = new double[runs];
+        java.util.Arrays.fill(timed, seconds);
+        return new ArrayList<>(ResultsCsv.row(new Measurement.Result(chapter, workers, cache, fileBytes, OptionalLong.empty(),
+                fileBytes - 8, new double[] {seconds * 3}, timed, new LinkedHashMap<>())));
+    }
+
+    static void append(Path csv, List<Object> row) throws IOException {
+        ResultsCsv.append(csv, List.of(row));
+    }
+
+    /** The same row with one column's text replaced. */
+    static List<Object> with(List<Object> row, String column, String value) {
+        List<Object> changed = new ArrayList<>(row);
+        changed.set(ResultsCsv.COLUMNS.indexOf(column), value);
+        return changed;
+    }
+
+    @Test
+    void rowsWhoseFiguresCannotBeTrueAreLeftOutEachWithItsFileAndLine() throws IOException {
+        Path csv = folder().resolve("scoreboard.csv");
+        List<Object> good = row("V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        append(csv, good);                                             // line 2
+        append(csv, with(good, "mean_s", "NaN"));                      // 3
+        append(csv, with(good, "mbps", "Infinity"));                   // 4
+        append(csv, with(good, "mean_s", "-1"));                       // 5
+        append(csv, with(good, "workers", "2.0"));                     // 6
+        append(csv, with(good, "median_s", "abc"));                    // 7
+        append(csv, with(good, "chapter", "<script>document.title='PWNED'</script>")); // 8
+        append(csv, with(good, "pmd_mapped_pct", "<img src=x onerror=\"alert(1)\">"));  // 9
+        append(csv, with(good, "runs", "0"));                          // 10
+        StudyResults.Csv read = StudyResults.read(csv);
+        assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
+        assertEquals(8, read.problems().size(), String.join("\n", read.problems()));
+        for (int line = 3; line <= 10; line++) {
+            String prefix = csv + " line " + line + ": left out, ";
+            assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(prefix)), prefix + "\n" + read.problems());
+        }
+        assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(csv + " line 8: left out, chapter is \"<script>")
+                && problem.endsWith(", not a chapter's name")), String.join("\n", read.problems()));
+    }
+
+    @Test
+    void aByteOrderMarkIsSkipped() throws IOException {
+        Path csv = folder().resolve("scoreboard.csv");
+        append(csv, row("V04Mmap", 2, "warm", 4 * GIB, 5, 0.5));
+        byte[] bytes = Files.readAllBytes(csv);
+        byte[] marked = new byte[bytes.length + 3];
+        marked[0] = (byte) 0xEF;
+        marked[1] = (byte) 0xBB;
+        marked[2] = (byte) 0xBF;
+        System.arraycopy(bytes, 0, marked, 3, bytes.length);
+        Files.write(csv, marked);
+        StudyResults.Csv read = StudyResults.read(csv);
+        assertEquals(1, read.rows().size(), read.problems().toString());
+        assertEquals("V04Mmap", read.rows().getFirst().chapter());
+    }
+
+    @Test
+    void aFileThatIsNoResultsCsvIsRefusedInOneLine() throws IOException {
+        Path csv = Files.writeString(folder().resolve("scoreboard.csv"), "name,value\na,1\n");
+        StudyResults.NotResultsException refused = assertThrows(StudyResults.NotResultsException.class, () -> StudyResults.read(csv));
+        assertEquals(csv + " has no column date: not a results CSV of this project", refused.getMessage());
+    }
+
+    /**
+     * A 64 MiB trial appended into a copy of a 4 GiB study: the notebooks' tables and the report's
+     * show the same rows, the 4 GiB study's, and both say what they left out.
+     */
+    @Test
+    void aTrialAppendedToAFullStudyLeavesTheNotebooksAndTheReportShowingTheSameStudy() throws IOException {
+        Path folder = folder();
+        Files.writeString(folder.resolve("machine.json"), Machine.json(Machine.current().description(folder, Instant.now(), false)));
+        append(folder.resolve("scoreboard.csv"), row("V01ReadAll", 2, "warm", 4 * GIB, 5, 2.0));
+        append(folder.resolve("scoreboard.csv"), row("V04Mmap", 2, "warm", 4 * GIB, 5, 0.5));
+        append(folder.resolve("scoreboard.csv"), row("V04Mmap", 2, "warm", 64 * MIB, 1, 0.001)); // the trial, newest
+        append(folder.resolve("scoreboard.csv"), row("V13PreadVector", 2, "warm", 64 * MIB, 1, 0.001));
+
+        StudyResults.Selection model = StudyResults.folder(folder).select("scoreboard", "warm");
+        Report.Selected notebook = Report.select(Report.choose(root, Machine.current().name()), "scoreboard", "warm");
+        assertEquals(List.of("V01ReadAll", "V04Mmap"), model.rows().stream().map(StudyResults.Row::chapter).toList());
+        assertEquals(List.of("V01ReadAll", "V04Mmap"), notebook.rows().stringColumn("chapter").asList());
+        assertEquals(List.of(8590.0), notebook.rows().where(notebook.rows().stringColumn("chapter").isEqualTo("V04Mmap"))
+                .doubleColumn("mbps").asList());
+
+        String page = Files.readString(StudyReport.write(folder));
+        assertTrue(page.contains("8,590"), "the 4 GiB V04 row");
+        assertFalse(page.contains("<code>V13PreadVector</code>"), "the trial's chapter is not in the tables");
+        assertTrue(page.contains("left out 2 rows of " + folder.resolve("scoreboard.csv") + ": a 64 MiB file"), page);
+        assertFalse(page.contains("class=\"trial\""), "the study shown is a full one");
+    }
+
+    @Test
+    void aChapterFasterThanItsWallGetsNoShareButALineSayingSo() throws IOException {
+        Path folder = folder();
+        append(folder.resolve("scoreboard.csv"), row("V01ReadAll", 2, "warm", 4 * GIB, 5, 2.0));
+        append(folder.resolve("scoreboard.csv"), row("V09MmapParallelVector", 2, "warm", 4 * GIB, 5, 0.1)); // 42,950 MB/s
+        append(folder.resolve("wall.csv"), row("WallMemoryRead", 2, "warm", 4 * GIB, 5, 0.2));              // 21,475 MB/s
+        StudyResults.Wall wall = StudyResults.folder(folder).walls().getFirst();
+        assertEquals(List.of("V09MmapParallelVector"), wall.beatenBy());
+        assertTrue(wall.percentOf(42950).isEmpty());
+        assertEquals(10.0, wall.percentOf(2147.5).getAsDouble(), 1e-9);
+        assertTrue(wall.chartLabel().contains("beaten by V09"), wall.chartLabel());
+
+        String page = Files.readString(StudyReport.write(folder));
+        assertTrue(page.contains(StudyResults.Wall.ABOVE), page);
+        assertTrue(page.contains("V09 ran faster than the memory-read wall"), page);
+        assertFalse(page.contains("<td>200</td>"), "no share over 100 %");
+        assertTrue(page.contains("<td>2,147</td><td>1.0</td><td>10</td>"), "chapter 1 at 10 % of the wall: " + page);
+        Report.Selected rows = Report.select(Report.choose(root, Machine.current().name()), "scoreboard", "warm");
+        var shares = Report.percentOf(wall, rows.rows());
+        assertTrue(shares.isMissing(1), "V09's share is not shown");
+        assertEquals(10.0, shares.getDouble(0));
+    }
+
+    @Test
+    void aMachineDescriptionFieldThatIsNoSingleValueIsLeftOutWithItsLine() throws IOException {
+        Path json = Files.writeString(folder().resolve("machine.json"), """
+                {
+                  "name": "x",
+                  "cpu_model": {"a": 1},
+                  "logical_cores": "two",
+                  "kernel": "Linux"
+                }
+                """);
+        StudyResults.Description description = StudyResults.readDescription(json);
+        assertEquals(List.of(json + " line 3: left out cpu_model, which is not a single value",
+                json + " line 4: left out logical_cores, which is \"two\", not a count"), description.problems());
+        assertEquals(Optional.of("Linux"), description.text("kernel"));
+        append(folder().resolve("scoreboard.csv"), row("V04Mmap", 2, "warm", 4 * GIB, 5, 0.5));
+        String page = Files.readString(StudyReport.write(folder()));
+        assertTrue(page.contains("line 3: left out cpu_model"), "the page lists what it left out");
+    }
+
+    @Test
+    void theTrialRuleAndChapterNumbersAreSaidOnce() {
+        assertEquals(List.of(), StudyResults.trialReasons(false, 4 * GIB, 5, false));
+        assertEquals(List.of("a 64 MiB file, under 1 GiB", "fewer than 5 runs", "no warm-up"),
+                StudyResults.trialReasons(false, 64 * MIB, 1, true));
+        assertEquals(List.of("machine.json marks the study as a trial"), StudyResults.trialReasons(true, 4 * GIB, 5, false));
+        // A chapter the time budget cut to fewer runs (each slower than its slow run) is measured as meant, not a trial's.
+        assertEquals(lib.RunBudget.STANDARD.slowRunSeconds(), StudyResults.BUDGET_SLOW_RUN_SECONDS);
+        assertEquals(5, StudyResults.runsForTrialRule(1, new double[] {55.0}));
+        assertEquals(3, StudyResults.runsForTrialRule(3, new double[] {0.4, 0.5, 0.4}));
+        for (String name : List.of("V06MmapParallel", "v6", "V06", "Go v6", "6")) {
+            assertEquals("V06", StudyResults.chapterNumber(name), name);
+        }
+        assertEquals("WallMemoryRead", StudyResults.chapterNumber("WallMemoryRead"));
+        assertEquals("walls", StudyResults.chapterNumber("walls"));
+    }
+
+    @Test
+    void theMachineFolderNameIsLibMachinesEvenWhereOnlyTheSourceIsThere() throws Exception {
+        assertEquals(Machine.current().name(), StudyResults.currentMachineName());
+        StudyResults.Identity identity = new StudyResults.Identity("Intel(R) Xeon(R) CPU @ 2.00GHz", 8, 128);
+        String expected = new Machine(identity.cpuModel(), null, null, 8, 0, "", "", 128, false, false).name();
+        assertEquals(expected, StudyResults.machineName(identity));
+        // what a notebook does, where JShell cannot load lib/Machine: compile its source in this JVM
+        Class<?> compiled = StudyResults.compileMachineRule();
+        assertFalse(compiled == Machine.class, "a class of its own, from lib/Machine.java");
+        Object machine = compiled.getMethod("current").invoke(null);
+        assertEquals(Machine.current().name(), compiled.getMethod("name").invoke(machine));
+    }
+
+    @Test
+    void theSummaryLineIsReadBackWhereItIsWritten() {
+        LinkedHashMap<String, String> extra = new LinkedHashMap<>();
+        extra.put("page_cache", "huge");
+        Measurement.Result result = new Measurement.Result("V04Mmap", 2, "warm", 4 * GIB, OptionalLong.of(1 << 20), 4 * GIB - 8,
+                new double[] {1.0}, new double[] {0.5, 0.25, 0.5}, extra);
+        Measurement.Summary summary = Measurement.Summary.parse(result.summaryLine()).orElseThrow();
+        assertEquals("V04Mmap", summary.variant());
+        assertEquals(4 * GIB - 8, summary.offset());
+        assertEquals(0.5, summary.medianSeconds());
+        assertEquals(3, summary.runs());
+        assertEquals("huge", summary.fields().get("page_cache"));
+        assertEquals("1048576", summary.fields().get("chunk_bytes"));
+        assertTrue(Measurement.Summary.parse("  run 1: 0.5 s").isEmpty());
+        assertTrue(Measurement.Summary.parse("variant=V04Mmap workers=two").isEmpty());
+    }
+
+    @Test
+    void aHeaderOnlyCsvGivesAnEmptyTableNotACrash() throws IOException {
+        Path folder = folder();
+        Files.writeString(folder.resolve("scoreboard.csv"), ResultsCsv.headerLine() + "\n", StandardCharsets.UTF_8);
+        Report.MachineResults machine = Report.choose(root, Machine.current().name());
+        Report.Selected selected = Report.select(machine, "scoreboard", "warm");
+        assertEquals(0, selected.rows().rowCount());
+        assertEquals(List.of(), selected.notes());
+    }
+}
