@@ -67,9 +67,13 @@ class HostileResultsTest {
     }
 
     static List<Object> row(String chapter, int workers, String cache, double seconds, Long chunk, Map<String, String> extra) {
+        java.util.Optional<lib.PageCache.Folios> pageCache = java.util.Optional.ofNullable(extra.get("page_cache"))
+                .map(name -> lib.PageCache.Folios.valueOf(name.toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+        java.util.OptionalDouble pmd = extra.containsKey("pmd_mapped_pct")
+                ? java.util.OptionalDouble.of(Double.parseDouble(extra.get("pmd_mapped_pct"))) : java.util.OptionalDouble.empty();
         return new ArrayList<>(ResultsCsv.row(new Measurement.Result(chapter, workers, cache, 4 * GIB,
                 chunk == null ? OptionalLong.empty() : OptionalLong.of(chunk), 4 * GIB - 8, new double[] {seconds * 3},
-                new double[] {seconds, seconds, seconds, seconds, seconds}, new LinkedHashMap<>(extra))));
+                new double[] {seconds, seconds, seconds, seconds, seconds}, pageCache, pmd)));
     }
 
     static List<Object> with(List<Object> row, String column, String value) {

@@ -47,7 +47,7 @@ class StudyResultsTest {
         double[] timed = new double[runs];
         java.util.Arrays.fill(timed, seconds);
         return new ArrayList<>(ResultsCsv.row(new Measurement.Result(chapter, workers, cache, fileBytes, OptionalLong.empty(),
-                fileBytes - 8, new double[] {seconds * 3}, timed, new LinkedHashMap<>())));
+                fileBytes - 8, new double[] {seconds * 3}, timed)));
     }
 
     static void append(Path csv, List<Object> row) throws IOException {
@@ -209,10 +209,8 @@ class StudyResultsTest {
 
     @Test
     void theSummaryLineIsReadBackWhereItIsWritten() {
-        LinkedHashMap<String, String> extra = new LinkedHashMap<>();
-        extra.put("page_cache", "huge");
         Measurement.Result result = new Measurement.Result("V04Mmap", 2, "warm", 4 * GIB, OptionalLong.of(1 << 20), 4 * GIB - 8,
-                new double[] {1.0}, new double[] {0.5, 0.25, 0.5}, extra);
+                new double[] {1.0}, new double[] {0.5, 0.25, 0.5}, java.util.Optional.of(lib.PageCache.Folios.HUGE), java.util.OptionalDouble.empty());
         Measurement.Summary summary = Measurement.Summary.parse(result.summaryLine()).orElseThrow();
         assertEquals("V04Mmap", summary.variant());
         assertEquals(4 * GIB - 8, summary.offset());

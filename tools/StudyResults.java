@@ -800,8 +800,9 @@ final class StudyResults {
 
     /**
      * lib/Machine itself. Tools and tests have it on their class path. JShell cannot load a source
-     * file with a package line, so a notebook compiles lib/Machine.java (it needs nothing but the
-     * JDK) in this JVM, with the JDK's compiler, and loads it from a temporary folder.
+     * file with a package line, so a notebook compiles lib/Machine.java (and the lib/ files it uses,
+     * found through the source path; they need nothing but the JDK) in this JVM, with the JDK's
+     * compiler, and loads it from a temporary folder.
      */
     private static synchronized Class<?> machineRule() throws ReflectiveOperationException {
         if (machineRule == null) {
@@ -824,11 +825,19 @@ final class StudyResults {
             Path classes = Files.createTempDirectory("machine-rule-");
             classes.toFile().deleteOnExit();
             java.io.ByteArrayOutputStream messages = new java.io.ByteArrayOutputStream();
-            if (javac.run(null, null, messages, "-d", classes.toString(), source.toString()) != 0) {
+            // its own class path, so that javac compiles every lib/ file Machine uses rather than take a copy from this JVM's
+            if (javac.run(null, null, messages, "-d", classes.toString(), "-classpath", classes.toString(),
+                    "-sourcepath", ".", "-implicit:class", source.toString()) != 0) {
                 throw new ClassNotFoundException("lib.Machine does not compile: " + messages.toString(StandardCharsets.UTF_8).strip());
             }
             URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
             Class<?> rule = loader.loadClass("lib.Machine");
+            try (Stream<Path> compiledClasses = Files.walk(classes)) { // every class it uses, before their files go
+                for (Path file : compiledClasses.filter(path -> path.toString().endsWith(".class")).toList()) {
+                    String name = classes.relativize(file).toString().replace('/', '.');
+                    loader.loadClass(name.substring(0, name.length() - ".class".length()));
+                }
+            }
             try (Stream<Path> files = Files.walk(classes)) {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete()); // loaded: the files are done with
             }
