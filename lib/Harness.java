@@ -141,7 +141,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             profiler = Profiler.load(err);
         }
         Path haystack = runOptions.findOrCreateFile(err);
-        String note = search.note();
+        String note = search.note(haystack);
         if (note != null) {
             err.println(chapter + ": " + note);
         }
@@ -201,6 +201,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     if (!pmdShares.medianPercent().isEmpty()) {
                         fields.put(ResultsCsv.PMD_MAPPED_PCT, pmdShares.medianPercent());
                     }
+                    fields.putAll(search.recordedFields());
                     return fields;
                 });
     }

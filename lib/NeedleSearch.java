@@ -2,6 +2,7 @@ package lib;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The one thing every chapter implements.
@@ -24,6 +25,19 @@ public interface NeedleSearch {
     /** A line the harness prints once its checks have passed, before the first run; none by default. */
     default String note() {
         return null;
+    }
+
+    /**
+     * The line to print for {@code file}: {@link #note()} unless a chapter's way of reading depends on
+     * the file's kernel and file system, and says which way it found.
+     */
+    default String note(Path file) throws IOException {
+        return note();
+    }
+
+    /** Fields this chapter adds to its summary line and results row (such as {@code read_mode}); none by default. */
+    default Map<String, String> recordedFields() {
+        return Map.of();
     }
 
     /** The aligned word that holds the byte at {@code byteOffset}. */

@@ -33,7 +33,7 @@ public final class ResultsCsv {
             "warmup_runs", "runs", "mean_s", "median_s", "min_s", "max_s", "mbps",
             "run_s", "warmup_s",
             "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine",
-            "page_cache", "pmd_mapped_pct");
+            "page_cache", "pmd_mapped_pct", "read_mode");
 
     /**
      * Summary fields ({@link Measurement.Result#extraFields}) that are also columns: the page-cache
@@ -41,6 +41,8 @@ public final class ResultsCsv {
      * PMD-mapped (empty for a chapter that does not map).
      */
     public static final String PAGE_CACHE = "page_cache", PMD_MAPPED_PCT = "pmd_mapped_pct";
+    /** How a chapter that can read more than one way read this file (chapter 17: rwf_dontcache or fadv_dontneed); empty for the others. */
+    public static final String READ_MODE = "read_mode";
 
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
@@ -103,7 +105,8 @@ public final class ResultsCsv {
                 joined(seconds), joined(result.warmupSeconds()),
                 machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
                 machine.jdk(), machine.vectorBits(), machine.name(),
-                result.extraFields().getOrDefault(PAGE_CACHE, ""), result.extraFields().getOrDefault(PMD_MAPPED_PCT, ""));
+                result.extraFields().getOrDefault(PAGE_CACHE, ""), result.extraFields().getOrDefault(PMD_MAPPED_PCT, ""),
+                result.extraFields().getOrDefault(READ_MODE, ""));
     }
 
     private static String fixed(double seconds) {

@@ -86,9 +86,9 @@ import picocli.CommandLine.Option;
 public class Study implements Callable<Integer> {
 
     /** The chapters with a worker count worth sweeping. */
-    static final Set<String> PARALLEL = Set.of("V06", "V07", "V09", "V10", "V11", "V13", "V16");
+    static final Set<String> PARALLEL = Set.of("V06", "V07", "V09", "V10", "V11", "V13", "V16", "V17");
     /** The chapters timed with a cold page cache: one of each way of reading the file, and those written for it. */
-    static final Set<String> COLD = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V14", "V15", "V16");
+    static final Set<String> COLD = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V14", "V15", "V16", "V17");
     /** The chapters that map the file, timed with the page cache in small and in 2 MiB folios. */
     static final Set<String> MAPPED = Set.of("V04", "V05", "V06", "V08", "V09", "V10", "V12", "V16");
     static final List<String> PAGE_CACHE_STATES = List.of("small", "huge");
