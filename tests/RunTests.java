@@ -8,6 +8,7 @@
 //SOURCES ../lib/*.java
 //SOURCES ../variants/*.java
 //SOURCES ../tools/VersusGo.java
+//SOURCES ../tools/CacheResidency.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/ChartImage.java
 //SOURCES *Test.java
