@@ -9,6 +9,7 @@
 //SOURCES ../variants/*.java
 //SOURCES ../tools/VersusGo.java
 //SOURCES ../tools/CacheResidency.java
+//SOURCES ../tools/SizeSweep.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/ChartImage.java
 //SOURCES *Test.java
