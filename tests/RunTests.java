@@ -10,6 +10,7 @@
 //SOURCES ../tools/VersusGo.java
 //SOURCES ../tools/CacheResidency.java
 //SOURCES ../tools/SizeSweep.java
+//SOURCES ../tools/FioBeside.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/ChartImage.java
 //SOURCES *Test.java
