@@ -84,6 +84,7 @@ class SizeSweepTest {
         assertEquals(0, status, said);
         assertTrue(Files.exists(mine), "a haystack the round did not make is left alone");
         assertFalse(Files.exists(directory.resolve("sizes-" + 6 * MIB + ".bin")), said);
+        assertTrue(Files.readString(csv.resolveSibling("machine.json")).contains("\"name\""), "the notebooks find the folder by it");
         try (Reader in = Files.newBufferedReader(csv);
              CSVParser rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
             List<CSVRecord> all = rows.getRecords();

@@ -28,10 +28,10 @@ import lib.ProjectVersion;
 import lib.Quote;
 import lib.ResultsCsv;
 import lib.SizeConverter;
+import lib.ToolCommand;
 import lib.UserMistakeException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -111,10 +111,7 @@ public class CacheResidency implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        CommandLine commandLine = new CommandLine(new CacheResidency())
-                .setParameterExceptionHandler((e, ignored) -> fail(e.getMessage()))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
-        System.exit(commandLine.execute(args));
+        ToolCommand.run("CacheResidency", new CacheResidency(), args);
     }
 
     @Override
@@ -193,18 +190,5 @@ public class CacheResidency implements Callable<Integer> {
             }
         }
         Files.writeString(csv, text.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
-
-    private static int fail(Throwable e) {
-        if (e instanceof UserMistakeException || e instanceof IOException) {
-            return fail(e.getMessage() != null ? e.getMessage() : e.toString());
-        }
-        e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
-        return 2;
-    }
-
-    private static int fail(String message) {
-        System.err.println("CacheResidency: " + message);
-        return 2;
     }
 }

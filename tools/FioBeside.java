@@ -26,8 +26,8 @@ import lib.ProjectVersion;
 import lib.ResultsCsv;
 import lib.SizeConverter;
 import lib.Stats;
+import lib.ToolCommand;
 import lib.UserMistakeException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -150,10 +150,7 @@ public class FioBeside implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        CommandLine commandLine = new CommandLine(new FioBeside())
-                .setParameterExceptionHandler((e, ignored) -> fail(e.getMessage()))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
-        System.exit(commandLine.execute(args));
+        ToolCommand.run("FioBeside", new FioBeside(), args);
     }
 
     @Override
@@ -255,18 +252,5 @@ public class FioBeside implements Callable<Integer> {
             }
         }
         return false;
-    }
-
-    private static int fail(Throwable e) {
-        if (e instanceof UserMistakeException || e instanceof IOException) {
-            return fail(e.getMessage() != null ? e.getMessage() : e.toString());
-        }
-        e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
-        return 2;
-    }
-
-    private static int fail(String message) {
-        System.err.println("FioBeside: " + message);
-        return 2;
     }
 }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +23,8 @@ import lib.Quote;
 import lib.ResultsCsv;
 import lib.SizeConverter;
 import lib.Sizes;
+import lib.ToolCommand;
 import lib.UserMistakeException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -101,10 +102,7 @@ public class SizeSweep implements Callable<Integer> {
     record Step(long bytes, Path haystack, String chapter, boolean cold, List<String> command) {}
 
     public static void main(String[] args) {
-        CommandLine commandLine = new CommandLine(new SizeSweep())
-                .setParameterExceptionHandler((e, ignored) -> fail(e.getMessage()))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
-        System.exit(commandLine.execute(args));
+        ToolCommand.run("SizeSweep", new SizeSweep(), args);
     }
 
     @Override
@@ -138,6 +136,7 @@ public class SizeSweep implements Callable<Integer> {
         checkSpace(sizes, haystacks, keep);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv);
+        describeMachineIfUndescribed(csv.toAbsolutePath().getParent(), haystacks, runs, warmup);
         List<String> failed = new ArrayList<>();
         for (long bytes : new TreeSet<>(sizes)) {
             Path haystack = haystackFor(haystacks, bytes);
@@ -165,6 +164,18 @@ public class SizeSweep implements Callable<Integer> {
         failed.forEach(step -> err.println("  failed: " + step));
         err.println("sizes: rows appended to " + csv);
         return failed.isEmpty() ? 0 : 2;
+    }
+
+    /**
+     * machine.json for a results folder that has none yet, so that the notebooks find the folder:
+     * this machine, and the file system the haystacks are on. A study rewrites it with its own;
+     * one that is there already is left alone. A trial, as a study counts one: fewer than 5 runs or no warm-up.
+     */
+    static void describeMachineIfUndescribed(Path folder, Path haystacks, int runs, int warmup) throws IOException {
+        Path json = folder.resolve("machine.json");
+        if (!Files.exists(json)) {
+            Files.writeString(json, Machine.json(Machine.current().description(haystacks.toAbsolutePath(), Instant.now(), runs < 5 || warmup == 0)));
+        }
     }
 
     /** The sizes asked for, or the default ones for {@code memoryBytes}; each a positive multiple of 8 bytes. */
@@ -251,7 +262,7 @@ public class SizeSweep implements Callable<Integer> {
         long needed = 0;
         for (long bytes : new TreeSet<>(sizes)) {
             if (!Files.exists(haystackFor(haystacks, bytes))) {
-                needed = keep ? Math.addExact(needed, bytes) : Math.max(needed, bytes);
+                needed = keep ? Math.min(Long.MAX_VALUE - bytes, needed) + bytes : Math.max(needed, bytes); // no overflow
             }
         }
         long usable = Files.getFileStore(haystacks).getUsableSpace();
@@ -260,18 +271,5 @@ public class SizeSweep implements Callable<Integer> {
                     + (keep ? " (all of them, with --keep-haystacks)" : " (the largest; each is removed before the next)")
                     + ", and only " + Sizes.human(usable) + " is free; ask for smaller --sizes or free some space");
         }
-    }
-
-    private static int fail(Throwable e) {
-        if (e instanceof UserMistakeException || e instanceof IOException || e instanceof ArithmeticException) {
-            return fail(e instanceof ArithmeticException ? "the sizes add up to more bytes than a disk holds" : e.getMessage());
-        }
-        e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
-        return 2;
-    }
-
-    private static int fail(String message) {
-        System.err.println("SizeSweep: " + message);
-        return 2;
     }
 }
