@@ -11,6 +11,7 @@
 //SOURCES ../tools/CacheResidency.java
 //SOURCES ../tools/SizeSweep.java
 //SOURCES ../tools/FioBeside.java
+//SOURCES ../tools/ColdTuning.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/ChartImage.java
 //SOURCES *Test.java
