@@ -144,7 +144,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             profiler = Profiler.load(err);
         }
         Path haystack = runOptions.findOrCreateFile(err);
-        String note = search.note();
+        String note = search.note(haystack);
         if (note != null) {
             err.println(chapter + ": " + note);
         }
@@ -208,7 +208,8 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 .runNote(pmdShares::note)
                 .afterRuns(() -> PageCache.requireStillHeld(haystack, pageCache, pmdShares))
                 .pageCache(pageCache)
-                .pmdMappedPercent(pmdShares::medianPercent);
+                .pmdMappedPercent(pmdShares::medianPercent)
+                .readMode(search::readMode);
     }
 
     /**

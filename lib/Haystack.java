@@ -45,7 +45,8 @@ public final class Haystack {
     private static final int WRITE_BYTES = 1 << 20;
     /** Off a terminal, a haystack smaller than this is written without progress lines: it takes a second or so. */
     private static final long QUIET_BELOW_BYTES = 256L << 20;
-    private static final long SPARE_DISK_BYTES = 64L << 20;
+    /** Disk space a haystack creation always leaves free. */
+    public static final long SPARE_DISK_BYTES = 64L << 20;
     private static final String PARTIAL_MARK = ".partial-";
 
     private Haystack() {}

@@ -58,16 +58,24 @@ public final class Measurement {
      * The figures of one measurement, with what they were measured on; {@link ResultsCsv#row} makes
      * them a CSV row. {@code pageCache}: the state the warm runs started from, where the caller set
      * one up; {@code pmdMappedPercent}: the median share of a mapped chapter's mapping that was
-     * PMD-mapped over the timed runs (see {@link PmdMapping}).
+     * PMD-mapped over the timed runs (see {@link PmdMapping}); {@code readMode}: how a chapter that
+     * can read more than one way read the file ({@link NeedleSearch#readMode}).
      */
     public record Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
                          double[] warmupSeconds, double[] seconds, Optional<PageCache.Folios> pageCache,
-                         OptionalDouble pmdMappedPercent) {
+                         OptionalDouble pmdMappedPercent, Optional<String> readMode) {
+
+        /** Figures of a chapter that reads one way only. */
+        public Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
+                      double[] warmupSeconds, double[] seconds, Optional<PageCache.Folios> pageCache, OptionalDouble pmdMappedPercent) {
+            this(variant, workers, cache, bytes, chunkBytes, offset, warmupSeconds, seconds, pageCache, pmdMappedPercent, Optional.empty());
+        }
 
         /** Figures with no page-cache state of their own (another program's, or a test's). */
         public Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
                       double[] warmupSeconds, double[] seconds) {
-            this(variant, workers, cache, bytes, chunkBytes, offset, warmupSeconds, seconds, Optional.empty(), OptionalDouble.empty());
+            this(variant, workers, cache, bytes, chunkBytes, offset, warmupSeconds, seconds, Optional.empty(), OptionalDouble.empty(),
+                    Optional.empty());
         }
 
         public double meanSeconds() {
@@ -91,6 +99,7 @@ public final class Measurement {
             chunkBytes.ifPresent(chunk -> line.append(" chunk_bytes=").append(chunk));
             pageCache.ifPresent(folios -> line.append(" page_cache=").append(folios.label));
             pmdMappedPercent.ifPresent(percent -> line.append(" pmd_mapped_pct=").append(PmdMapping.percent(percent)));
+            readMode.ifPresent(mode -> line.append(" read_mode=").append(mode));
             return line.toString();
         }
     }
@@ -145,6 +154,7 @@ public final class Measurement {
     private AfterRuns afterRuns = () -> {};
     private Optional<PageCache.Folios> pageCache = Optional.empty();
     private Supplier<OptionalDouble> pmdMappedPercent = OptionalDouble::empty;
+    private Supplier<Optional<String>> readMode = Optional::empty;
 
     /** A measurement of {@code variant} on {@code file}: summary to {@code out}, one line per run to {@code err}. */
     public Measurement(String variant, Path file, PrintStream out, PrintStream err) throws IOException {
@@ -224,6 +234,12 @@ public final class Measurement {
         return this;
     }
 
+    /** How the action read the file, where it can read more than one way; asked once the runs are done. */
+    public Measurement readMode(Supplier<Optional<String>> modeOfTheRuns) {
+        this.readMode = modeOfTheRuns;
+        return this;
+    }
+
     /**
      * Runs {@code action} warm-up plus timed times (fewer timed ones when the {@link #budget} says so),
      * checks every answer, prints the summary line.
@@ -253,7 +269,7 @@ public final class Measurement {
         budget.note(variant, runs, seconds).ifPresent(err::println);
         afterRuns.check();
         Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
-                warmupSeconds, seconds, pageCache, pmdMappedPercent.get());
+                warmupSeconds, seconds, pageCache, pmdMappedPercent.get(), readMode.get());
         out.println(result.summaryLine());
         return result;
     }

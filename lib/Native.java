@@ -48,6 +48,8 @@ public final class Native {
     public static final int MADV_POPULATE_READ = 22;
     public static final int POSIX_FADV_RANDOM = 1;
     public static final int POSIX_FADV_DONTNEED = 4;
+    /** preadv2(2)'s flag for a buffered read whose new page-cache pages are dropped once copied out (Linux 6.14). */
+    public static final int RWF_DONTCACHE = 0x80;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -73,6 +75,11 @@ public final class Native {
     // ssize_t pread(int fd, void *buf, size_t count, off_t offset)
     private static final MethodHandle PREAD = downcall("pread",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
+    // ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+    private static final MethodHandle PREADV2 = downcall("preadv2",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
+    // struct iovec { void *iov_base; size_t iov_len; }
+    private static final StructLayout IOVEC = MemoryLayout.structLayout(ADDRESS.withName("iov_base"), JAVA_LONG.withName("iov_len"));
     // int statfs(const char *path, struct statfs *buf)
     private static final MethodHandle STATFS = downcall("statfs", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     // long syscall(long number, ...): variadic, so every argument is passed as a full long
@@ -173,8 +180,13 @@ public final class Native {
      * The advice belongs to this open file description only, not to the file's other readers.
      */
     public static void fadvise(int fd, int advice) throws IOException {
+        fadvise(fd, 0, 0, advice); // a length of 0 means "to the end of the file"
+    }
+
+    /** posix_fadvise(2) over {@code length} bytes from {@code offset} of the file behind {@code fd}. */
+    public static void fadvise(int fd, long offset, long length, int advice) throws IOException {
         try {
-            int error = (int) POSIX_FADVISE.invokeExact(fd, 0L, 0L, advice);
+            int error = (int) POSIX_FADVISE.invokeExact(fd, offset, length, advice);
             if (error != 0) {
                 throw new IOException("posix_fadvise: " + strerror(error));
             }
@@ -208,7 +220,34 @@ public final class Native {
         }
     }
 
-    /** The file system magic number of tmpfs (and of a shmem file), from linux/magic.h. */
+    /**
+     * preadv2(2) of up to {@code buffer.byteSize()} bytes at {@code offset} of descriptor {@code fd},
+     * with per-call {@code flags} such as {@link #RWF_DONTCACHE}: the bytes read, 0 at the end of the
+     * file. An interrupted call is retried; a refused flag comes back as an {@link ErrnoException}
+     * ({@code EOPNOTSUPP} where the file system lacks it, {@code EINVAL} where the kernel does not know it).
+     */
+    public static long preadv2(int fd, MemorySegment buffer, long offset, int flags) throws IOException {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment state = call.allocate(CALL_STATE);
+            MemorySegment vector = call.allocate(IOVEC);
+            vector.set(ADDRESS, 0, buffer);
+            vector.set(JAVA_LONG, ADDRESS.byteSize(), buffer.byteSize());
+            while (true) {
+                long read = (long) PREADV2.invokeExact(state, fd, vector, 1, offset, flags);
+                if (read >= 0) {
+                    return read;
+                }
+                if (errno(state) != ErrnoException.EINTR) {
+                    throw new ErrnoException("preadv2", errno(state));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
     /**
      * The share of {@code mapping}'s pages that are in memory, from 0 to 1: mincore(2), which
      * reports on the page cache behind a file mapping without faulting anything in.
@@ -234,6 +273,7 @@ public final class Native {
         }
     }
 
+    /** The file system magic number of tmpfs (and of a shmem file), from linux/magic.h. */
     public static final long TMPFS_MAGIC = 0x01021994L;
     public static final long RAMFS_MAGIC = 0x858458f6L;
 
@@ -331,7 +371,7 @@ public final class Native {
 
     /** A failed system call, with its error number for callers that treat some errors apart. */
     public static final class ErrnoException extends IOException {
-        public static final int EPERM = 1, EINTR = 4, EFAULT = 14, EINVAL = 22, ENOSYS = 38;
+        public static final int EPERM = 1, EINTR = 4, EFAULT = 14, EINVAL = 22, ENOSYS = 38, EOPNOTSUPP = 95;
         private final int errno;
 
         public ErrnoException(String call, int errno) {

@@ -2,6 +2,7 @@ package lib;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The one thing every chapter implements.
@@ -24,6 +25,22 @@ public interface NeedleSearch {
     /** A line the harness prints once its checks have passed, before the first run; none by default. */
     default String note() {
         return null;
+    }
+
+    /**
+     * The line to print for {@code file}: {@link #note()} unless a chapter's way of reading depends on
+     * the file's kernel and file system, and says which way it found.
+     */
+    default String note(Path file) throws IOException {
+        return note();
+    }
+
+    /**
+     * How this chapter read the file, where it can read more than one way (chapter 17:
+     * {@code rwf_dontcache} or {@code fadv_dontneed}), for its summary line and results row; empty by default.
+     */
+    default Optional<String> readMode() {
+        return Optional.empty();
     }
 
     /** The aligned word that holds the byte at {@code byteOffset}. */

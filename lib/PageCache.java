@@ -106,7 +106,7 @@ public final class PageCache {
      */
     private static final double STILL_RESIDENT_LIMIT = 0.10;
 
-    /** The share of the file's pages in the page cache, read through a mapping that faults nothing in. */
+    /** The share of the file's pages in the page cache, from 0 to 1, read through a mapping that faults nothing in. */
     public static double residentShare(Path file) throws IOException {
         long bytes = Files.size(file);
         if (bytes == 0) {

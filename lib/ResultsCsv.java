@@ -33,7 +33,7 @@ public final class ResultsCsv {
             "warmup_runs", "runs", "mean_s", "median_s", "min_s", "max_s", "mbps",
             "run_s", "warmup_s",
             "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine",
-            "page_cache", "pmd_mapped_pct");
+            "page_cache", "pmd_mapped_pct", "read_mode");
 
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
@@ -97,7 +97,8 @@ public final class ResultsCsv {
                 machine.cpuModel(), machine.logicalCores(), machine.memoryBytes(), machine.kernel(),
                 machine.jdk(), machine.vectorBits(), machine.name(),
                 result.pageCache().map(folios -> folios.label).orElse(""),
-                result.pmdMappedPercent().isPresent() ? PmdMapping.percent(result.pmdMappedPercent().getAsDouble()) : "");
+                result.pmdMappedPercent().isPresent() ? PmdMapping.percent(result.pmdMappedPercent().getAsDouble()) : "",
+                result.readMode().orElse(""));
     }
 
     private static String fixed(double seconds) {

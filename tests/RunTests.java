@@ -9,6 +9,10 @@
 //SOURCES ../lib/*.java
 //SOURCES ../variants/*.java
 //SOURCES ../tools/VersusGo.java
+//SOURCES ../tools/CacheResidency.java
+//SOURCES ../tools/SizeSweep.java
+//SOURCES ../tools/FioBeside.java
+//SOURCES ../tools/ColdTuning.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/ChartImage.java
 //SOURCES *Test.java

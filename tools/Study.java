@@ -11,6 +11,7 @@
 //SOURCES ReusedRows.java
 //SOURCES ChildProcess.java
 //SOURCES FolderLock.java
+//SOURCES SizeSweep.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -80,8 +81,8 @@ import picocli.CommandLine.Spec;
         customSynopsis = {"./jbang tools/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
                 "    [--quick | --full] [--only VNN[,VNN...]] [--sweep N[,N...]]",
                 "    [--chunks SIZE[,SIZE...]] [--skip ROUND[,ROUND...]] [--flamegraphs]",
-                "    [--results DIR] [--resume] [--report-only [--machine NAME]]",
-                "    [--dry-run] [--help] [--version]"},
+                "    [--sizes[=SIZE[,SIZE...]] [--keep-haystacks]] [--results DIR] [--resume]",
+                "    [--report-only [--machine NAME]] [--dry-run] [--help] [--version]"},
         sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs every chapter, the walls and the read sizes on one haystack, into results/MACHINE/, "
                 + "then draws the charts and writes the report, results/MACHINE/index.html.",
@@ -100,7 +101,7 @@ public class Study implements Callable<Integer> {
      * also take chapters of the study's choosing (ChapterListsTest checks that they exist):
      */
     /** Timed cold as well: one of each way of reading the file. */
-    static final Set<String> COLD_ROUND_CHOICE = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V16");
+    static final Set<String> COLD_ROUND_CHOICE = Set.of("V01", "V03", "V06", "V07", "V11", "V13", "V16", "V17");
     /** Read sizes swept: one thread reading in order, and the headline. */
     static final Set<String> CHUNKS_ROUND_CHOICE = Set.of("V03", "V13");
     static final List<String> PAGE_CACHE_STATES = List.of("small", "huge");
@@ -155,6 +156,15 @@ public class Study implements Callable<Integer> {
     @Option(names = "--flamegraphs", description = "Add a round: each chapter once more with --profile, "
             + "its flame graph in results/MACHINE/flamegraphs (figures of this round are not recorded: the profiler costs a little).")
     boolean flamegraphs;
+
+    @Option(names = "--sizes", arity = "0..1", paramLabel = "SIZE[,SIZE...]", fallbackValue = "", hideParamSyntax = true,
+            description = "Add a round, not run by default (it takes long and makes files up to 1.5 × memory): chapters 3, 9, 13, 14, 15 "
+                    + "and 17 on haystacks of these sizes (default: 256m, 1g, 4g, half of memory, 1.5 × memory) beside FILE, "
+                    + "into sizes.csv (tools/SizeSweep.java).")
+    String sizes;
+
+    @Option(names = "--keep-haystacks", description = "With --sizes, leave the haystacks the round made.")
+    boolean keepHaystacks;
 
     @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
             description = "The results root (default: ${DEFAULT-VALUE}): the study writes into DIR/MACHINE/, created if missing.")
@@ -271,7 +281,7 @@ public class Study implements Callable<Integer> {
         if (dryRun) {
             steps.forEach(step -> System.out.println(step + "   " + (ReusedRows.sameAsScoreboard(step, processors)
                     ? "(the scoreboard's row, copied) " : "") + String.join(" ", command(step))));
-            return 0;
+            return sizeRound(true);
         }
         if (reportOnly && !Files.isDirectory(folder)) {
             throw new UserMistakeException("no results for " + machine + " in " + results + " (" + folder + " does not exist)");
@@ -297,6 +307,7 @@ public class Study implements Callable<Integer> {
             fileBytes = Files.size(file);
             describeMachine(fileBytes);
         }
+        int sizeRoundStatus = reportOnly ? 0 : sizeRound(false); // first, so that the charts and the report at the end draw it
 
         int processors = Runtime.getRuntime().availableProcessors();
         List<String> failed = new ArrayList<>();
@@ -351,7 +362,21 @@ public class Study implements Callable<Integer> {
         if (reportWritten) {
             System.err.println("study: the report is " + folder.resolve("index.html").toAbsolutePath().normalize().toUri());
         }
-        return failed.isEmpty() ? 0 : 2;
+        return failed.isEmpty() && sizeRoundStatus == 0 ? 0 : 2;
+    }
+
+    /** The size round, with --sizes: its haystacks beside FILE, its rows in this study's folder. */
+    private int sizeRound(boolean dryRun) throws IOException, InterruptedException {
+        if (sizes == null) {
+            return 0;
+        }
+        long memoryBytes = Machine.current().memoryBytes();
+        List<Long> asked = sizes.isBlank() ? null : SizeSweep.parseSizes(sizes);
+        List<String> chosen = only == null ? SizeSweep.CHAPTERS : SizeSweep.CHAPTERS.stream()
+                .filter(chapter -> only.stream().anyMatch(name -> number(name.trim()).equals(number(chapter)))).toList();
+        Path haystacks = file.toAbsolutePath().getParent();
+        return SizeSweep.run(SizeSweep.chosenSizes(asked, memoryBytes), memoryBytes, chosen, haystacks, keepHaystacks,
+                runOptions.runs(), runOptions.warmup(), SizeSweep.DEFAULT_RUNS_PAST_MEMORY, csv("sizes"), dryRun, System.out, System.err);
     }
 
     /**
@@ -523,6 +548,7 @@ public class Study implements Callable<Integer> {
             case "scaling" -> SCALING;
             case "warm-vs-cold" -> COLD_TABLE;
             case "answer" -> AnswerRound.TABLE;
+            case "sizes" -> "sizes";
             default -> SCOREBOARD;
         };
         return Files.isRegularFile(folder.resolve(table + ".csv")) ? Optional.empty() : Optional.of(table);

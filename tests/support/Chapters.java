@@ -18,7 +18,7 @@ final class Chapters {
                 new V00Cmp(), new V01ReadAll(), new V02BufferedByte(), new V03ChunkedLong(), new V04Mmap(), new V05MmapMadvise(),
                 new V06MmapParallel(), new V07PreadParallel(), new V08Vector256(), new V09MmapParallelVector(),
                 new V10MmapPopulate(), new V11PreadParallelVector256(), new V12Vector512(), new V13PreadVector(),
-                new V16MmapHugePages());
+                new V16MmapHugePages(), new V17ReadDontCache());
     }
 
     static String name(NeedleSearch chapter) {

@@ -1,0 +1,98 @@
+//JAVA 25+
+//DEPS tech.tablesaw:tablesaw-core:0.44.4
+//DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
+//DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+//SOURCES ChartImage.java
+//SOURCES Report.java
+// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
+// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+//RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+
+// Past the page cache: MB/s against the file's size, from 256 MiB to past the machine's memory, for
+// chapters 3, 9, 13, 14, 15 and 17, and the same as seconds per GiB. While the file fits in memory
+// the warm chapters read the page cache; past memory every run reads the disk (the round times those
+// cold), and the O_DIRECT chapters (14, 15) read the disk at every size. The machine's memory is
+// marked on both charts, the memory-read walls on the first. One machine's results
+// (results/<machine>/sizes.csv, from ./jbang tools/SizeSweep.java or the study's --sizes round).
+// Run from the project's root:   ./jbang notebooks/sizes.jsh            (-Dmachine=NAME for another machine)
+// Explore the tables:            ./jbang --interactive notebooks/sizes.jsh
+
+import tech.tablesaw.api.*;
+import tech.tablesaw.plotly.components.*;
+import tech.tablesaw.plotly.traces.*;
+
+if (!Report.machine().has("sizes")) {
+    Report.quit("no " + Report.machine().csv("sizes") + " here: ./jbang tools/SizeSweep.java measures it, from the project's root directory");
+}
+// Every size is a file of its own here, so rows are told apart by size too: the newest row of each
+// chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.
+Table allRows = Report.machine().parsed("sizes").rows();
+Map<String, Integer> newest = new LinkedHashMap<>();
+for (Row row : allRows) {
+    if (row.getString("machine").isEmpty() || row.getString("machine").equals(Report.machine().name)) {
+        String key = row.getString("chapter") + "|" + row.getLong("file_bytes") + "|" + row.getString("cache");
+        newest.remove(key);
+        newest.put(key, row.getRowNumber());
+    }
+}
+Table rows = allRows.rows(newest.values().stream().mapToInt(Integer::intValue).toArray()).sortAscendingOn("chapter", "file_bytes");
+if (rows.isEmpty()) {
+    Report.quit(Report.machine().csv("sizes") + " has no row measured on " + Report.machine().name);
+}
+long memoryBytes = rows.longColumn("memory_bytes").get(0);
+double gib = 1L << 30;
+
+StringColumn sizeNames = StringColumn.create("size");
+DoubleColumn secondsPerGib = DoubleColumn.create("s_per_gib");
+for (Row row : rows) {
+    sizeNames.append(Report.binarySize(row.getLong("file_bytes")));
+    secondsPerGib.append(Math.round(row.getDouble("median_s") / (row.getLong("file_bytes") / gib) * 1000) / 1000.0);
+}
+rows.addColumns(sizeNames, secondsPerGib);
+Table sweep = rows.selectColumns("chapter", "size", "cache", "read_mode", "median_s", "mbps", "s_per_gib");
+sweep.setName("MB/s by file size, " + Report.machine().name + " (memory: " + Report.binarySize(memoryBytes) + ")");
+System.out.println(sweep.printAll());
+
+// A tick at each size measured, and the memory; a dashed vertical line at the memory.
+double[] sizesMeasured = rows.longColumn("file_bytes").unique().sorted(Long::compare).asDoubleColumn().asDoubleArray();
+List<Double> tickValues = new ArrayList<>();
+List<String> tickLabels = new ArrayList<>();
+for (double bytes : sizesMeasured) {
+    tickValues.add(bytes);
+    tickLabels.add(Report.binarySize((long) bytes));
+}
+TickSettings everySize = (TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY)
+        .arrayTicks(tickValues.stream().mapToDouble(Double::doubleValue).toArray(), tickLabels.toArray(new String[0])).build());
+
+Trace memoryLine(double top) {
+    return ScatterTrace.builder(new double[] {memoryBytes, memoryBytes}, new double[] {0, top})
+            .mode(ScatterTrace.Mode.LINE).line(Line.builder().dash(Line.Dash.DASH).color("#7f7f7f").build())
+            .name("memory: " + Report.binarySize(memoryBytes)).build();
+}
+
+List<Trace> mbpsLines = new ArrayList<>(), secondsLines = new ArrayList<>();
+for (Table one : rows.splitOn("chapter").asTableList()) {
+    String name = Report.shortName(one.stringColumn("chapter").get(0));
+    mbpsLines.add(ScatterTrace.builder(one.longColumn("file_bytes"), one.doubleColumn("mbps"))
+            .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).build());
+    secondsLines.add(ScatterTrace.builder(one.longColumn("file_bytes"), one.doubleColumn("s_per_gib"))
+            .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).build());
+}
+mbpsLines.add(memoryLine(rows.doubleColumn("mbps").max()));
+secondsLines.add(memoryLine(rows.doubleColumn("s_per_gib").max()));
+
+Report.chart("sizes", new Figure(
+        Layout.builder().title("MB/s by file size, " + Report.machine().name + ": warm while it fits in memory, cold past it")
+                .xAxis(Axis.builder().title("file size").type(Axis.Type.LOG).tickSettings(everySize).build())
+                .yAxis(Axis.builder().title("MB/s (decimal)").type(Axis.Type.LOG).build())
+                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+        mbpsLines.toArray(new Trace[0])), Report.walls());
+Report.chart("sizes-seconds-per-gib", new Figure(
+        Layout.builder().title("Seconds per GiB by file size, " + Report.machine().name)
+                .xAxis(Axis.builder().title("file size").type(Axis.Type.LOG).tickSettings(everySize).build())
+                .yAxis(Axis.builder().title("seconds per GiB").build())
+                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+        secondsLines.toArray(new Trace[0])));
+Report.loaded("sweep", sweep, "rows", rows);

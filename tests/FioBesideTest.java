@@ -1,0 +1,83 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * tools/FioBeside.java's logic: the jobs it runs, fio's terse line read back, the 2 MiB pages
+ * shmhuge needs, the chapters as a fraction of fio's best; and, where fio is installed, one real
+ * fio run of each job on a small file (skipped, saying so, without fio).
+ */
+class FioBesideTest {
+
+    private static final long MIB = 1L << 20;
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aRoundHasEachEngineWithBothPageSizesWhereThereAreHugePagesAndBufferedAndMmap() {
+        List<String> names = FioBeside.jobs(16, true).stream().map(FioBeside.FioJob::name).toList();
+        assertEquals(List.of("fio psync O_DIRECT 4KiB-pages", "fio libaio qd16 O_DIRECT 4KiB-pages", "fio io_uring qd16 O_DIRECT 4KiB-pages",
+                "fio psync O_DIRECT 2MiB-pages", "fio libaio qd16 O_DIRECT 2MiB-pages", "fio io_uring qd16 O_DIRECT 2MiB-pages",
+                "fio psync buffered", "fio mmap buffered"), names);
+        assertTrue(FioBeside.jobs(16, false).stream().noneMatch(job -> job.iomem().equals("shmhuge")));
+    }
+
+    @Test
+    void eachJobReadsItsOwnShareInWholeBlocksLikeAWorker() {
+        List<String> command = new FioBeside.FioJob("io_uring", 16, true, "shmhuge").command(Path.of("h.bin"), 10 * MIB + 8, 3, MIB);
+        assertTrue(command.containsAll(List.of("--readonly", "--numjobs=3", "--bs=1048576", "--size=" + 3 * MIB,
+                "--offset_increment=" + 3 * MIB, "--ioengine=io_uring", "--iodepth=16", "--direct=1", "--iomem=shmhuge")), command::toString);
+    }
+
+    @Test
+    void fiosTerseLineGivesBytesAndSecondsAndAnythingElseIsRefused() {
+        String terse = "3;fio-3.33;fio-io_uring;0;0;4194304;2097152;2048;2000;0;0;0\n";
+        double[] figures = FioBeside.bytesAndSeconds("some warning\n" + terse);
+        assertEquals(4L << 30, (long) figures[0]);
+        assertEquals(2.0, figures[1], 1e-9);
+        assertThrows(IllegalArgumentException.class, () -> FioBeside.bytesAndSeconds("fio: no such file\n"));
+        assertThrows(IllegalArgumentException.class, () -> FioBeside.bytesAndSeconds("3;fio-3.33;x;0;0;0;0;0;0;0\n"));
+    }
+
+    @Test
+    void shmhugeNeedsEachJobsBuffersIn2MiBPages() {
+        assertEquals(16, FioBeside.hugePagesNeeded(2, 16, MIB));
+        assertEquals(2, FioBeside.hugePagesNeeded(2, 1, MIB)); // half a page is a whole one
+        assertEquals(37, FioBeside.freeHugePages("MemTotal: 1 kB\nHugePages_Total:      40\nHugePages_Free:       37\n"));
+        assertEquals(0, FioBeside.freeHugePages("MemTotal: 1 kB\n"));
+    }
+
+    @Test
+    void eachChapterIsAFractionOfFiosBestDirectJob() {
+        Map<String, List<Double>> mbps = new LinkedHashMap<>();
+        mbps.put("V14DirectIo", List.of(900.0, 1000.0, 1100.0));
+        mbps.put("fio psync O_DIRECT 4KiB-pages", List.of(1000.0, 1000.0, 1000.0));
+        mbps.put("fio io_uring qd16 O_DIRECT 2MiB-pages", List.of(2000.0, 1900.0, 2100.0));
+        mbps.put("fio mmap buffered", List.of(5000.0)); // not O_DIRECT: not the yardstick
+        List<String> lines = FioBeside.summary(mbps);
+        assertTrue(lines.contains("V14DirectIo cold: 1,000 MB/s, 0.50 × fio's best O_DIRECT job (fio io_uring qd16 O_DIRECT 2MiB-pages, 2,000 MB/s)"),
+                String.join("\n", lines));
+    }
+
+    @Test
+    void whereFioIsInstalledEveryJobReadsASmallFile() throws Exception {
+        assumeTrue(FioBeside.onPath("fio"), "fio is not installed (tools/setup-fio installs it): no real fio run");
+        Path file = TestFiles.write(directory.resolve("small.bin"), TestFiles.Layout.zeros("8 MiB", 8 * MIB));
+        for (FioBeside.FioJob job : FioBeside.jobs(4, false)) {
+            Process fio = new ProcessBuilder(job.command(file, 8 * MIB, 2, MIB)).redirectErrorStream(true).start();
+            String out = new String(fio.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, fio.waitFor(), out);
+            assertEquals(8 * MIB, (long) FioBeside.bytesAndSeconds(out)[0], job.name() + ": " + out);
+        }
+    }
+}

@@ -1,0 +1,256 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/*.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import lib.Haystack;
+import lib.Machine;
+import lib.Measurement;
+import lib.PageCache;
+import lib.ProjectVersion;
+import lib.ResultsCsv;
+import lib.SizeConverter;
+import lib.Stats;
+import lib.ToolCommand;
+import lib.UserMistakeException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The cold chapters beside fio, the yardstick for what this disk can do: fio reads the same file
+ * with the chapters' block size and job count, each job its own contiguous half (or third...), as
+ * the chapters' workers do, interleaved with chapters 14 and 15 over several rounds.
+ *
+ * <p>fio's jobs: O_DIRECT with psync (one read at a time per job, like chapter 14), libaio and
+ * io_uring (a queue of reads per job, like chapter 15), each with its buffers in 4 KiB pages
+ * ({@code --iomem=malloc}) and in 2 MiB pages ({@code --iomem=shmhuge}, which needs 2 MiB pages
+ * reserved: {@code vm.nr_hugepages}); then buffered reads and mmap, each after the file is evicted.
+ * O_DIRECT pins the buffer's pages for every read, so their size can decide the speed.
+ *
+ * <p>Every row goes to {@code fio.csv} in the results schema: the chapters' rows written by the
+ * chapters themselves ({@code --csv}), fio's with the job's name in the {@code chapter} column. At
+ * the end each chapter's median is printed as a fraction of fio's best O_DIRECT job.
+ *
+ * <pre>
+ * How to run:   ./jbang tools/FioBeside.java haystack.bin --rounds 3
+ * </pre>
+ */
+@Command(name = "FioBeside", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Runs fio on FILE beside the cold chapters 14 and 15, interleaved over rounds, into results/MACHINE/fio.csv.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every run ran", "2:a run failed, fio is missing, or an error (one line on stderr)"})
+public class FioBeside implements Callable<Integer> {
+
+    static final String CSV_NAME = "fio.csv";
+    static final List<String> CHAPTERS = List.of("V14DirectIo", "V15IoUring");
+    /** Chapter 15's reads in flight per worker ({@code V15IoUring.QUEUE_DEPTH}). */
+    static final int CHAPTER_QUEUE_DEPTH = 16;
+    /** fio's terse output, version 3: the fields used here, counted from 0 (see fio's HOWTO, "Terse output"). */
+    static final int TERSE_READ_KIB = 5, TERSE_READ_RUNTIME_MS = 8;
+
+    @Parameters(paramLabel = "FILE", defaultValue = "haystack.bin",
+            description = "The file to read (default: ${DEFAULT-VALUE}); created as a haystack of --size if missing.")
+    Path file;
+
+    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Size of a haystack created for a FILE that does not exist (default: 4g).")
+    Long size;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "Rounds of every run (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--workers", paramLabel = "N", description = "Chapter workers and fio jobs (default: the number of processors, the chapters' own).")
+    Integer workers;
+
+    @Option(names = "--chunk", paramLabel = "SIZE", converter = SizeConverter.class, defaultValue = "1m",
+            description = "The chapters' bytes per read and fio's block size (default: ${DEFAULT-VALUE}, the chapters' own).")
+    long chunkBytes;
+
+    @Option(names = "--queue-depth", paramLabel = "N", defaultValue = "" + CHAPTER_QUEUE_DEPTH,
+            description = "fio's reads in flight per job for libaio and io_uring (default: ${DEFAULT-VALUE}, chapter 15's).")
+    int queueDepth;
+
+    @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
+            description = "The results root (default: ${DEFAULT-VALUE}): rows go to DIR/MACHINE/" + CSV_NAME + ".")
+    Path results;
+
+    @Option(names = "--dry-run", description = "Print the commands of one round, run nothing.")
+    boolean dryRun;
+
+    /** One fio job: its engine, reads in flight, O_DIRECT or not, where its buffers live, and whether the file is evicted first. */
+    record FioJob(String engine, int depth, boolean direct, String iomem) {
+
+        /** As the chapter column names it: "fio io_uring qd16 O_DIRECT 2MiB-pages". */
+        String name() {
+            return "fio " + engine + (depth > 1 ? " qd" + depth : "") + (direct ? " O_DIRECT" : " buffered")
+                    + (iomem.equals("shmhuge") ? " 2MiB-pages" : direct ? " 4KiB-pages" : "");
+        }
+
+        List<String> command(Path file, long fileBytes, int jobs, long blockBytes) {
+            long perJob = fileBytes / jobs / blockBytes * blockBytes; // whole blocks: O_DIRECT reads nothing else
+            return List.of("fio", "--name=" + name().replace(' ', '-'), "--filename=" + file, "--readonly", "--rw=read",
+                    "--bs=" + blockBytes, "--numjobs=" + jobs, "--size=" + perJob, "--offset_increment=" + perJob,
+                    "--ioengine=" + engine, "--iodepth=" + depth, "--direct=" + (direct ? 1 : 0), "--iomem=" + iomem,
+                    "--group_reporting", "--output-format=terse", "--terse-version=3");
+        }
+    }
+
+    /** Every fio job of a round; the 2 MiB-page ones only where the kernel has 2 MiB pages reserved. */
+    static List<FioJob> jobs(int queueDepth, boolean hugePages) {
+        List<FioJob> jobs = new ArrayList<>();
+        for (String iomem : hugePages ? List.of("malloc", "shmhuge") : List.of("malloc")) {
+            jobs.add(new FioJob("psync", 1, true, iomem));
+            jobs.add(new FioJob("libaio", queueDepth, true, iomem));
+            jobs.add(new FioJob("io_uring", queueDepth, true, iomem));
+        }
+        jobs.add(new FioJob("psync", 1, false, "malloc"));
+        jobs.add(new FioJob("mmap", 1, false, "malloc"));
+        return jobs;
+    }
+
+    /** Bytes and seconds of one fio run, from its one line of terse output (with --group_reporting). */
+    static double[] bytesAndSeconds(String terse) {
+        String line = terse.lines().filter(text -> text.startsWith("3;")).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no terse version 3 line in fio's output: " + terse.strip()));
+        String[] fields = line.split(";", -1);
+        double bytes = Long.parseLong(fields[TERSE_READ_KIB]) * 1024.0;
+        double seconds = Long.parseLong(fields[TERSE_READ_RUNTIME_MS]) / 1000.0;
+        if (bytes <= 0 || seconds <= 0) {
+            throw new IllegalArgumentException("fio read nothing: " + line);
+        }
+        return new double[] {bytes, seconds};
+    }
+
+    /** 2 MiB pages the kernel holds free for {@code --iomem=shmhuge}, from /proc/meminfo's HugePages_Free. */
+    static long freeHugePages(String meminfo) {
+        return meminfo.lines().filter(line -> line.startsWith("HugePages_Free:"))
+                .mapToLong(line -> Long.parseLong(line.replaceAll("\\D", ""))).findFirst().orElse(0);
+    }
+
+    /** The 2 MiB pages shmhuge needs: each job's buffers, reads in flight × block size, rounded up to 2 MiB. */
+    static long hugePagesNeeded(int jobs, int queueDepth, long blockBytes) {
+        return jobs * Math.ceilDiv(queueDepth * blockBytes, 2L << 20);
+    }
+
+    public static void main(String[] args) {
+        ToolCommand.run("FioBeside", new FioBeside(), args);
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if (rounds < 1 || queueDepth < 1 || (workers != null && workers < 1)) {
+            throw new UserMistakeException("--rounds, --queue-depth and --workers must be at least 1");
+        }
+        if (chunkBytes < 4096 || chunkBytes % 4096 != 0) {
+            throw new UserMistakeException("--chunk must be a multiple of 4 KiB, O_DIRECT's block, not " + chunkBytes);
+        }
+        if (!onPath("fio")) {
+            throw new UserMistakeException("fio is not installed: tools/setup-fio installs it (apt-get install fio)");
+        }
+        int jobCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+        long freePages = freeHugePages(Files.readString(Path.of("/proc/meminfo")));
+        boolean hugePages = freePages >= hugePagesNeeded(jobCount, queueDepth, chunkBytes);
+        if (!hugePages) {
+            System.err.println("fio: only " + freePages + " free 2 MiB pages reserved, " + hugePagesNeeded(jobCount, queueDepth, chunkBytes)
+                    + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=N reserves them)");
+        }
+        List<FioJob> jobs = jobs(queueDepth, hugePages);
+        Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
+        if (dryRun) {
+            for (String chapter : CHAPTERS) {
+                System.out.println(String.join(" ", chapterCommand(chapter, jobCount, csv)));
+            }
+            for (FioJob job : jobs) {
+                System.out.println(String.join(" ", job.command(file, size != null ? size : Haystack.DEFAULT_BYTES, jobCount, chunkBytes)));
+            }
+            return 0;
+        }
+        Files.createDirectories(csv.toAbsolutePath().getParent());
+        ResultsCsv.checkWritable(csv);
+        Haystack.findOrCreate(file, size != null ? OptionalLong.of(size) : OptionalLong.empty(), System.err);
+        long fileBytes = Files.size(file);
+        Map<String, List<Double>> mbps = new LinkedHashMap<>();
+        int failures = 0;
+        for (int round = 1; round <= rounds; round++) {
+            System.err.println("fio: round " + round + " of " + rounds);
+            for (String chapter : CHAPTERS) {
+                Process process = new ProcessBuilder(chapterCommand(chapter, jobCount, csv))
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                System.out.print(out);
+                if (process.waitFor() != 0) {
+                    failures++;
+                    continue;
+                }
+                out.lines().filter(line -> line.startsWith("variant=")).map(line -> line.replaceAll(".* mbps=(\\d+) .*", "$1"))
+                        .forEach(value -> mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(value)));
+            }
+            for (FioJob job : jobs) {
+                PageCache.evict(file); // buffered and mmap start cold; O_DIRECT never looks
+                Process process = new ProcessBuilder(job.command(file, fileBytes, jobCount, chunkBytes))
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                        .redirectErrorStream(true).start();
+                String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (process.waitFor() != 0) {
+                    System.err.println("fio: " + job.name() + " failed: " + out.strip().lines().findFirst().orElse(""));
+                    failures++;
+                    continue;
+                }
+                double[] figures = bytesAndSeconds(out);
+                Measurement.Result result = new Measurement.Result(job.name(), jobCount, "cold", (long) figures[0],
+                        OptionalLong.of(chunkBytes), -1, new double[0], new double[] {figures[1]}, new LinkedHashMap<>());
+                System.out.println(result.summaryLine());
+                ResultsCsv.append(csv, List.of(ResultsCsv.row(result)));
+                mbps.computeIfAbsent(job.name(), name -> new ArrayList<>()).add(result.megabytesPerSecond());
+            }
+        }
+        summary(mbps).forEach(System.out::println);
+        System.err.println("fio: rows appended to " + csv);
+        return failures == 0 ? 0 : 2;
+    }
+
+    private List<String> chapterCommand(String chapter, int jobCount, Path csv) {
+        return List.of("./jbang", "variants/" + chapter + ".java", file.toString(), "--cold", "--runs", "1", "--warmup", "1",
+                "--workers", Integer.toString(jobCount), "--chunk", Long.toString(chunkBytes), "--csv", csv.toString());
+    }
+
+    /** Each run's median MB/s over the rounds, and each chapter's as a fraction of fio's best O_DIRECT job. */
+    static List<String> summary(Map<String, List<Double>> mbps) {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        mbps.forEach((name, values) -> medians.put(name, Stats.median(values.stream().mapToDouble(Double::doubleValue).toArray())));
+        List<String> lines = new ArrayList<>();
+        medians.forEach((name, median) -> lines.add(String.format(Locale.ROOT, "median %-36s %,8.0f MB/s (%d rounds)", name, median, mbps.get(name).size())));
+        medians.entrySet().stream().filter(entry -> entry.getKey().contains("O_DIRECT")).max(Comparator.comparingDouble(Map.Entry::getValue))
+                .ifPresent(best -> CHAPTERS.stream().filter(medians::containsKey).forEach(chapter -> lines.add(String.format(Locale.ROOT,
+                        "%s cold: %,.0f MB/s, %.2f × fio's best O_DIRECT job (%s, %,.0f MB/s)",
+                        chapter, medians.get(chapter), medians.get(chapter) / best.getValue(), best.getKey(), best.getValue()))));
+        return lines;
+    }
+
+    static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
