@@ -4,8 +4,10 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-//SOURCES ChartImage.java
+// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
+//SOURCES ../tools/StudyResults.java
+//SOURCES ChartImage.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs

@@ -4,8 +4,10 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-//SOURCES ChartImage.java
+// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
+//SOURCES ../tools/StudyResults.java
+//SOURCES ChartImage.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
@@ -28,7 +30,9 @@ if (!Report.machine().has("sizes")) {
 }
 // Every size is a file of its own here, so rows are told apart by size too: the newest row of each
 // chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.
-Table allRows = Report.machine().parsed("sizes").rows();
+StudyResults.Csv sizesCsv = StudyResults.read(Report.machine().csv("sizes")); // strict: a bad row is left out, with its line
+sizesCsv.problems().forEach(System.out::println);
+Table allRows = Report.table("sizes", sizesCsv.rows());
 Map<String, Integer> newest = new LinkedHashMap<>();
 for (Row row : allRows) {
     if (row.getString("machine").isEmpty() || row.getString("machine").equals(Report.machine().name)) {
@@ -47,12 +51,12 @@ double gib = 1L << 30;
 StringColumn sizeNames = StringColumn.create("size");
 DoubleColumn secondsPerGib = DoubleColumn.create("s_per_gib");
 for (Row row : rows) {
-    sizeNames.append(Report.binarySize(row.getLong("file_bytes")));
+    sizeNames.append(StudyResults.binarySize(row.getLong("file_bytes")));
     secondsPerGib.append(Math.round(row.getDouble("median_s") / (row.getLong("file_bytes") / gib) * 1000) / 1000.0);
 }
 rows.addColumns(sizeNames, secondsPerGib);
-Table sweep = rows.selectColumns("chapter", "size", "cache", "read_mode", "median_s", "mbps", "s_per_gib");
-sweep.setName("MB/s by file size, " + Report.machine().name + " (memory: " + Report.binarySize(memoryBytes) + ")");
+Table sweep = rows.selectColumns("chapter", "size", "cache", "median_s", "mbps", "s_per_gib");
+sweep.setName("MB/s by file size, " + Report.machine().name + " (memory: " + StudyResults.binarySize(memoryBytes) + ")");
 System.out.println(sweep.printAll());
 
 // A tick at each size measured, and the memory; a dashed vertical line at the memory.
@@ -61,7 +65,7 @@ List<Double> tickValues = new ArrayList<>();
 List<String> tickLabels = new ArrayList<>();
 for (double bytes : sizesMeasured) {
     tickValues.add(bytes);
-    tickLabels.add(Report.binarySize((long) bytes));
+    tickLabels.add(StudyResults.binarySize((long) bytes));
 }
 TickSettings everySize = (TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY)
         .arrayTicks(tickValues.stream().mapToDouble(Double::doubleValue).toArray(), tickLabels.toArray(new String[0])).build());
@@ -69,7 +73,7 @@ TickSettings everySize = (TickSettings.builder().tickMode(TickSettings.TickMode.
 Trace memoryLine(double top) {
     return ScatterTrace.builder(new double[] {memoryBytes, memoryBytes}, new double[] {0, top})
             .mode(ScatterTrace.Mode.LINE).line(Line.builder().dash(Line.Dash.DASH).color("#7f7f7f").build())
-            .name("memory: " + Report.binarySize(memoryBytes)).build();
+            .name("memory: " + StudyResults.binarySize(memoryBytes)).build();
 }
 
 List<Trace> mbpsLines = new ArrayList<>(), secondsLines = new ArrayList<>();

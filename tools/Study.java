@@ -673,6 +673,11 @@ public class Study implements Callable<Integer> {
             progress.println("study: " + ended.timeOutLine() + "; going on");
             return false;
         }
+        if (step.table().equals(CHARTS) && ended.status() == 0 && !reachedItsLastLine(ended)) {
+            progress.println("study: notebooks/" + step.chapter() + ".jsh stopped before its last line: JShell went on past an "
+                    + "error (its message is above) and ended with status 0; counted as failed, going on");
+            return false;
+        }
         if (step.measures() ? ended.answered() : ended.status() == 0) {
             return true;
         }
@@ -680,6 +685,15 @@ public class Study implements Callable<Integer> {
                 + (ended.status() == 1 && step.measures() ? " without a summary line saying the file is all zeros" : "")
                 + " (its message is above); going on");
         return false;
+    }
+
+    /**
+     * Whether a notebook ran to its last line, which names the tables it leaves loaded (Report.loaded).
+     * JShell reports an error in a snippet and goes on with the next, so a notebook whose own code,
+     * or whose Report.java, failed to compile can still end with status 0.
+     */
+    private static boolean reachedItsLastLine(ChildProcess.Ended ended) {
+        return ended.stdout().stream().anyMatch(line -> line.startsWith("tables: "));
     }
 
     /** Writes index.html from what the machine's folder holds now. */
