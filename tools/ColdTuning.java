@@ -143,7 +143,7 @@ public class ColdTuning implements Callable<Integer> {
         List<List<?>> rows = new ArrayList<>();
         for (Setting setting : settings) {
             Measurement.Result result = new Measurement.Result(setting.name(), workerCount, "cold", bytes,
-                    OptionalLong.of(setting.chunkBytes()), expected, new double[0], seconds.get(setting), new LinkedHashMap<>());
+                    OptionalLong.of(setting.chunkBytes()), expected, new double[0], seconds.get(setting));
             rows.add(ResultsCsv.row(result));
             System.out.println(String.format(Locale.ROOT, "%-18s %8s  median %,6.0f MB/s over %d rounds", setting.name(),
                     Sizes.human(setting.chunkBytes()), Stats.megabytesPerSecond(bytes, Stats.median(seconds.get(setting))), rounds));

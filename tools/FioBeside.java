@@ -216,7 +216,7 @@ public class FioBeside implements Callable<Integer> {
                 }
                 double[] figures = bytesAndSeconds(out);
                 Measurement.Result result = new Measurement.Result(job.name(), jobCount, "cold", (long) figures[0],
-                        OptionalLong.of(chunkBytes), -1, new double[0], new double[] {figures[1]}, new LinkedHashMap<>());
+                        OptionalLong.of(chunkBytes), -1, new double[0], new double[] {figures[1]});
                 System.out.println(result.summaryLine());
                 ResultsCsv.append(csv, List.of(ResultsCsv.row(result)));
                 mbps.computeIfAbsent(job.name(), name -> new ArrayList<>()).add(result.megabytesPerSecond());
