@@ -1,13 +1,10 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
-//DEPS com.google.code.gson:gson:2.13.2
+//SOURCES StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
@@ -275,11 +272,11 @@ public final class ReadmeTables {
     static String machines(Results results, Block block) {
         Table table = new Table("machine (its report)", "CPU", "cores", "vectors", "memory", "kernel", "JDK", "file system", "THP", "study");
         for (String machine : results.machines()) {
-            JsonObject json = results.machineJson(machine);
+            StudyResults.Description json = results.machineJson(machine);
             table.row(results.link(machine + "/index.html", "`" + machine + "`"), text(json, "cpu_model") + family(json),
                     text(json, "logical_cores"), text(json, "vector_bits") + "-bit",
-                    json.has("memory_bytes") && json.get("memory_bytes").isJsonPrimitive()
-                            ? String.format(Locale.ROOT, "%.0f GiB", json.get("memory_bytes").getAsDouble() / (1L << 30)) : "not recorded",
+                    json.number("memory_bytes").map(bytes -> String.format(Locale.ROOT, "%.0f GiB", bytes / (double) (1L << 30)))
+                            .orElse("not recorded"),
                     text(json, "kernel"), text(json, "jdk"), text(json, "filesystem"), text(json, "thp_enabled"),
                     text(json, "date").length() >= 10 ? text(json, "date").substring(0, 10) : text(json, "date"));
         }
@@ -487,18 +484,14 @@ public final class ReadmeTables {
         return String.format(Locale.ROOT, "%.1f %%", value);
     }
 
-    private static String family(JsonObject json) {
-        return json.has("cpu_family") && !json.get("cpu_family").isJsonNull()
+    private static String family(StudyResults.Description json) {
+        return json.text("cpu_family").isPresent()
                 ? " (family " + text(json, "cpu_family") + ", model " + text(json, "cpu_model_number") + ")" : "";
     }
 
     /** A machine.json field as Markdown text: it may come from anyone, so nothing in it may act as markup. */
-    static String text(JsonObject json, String field) {
-        JsonElement value = json.get(field);
-        if (value == null || value.isJsonNull()) {
-            return "not recorded";
-        }
-        return Table.escape(value.isJsonPrimitive() ? value.getAsString() : value.toString());
+    static String text(StudyResults.Description json, String field) {
+        return json.text(field).map(Table::escape).orElse("not recorded");
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -601,13 +594,14 @@ public final class ReadmeTables {
             }
         }
 
-        JsonObject machineJson(String machine) {
+        /** A machine's description, read as every reader of results reads it ({@link StudyResults#readDescription}). */
+        StudyResults.Description machineJson(String machine) {
             Path file = folder(machine).resolve("machine.json");
-            try (Reader in = Files.newBufferedReader(file)) {
-                return JsonParser.parseReader(in).getAsJsonObject();
-            } catch (IOException | RuntimeException e) {
-                throw new UserMistakeException(Quote.name(file) + " does not read as a JSON object: " + e.getMessage());
+            StudyResults.Description description = StudyResults.readDescription(file);
+            if (description.fields().isEmpty() && !description.problems().isEmpty()) {
+                throw new UserMistakeException(description.problems().getFirst());
             }
+            return description;
         }
 
         /** A relative Markdown link from the document to a file under the results root. */
