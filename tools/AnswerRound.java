@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.Haystack;
+import lib.Measurement;
 import lib.OutputCheck;
 import lib.PageCache;
 import lib.Quote;
@@ -76,7 +78,6 @@ public class AnswerRound implements Callable<Integer> {
 
     private static final Pattern PHASES_LINE = Pattern.compile("^phases: origin=launcher((?: \\w+_s=[\\d.]+)+)(?: preread=(yes|no))?.*$");
     private static final Pattern MARK = Pattern.compile("(\\w+)_s=([\\d.]+)");
-    private static final Pattern SUMMARY = Pattern.compile("^variant=\\S+ .*\\boffset=(-?\\d+)\\b.*");
     /** The Go binary's own haystack size, a constant of its source: it rewrites a file of any other size. */
     private static final long GO_HAYSTACK_BYTES = 4L << 30;
     private static final long PATIENCE_SECONDS = 900;
@@ -257,8 +258,8 @@ public class AnswerRound implements Callable<Integer> {
                 throw new IOException(chapter + " ended with status " + status + ": "
                         + (stderr.isEmpty() ? "nothing on stderr" : stderr.getLast()));
             }
-            long offset = stdout.stream().map(SUMMARY::matcher).filter(Matcher::matches)
-                    .mapToLong(found -> Long.parseLong(found.group(1))).findFirst()
+            long offset = stdout.stream().map(Measurement.Summary::parse).flatMap(Optional::stream)
+                    .mapToLong(Measurement.Summary::offset).findFirst()
                     .orElseThrow(() -> new IOException(chapter + " printed no summary line"));
             if (expected.isPresent() && offset != expected.getAsLong()) {
                 throw new IOException(chapter + " answered " + offset + ", not the needle's " + expected.getAsLong());
