@@ -406,7 +406,7 @@ final class Report {
         List<StudyResults.Wall> walls = machine.folder.walls();
         if (say) {
             for (StudyResults.Wall wall : walls) {
-                System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d worker counts in %s)%n",
+                System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d rows, every sitting and worker count, in %s)%n",
                         wall.label(), wall.mbps(), wall.probe(), wall.workers(), wall.workerCounts(), machine.csv("wall"));
                 if (!wall.beatenBy().isEmpty()) {
                     machine.report(List.of(wall.beatenNote()));

@@ -531,7 +531,8 @@ final class StudyResults {
                 if (has("wall")) {
                     List<Row> probes;
                     try {
-                        probes = select("wall", "warm").rows();
+                        // every sitting's rows, not the newest: a wall is the best it reached in any sitting (tools/WallSittings)
+                        probes = choose("wall", "warm", false).rows();
                     } catch (NotResultsException notResults) {
                         return walls; // said by whoever reads wall.csv
                     }
