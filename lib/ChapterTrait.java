@@ -1,12 +1,14 @@
 package lib;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SequencedMap;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -95,6 +97,16 @@ public enum ChapterTrait {
             // fall through: a message is no place to fail
         }
         return "those that implement lib." + trait.marker.getSimpleName();
+    }
+
+    /** The chapters in {@code variants/} (run from the project's root) that declare {@code trait}, in chapter order. */
+    public static List<String> chaptersDeclaring(ChapterTrait trait) {
+        try {
+            return inVariants(Path.of("variants")).entrySet().stream().filter(entry -> entry.getValue().contains(trait))
+                    .map(Map.Entry::getKey).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the chapters in variants/: " + e.getMessage(), e);
+        }
     }
 
     /** Every chapter script in {@code variants}, in chapter order, with the traits its source declares. */

@@ -59,7 +59,8 @@ import picocli.CommandLine.Parameters;
 public class FioBeside implements Callable<Integer> {
 
     static final String CSV_NAME = "fio.csv";
-    static final List<String> CHAPTERS = List.of("V14DirectIo", "V15IoUring");
+    /** The chapters that read around the page cache, as they declare (lib/BypassesPageCache). */
+    static final List<String> CHAPTERS = lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
     /** Chapter 15's reads in flight per worker ({@code V15IoUring.QUEUE_DEPTH}). */
     static final int CHAPTER_QUEUE_DEPTH = 16;
     /** fio's terse output, version 3: the fields used here, counted from 0 (see fio's HOWTO, "Terse output"). */

@@ -52,11 +52,11 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:every chapter ran at every size", "2:a step failed (the others still ran) or an error (one line on stderr)"})
 public class SizeSweep implements Callable<Integer> {
 
-    /** One of each way of reading, and the two written for a cold cache and the one that leaves it alone. */
-    static final List<String> CHAPTERS = List.of("V03ChunkedLong", "V09MmapParallelVector", "V13PreadVector",
+    /** The study's choice: one of each way of reading, and the two written for a cold cache and the one that leaves it alone. */
+    static final List<String> SIZE_ROUND_CHOICE = List.of("V03ChunkedLong", "V09MmapParallelVector", "V13PreadVector",
             "V14DirectIo", "V15IoUring", "V17ReadDontCache");
     /** The O_DIRECT chapters never consult the page cache: warming it for them would only cost a pass over the file. */
-    static final List<String> ALWAYS_COLD = List.of("V14DirectIo", "V15IoUring");
+    static final List<String> ALWAYS_COLD = lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
     static final String CSV_NAME = "sizes.csv";
     /** Past memory each run is a pass over the disk, a minute for 36 GiB: two, not five. */
     static final int DEFAULT_RUNS_PAST_MEMORY = 2;
@@ -108,7 +108,7 @@ public class SizeSweep implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         long memoryBytes = memory != null ? memory : Machine.current().memoryBytes();
-        return run(chosenSizes(sizes, memoryBytes), memoryBytes, chapters != null ? chapters : CHAPTERS, haystacks,
+        return run(chosenSizes(sizes, memoryBytes), memoryBytes, chapters != null ? chapters : SIZE_ROUND_CHOICE, haystacks,
                 keepHaystacks, runs, warmup, runsPastMemory, results.resolve(Machine.current().name()).resolve(CSV_NAME),
                 dryRun, System.out, System.err);
     }
@@ -125,7 +125,7 @@ public class SizeSweep implements Callable<Integer> {
         }
         List<String> names = chapterNames(chapters);
         if (names.isEmpty()) {
-            err.println("sizes: no chapter of this round was asked for (it times " + String.join(", ", CHAPTERS) + "); no haystack made");
+            err.println("sizes: no chapter of this round was asked for (it times " + String.join(", ", SIZE_ROUND_CHOICE) + "); no haystack made");
             return 0;
         }
         List<Step> steps = plan(sizes, memoryBytes, names, haystacks, runs, warmup, runsPastMemory, csv);

@@ -372,7 +372,7 @@ public class Study implements Callable<Integer> {
         }
         long memoryBytes = Machine.current().memoryBytes();
         List<Long> asked = sizes.isBlank() ? null : SizeSweep.parseSizes(sizes);
-        List<String> chosen = only == null ? SizeSweep.CHAPTERS : SizeSweep.CHAPTERS.stream()
+        List<String> chosen = only == null ? SizeSweep.SIZE_ROUND_CHOICE : SizeSweep.SIZE_ROUND_CHOICE.stream()
                 .filter(chapter -> only.stream().anyMatch(name -> number(name.trim()).equals(number(chapter)))).toList();
         Path haystacks = file.toAbsolutePath().getParent();
         return SizeSweep.run(SizeSweep.chosenSizes(asked, memoryBytes), memoryBytes, chosen, haystacks, keepHaystacks,
