@@ -532,7 +532,7 @@ final class StudyResults {
                     List<Row> probes;
                     try {
                         // every sitting's rows, not the newest: a wall is the best it reached in any sitting (tools/WallSittings)
-                        probes = choose("wall", "warm", false).rows();
+                        probes = choose("wall", "warm", false).rows().stream().filter(row -> row.fileBytes() == mainFileBytes()).toList();
                     } catch (NotResultsException notResults) {
                         return walls; // said by whoever reads wall.csv
                     }
