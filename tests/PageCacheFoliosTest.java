@@ -1,10 +1,13 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import lib.HugeFolios;
 import lib.NeedleSearch;
@@ -70,6 +73,30 @@ class PageCacheFoliosTest {
         assertTrue(filled.filePmdMappedBytes() > 0, "the populating mapping maps 2 MiB folios 2 MiB at a time: " + filled);
         PmdMapping plain = scanAndMeasure(file, false);
         assertTrue(plain.filePmdMappedBytes() > 0, "a plain mapping of 2 MiB folios maps them 2 MiB at a time: " + plain);
+    }
+
+    /** What {@code --page-cache STATE} says it did to the file, on stderr. */
+    static String prepare(Path file, PageCache.Folios folios) throws IOException {
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        PageCache.prepare(file, folios, 2, new PrintStream(said, true, StandardCharsets.UTF_8));
+        return said.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aStateTheCacheAlreadyHoldsIsKeptAndAnyOtherIsMadeAfresh() throws IOException {
+        Path file = haystack();
+        String reason = CpuSupport.whyNoHugeFolios(dir);
+        Assumptions.assumeTrue(reason == null, () -> "no 2 MiB folios here: " + reason);
+        PmdMapping filled = PageCache.fillInHugeFolios(file, 2);
+        Assumptions.assumeTrue(filled.filePmdMappedBytes() > 0, () -> "this file system made no 2 MiB folio (" + filled + ")");
+
+        String fromHuge = prepare(file, PageCache.Folios.SMALL);
+        assertTrue(fromHuge.contains("evicted and read back in 4 KiB folios"), "2 MiB folios are not small ones: " + fromHuge);
+        String again = prepare(file, PageCache.Folios.SMALL);
+        assertTrue(again.contains("already held whole in 4 KiB folios"), "nothing to redo: " + again);
+        assertEquals(0, scanAndMeasure(file, true).filePmdMappedBytes(), "still small after the kept state");
+        String toHuge = prepare(file, PageCache.Folios.HUGE);
+        assertTrue(toHuge.contains("evicted and read back in 2 MiB folios"), "small folios are not 2 MiB ones: " + toHuge);
     }
 
     @Test

@@ -12,6 +12,7 @@ import lib.Machine;
 import lib.ResultsCsv;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -141,12 +142,26 @@ class StudyTest {
         assertEquals(new java.util.TreeSet<>(List.of(1, PROCESSORS, 2 * PROCESSORS, 32 * PROCESSORS)).stream()
                 .map(String::valueOf).toList(), sweep);
 
+        assertEquals(1, round(standard, "answer").size(), String.join("\n", standard));
+        assertTrue(round(standard, "answer").stream().allMatch(step -> step.contains(" --runs 3 ")),
+                "the answer round: three fresh processes a chapter\n" + String.join("\n", standard));
+
         List<String> full = dryRun("--full", "--only", "V13");
         assertEquals(9, round(full, "scaling").size(), "--full sweeps 1,2,4,6,8,12,24,48,96 workers");
+        assertTrue(round(full, "answer").size() == 1 && round(full, "answer").stream().allMatch(step -> step.contains(" --runs 5 ")),
+                "--full: five\n" + String.join("\n", full));
         assertTrue(full.stream().filter(step -> step.contains("variants/")).allMatch(step -> step.contains(" --runs 5 ")
                 && !step.contains("--budgeted")), "--full: every run, however long\n" + String.join("\n", full));
         assertEquals(List.of("1", "3"), round(dryRun("--full", "--only", "V13", "--sweep", "1,3"), "scaling").stream()
                 .map(step -> step.replaceAll(".*workers=(\\d+).*", "$1")).toList(), "a --sweep given wins");
+    }
+
+    @Test
+    void thePageCacheRoundGoesStateByStateSoThatOneFillServesEveryChapter() throws Exception {
+        List<String> states = round(dryRun("--only", "V04,V05", "--skip", "charts,answer"), "pagecache").stream()
+                .map(step -> step.replaceAll(".*--page-cache (\\S+).*", "$1")).toList();
+        Assumptions.assumeFalse(states.isEmpty(), "no page-cache round on this file system");
+        assertEquals(List.of("small", "small", "huge", "huge"), states);
     }
 
     @Test

@@ -460,10 +460,13 @@ public class Study implements Callable<Integer> {
         if (noPageCacheRound != null) {
             System.err.println("study: no page-cache round here: " + noPageCacheRound);
         } else if (!skip.contains(PAGE_CACHE_TABLE) && depth.takes(PAGE_CACHE_TABLE)) {
-            for (String chapter : chapters) {
-                if (declares(chapter, ChapterTrait.MAPS_THE_FILE)) {
-                    PAGE_CACHE_STATES.forEach(state ->
-                            steps.add(new Step(PAGE_CACHE_TABLE, chapter, Step.CHAPTER_DEFAULT, false, null, state)));
+            // State by state: each chapter finds the cache as the one before left it, so the file is read back
+            // once per state, not once per chapter (lib/PageCache.prepare keeps a state that is already there).
+            for (String state : PAGE_CACHE_STATES) {
+                for (String chapter : chapters) {
+                    if (declares(chapter, ChapterTrait.MAPS_THE_FILE)) {
+                        steps.add(new Step(PAGE_CACHE_TABLE, chapter, Step.CHAPTER_DEFAULT, false, null, state));
+                    }
                 }
             }
         }
@@ -580,7 +583,7 @@ public class Study implements Callable<Integer> {
             return nativeYardstick.command(step.chapter(), file, step.workers(), runOptions.runs(), runOptions.warmup());
         }
         if (step.table().equals(AnswerRound.TABLE)) {
-            return AnswerRound.command(file, step.chapter(), depth.runs(runOptions), csv(AnswerRound.TABLE));
+            return AnswerRound.command(file, step.chapter(), depth.oneShotRuns(runOptions), csv(AnswerRound.TABLE));
         }
         List<String> command = new ArrayList<>();
         if (WallSittings.isSitting(step)) {

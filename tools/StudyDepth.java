@@ -55,6 +55,18 @@ enum StudyDepth {
         return options.runsGiven() ? options.runs() : this == QUICK ? QUICK_RUNS : RunOptions.DEFAULT_RUNS;
     }
 
+    /**
+     * Fresh processes per chapter in the answer round: the --runs given; every run of the default
+     * with {@code --full}; otherwise three, a median that one bad start cannot move. Each is a JVM
+     * start and a search the JIT has not compiled, so five cost the default study a minute more.
+     */
+    int oneShotRuns(RunOptions options) {
+        return options.runsGiven() || this == FULL ? runs(options) : ONE_SHOT_RUNS;
+    }
+
+    /** Fresh processes per chapter in the default study's answer round. */
+    static final int ONE_SHOT_RUNS = 3;
+
     /** A --runs given is honoured, and --full takes every run; otherwise slow runs are cut ({@link RunBudget}). */
     RunBudget budget(RunOptions options) {
         return options.runsGiven() || this == FULL ? RunBudget.NONE : RunBudget.STANDARD;
