@@ -118,7 +118,7 @@ class StudyTest {
     }
 
     @Test
-    void quickIsTheScoreboardWithTheWallsAroundItAtThreeBudgetedRuns() throws Exception {
+    void quickIsTheScoreboardWithTheWallsAroundItAtThreeBudgetedRunsAndNoWarmUp() throws Exception {
         List<String> steps = dryRun("--quick", "--skip", "charts");
         List<String> tables = steps.stream().map(step -> step.split(" ")[0]).distinct().toList();
         assertEquals(List.of("wall", "scoreboard", "report"), tables, String.join("\n", steps));
@@ -126,7 +126,10 @@ class StudyTest {
         assertTrue(steps.get(steps.size() - 2).contains("after scoreboard"), String.join("\n", steps));
         List<String> chapters = round(steps, "scoreboard").stream().filter(step -> step.contains("./jbang")).toList();
         assertFalse(chapters.isEmpty());
-        assertTrue(chapters.stream().allMatch(step -> step.contains(" --runs 3 --budgeted ")), String.join("\n", chapters));
+        assertTrue(chapters.stream().allMatch(step -> step.contains(" --runs 3 --budgeted --warmup 0 ")), String.join("\n", chapters));
+        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains(" --warmup 1 ")), "a wall's warm-up builds its copy: " + steps);
+        assertTrue(round(dryRun("--quick", "--warmup", "2", "--only", "V13"), "scoreboard").getFirst().contains(" --warmup 2 "),
+                "a --warmup given is honoured");
 
         List<String> given = dryRun("--quick", "--runs", "4", "--only", "V13");
         assertTrue(round(given, "scoreboard").getFirst().contains(" --runs 4 ") && given.stream().noneMatch(step -> step.contains("--budgeted")),

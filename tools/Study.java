@@ -126,8 +126,8 @@ public class Study implements Callable<Integer> {
             description = "Only these chapters, in every round, e.g. V00,V04,V13 (V00 is cmp); add 'walls' for the walls.")
     List<String> only;
 
-    @Option(names = "--quick", description = "The scoreboard alone, 3 timed runs a chapter (fewer when runs are slow), "
-            + "the walls before and after it, the charts and the report.")
+    @Option(names = "--quick", description = "The scoreboard alone, 3 timed runs a chapter (fewer when runs are slow) "
+            + "and no warm-up run, the walls before and after it, the charts and the report.")
     boolean quick;
 
     @Option(names = "--full", description = "Every round at full depth: the sweep over 1,2,4,6,8,12,24,48,96 workers, and every "
@@ -597,7 +597,8 @@ public class Study implements Callable<Integer> {
         }
         command.add(file.toString());
         command.addAll(depth.runsArguments(runOptions));
-        command.addAll(List.of("--warmup", Integer.toString(runOptions.warmup())));
+        boolean warmupGiven = spec != null && spec.commandLine().getParseResult().hasMatchedOption("--warmup");
+        command.addAll(List.of("--warmup", Integer.toString(depth.warmup(runOptions, warmupGiven, step.table().equals(WALL_TABLE)))));
         if (step.workers() != Step.CHAPTER_DEFAULT) {
             command.addAll(List.of("--workers", Integer.toString(step.workers())));
         } else if (WallSittings.isSitting(step)) {

@@ -9,7 +9,8 @@ import lib.UserMistakeException;
  * How deep a study goes, and so how long it takes: {@code --quick}, the default, or {@code --full}.
  *
  * <ul>
- *   <li>{@code --quick}: the scoreboard alone, 3 timed runs a chapter (fewer for a slow one), the walls before and after it.
+ *   <li>{@code --quick}: the scoreboard alone, 3 timed runs a chapter (fewer for a slow one) and no warm-up run,
+ *       the walls before and after it.
  *   <li>the default: every round, a shorter worker sweep, and 5 timed runs a chapter, fewer for a
  *       slow one ({@link RunBudget}: chapter 2 takes its warm-up and one timed pass).
  *   <li>{@code --full}: every round at the depth the study always had: the long sweep, and every
@@ -62,6 +63,16 @@ enum StudyDepth {
      */
     int oneShotRuns(RunOptions options) {
         return options.runsGiven() || this == FULL ? runs(options) : ONE_SHOT_RUNS;
+    }
+
+    /**
+     * Untimed runs before a chapter's timed ones: the --warmup given, or, with {@code --quick}, none:
+     * of its three timed runs the median leaves out the slowest, the first, which the JIT spends
+     * compiling; chapter 2 then reads the file once, not twice. The walls keep theirs: a wall's
+     * first run builds its copy of the haystack in memory.
+     */
+    int warmup(RunOptions options, boolean warmupGiven, boolean wall) {
+        return this == QUICK && !warmupGiven && !wall ? 0 : options.warmup();
     }
 
     /** Fresh processes per chapter in the default study's answer round. */
