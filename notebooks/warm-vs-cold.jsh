@@ -16,7 +16,9 @@
 // Warm against cold: the same chapters with the file in the page cache and evicted before every
 // run. One machine's results (results/<machine>/cold.csv beside its scoreboard.csv). Two charts:
 // both side by side, and the cold figures alone on a scale of their own, where the chapters that
-// read around the page cache (14, 15) can be told apart. No memory wall: cold, the disk is the limit.
+// read around the page cache (14, 15) can be told apart, each named with its fraction of fio's best
+// on the same file, read size and job count (fio.csv, tools/FioBeside.java). No memory wall: cold,
+// the disk is the limit.
 // Run from the project's root:   ./jbang notebooks/warm-vs-cold.jsh     (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/warm-vs-cold.jsh
 
@@ -42,6 +44,15 @@ if (Report.pageCaches(warmVsCold).size() == 1) {
 warmVsCold.setName("Warm and cold page cache (MB/s), " + Report.machine().name);
 System.out.println(warmVsCold.printAll());
 
+// The cold chapters beside fio: each one's median over fio.csv's newest sitting ÷ fio's best O_DIRECT job there.
+StudyResults.FioComparison fio = StudyResults.fioComparison(Report.machine().folder);
+fio.notes().forEach(System.out::println);
+System.out.println(fio.line());
+Function<Table, StringColumn> namesBesideFio = rows -> StringColumn.create("name", rows.stringColumn("chapter").asList().stream()
+        .map(chapter -> Report.shortName(chapter) + fio.of(chapter).map(f -> String.format(Locale.ROOT, " · %.2f × fio", f.fraction())).orElse("")));
+String fioCaption = (fio.fractions().isEmpty() ? fio.line()
+        : "× fio, from fio.csv's interleaved rounds of " + fio.sittingDate() + " (not these bars): the chapter's median ÷ fio's best O_DIRECT job's");
+
 List<String> pageCaches = Report.pageCaches(coldRows);
 List<Trace> sideBySide = new ArrayList<>(), coldAlone = new ArrayList<>();
 for (String pageCache : pageCaches) {
@@ -52,7 +63,7 @@ for (String pageCache : pageCaches) {
             .orientation(BarTrace.Orientation.HORIZONTAL).name("warm" + suffix).build());
     sideBySide.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("cold_mbps"))
             .orientation(BarTrace.Orientation.HORIZONTAL).name("cold" + suffix).build());
-    coldAlone.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("cold_mbps"))
+    coldAlone.add(BarTrace.builder(namesBesideFio.apply(one), one.doubleColumn("cold_mbps"))
             .orientation(BarTrace.Orientation.HORIZONTAL).name("cold" + suffix).build());
 }
 Report.chart("warm-vs-cold", new Figure(
@@ -63,7 +74,8 @@ Report.chart("warm-vs-cold", new Figure(
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
         sideBySide.toArray(new Trace[0])));
 Report.chart("cold", new Figure(
-        Layout.builder().title(Report.title("Cold page cache: MB/s by chapter, the file evicted before every run", coldRows))
+        Layout.builder().title(Report.title("Cold page cache: MB/s by chapter, the file evicted before every run", coldRows)
+                        + "<br><sup>" + fioCaption + "</sup>")
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP).showLegend(pageCaches.size() > 1)

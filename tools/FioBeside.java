@@ -145,10 +145,16 @@ public class FioBeside implements Callable<Integer> {
                 .mapToLong(line -> Long.parseLong(line.replaceAll("\\D", ""))).findFirst().orElse(0);
     }
 
-    /** The 2 MiB pages shmhuge needs: each job's buffers, reads in flight × block size, rounded up to 2 MiB. */
+    /**
+     * The 2 MiB pages shmhuge needs: each job's buffers, reads in flight × block size, plus the
+     * 4 KiB page fio adds to align them for O_DIRECT, rounded up to 2 MiB. (Without that page, 16
+     * pages for 2 jobs of 16 × 1 MiB left the second job with none.)
+     */
     static long hugePagesNeeded(int jobs, int queueDepth, long blockBytes) {
-        return jobs * Math.ceilDiv(queueDepth * blockBytes, 2L << 20);
+        return jobs * Math.ceilDiv(queueDepth * blockBytes + O_DIRECT_ALIGNMENT_BYTES, 2L << 20);
     }
+
+    static final long O_DIRECT_ALIGNMENT_BYTES = 4096;
 
     public static void main(String[] args) {
         ToolCommand.run("FioBeside", new FioBeside(), args);

@@ -170,7 +170,7 @@ public final class StudyReport {
 
         section(html, "cold", "Warm against cold", "The file evicted from the page cache before every run, against the warm scoreboard; "
                 + "the article's cold figures beside them.");
-        html.append(coldTable(scoreboard, cold));
+        html.append(coldTable(scoreboard, cold)).append(fioTable(StudyResults.fioComparison(results)));
         charts(html, png -> png.startsWith("warm-vs-cold") || png.startsWith("cold"));
 
         section(html, "walls", "The walls", "What no chapter can beat: WallMemoryRead reads a copy of the file in memory with "
@@ -203,7 +203,7 @@ public final class StudyReport {
 
         section(html, "files", "The data", "Everything on this page comes from these files; results/README.md documents every column.");
         html.append("<ul>\n");
-        for (String file : List.of("scoreboard.csv", "pagecache.csv", "scaling.csv", "cold.csv", "wall.csv", "chunks.csv", "versus-go.csv", "machine.json")) {
+        for (String file : List.of("scoreboard.csv", "pagecache.csv", "scaling.csv", "cold.csv", "fio.csv", "wall.csv", "chunks.csv", "versus-go.csv", "machine.json")) {
             if (Files.exists(folder.resolve(file))) {
                 html.append("<li><a href=\"").append(file).append("\">").append(file).append("</a></li>\n");
             }
@@ -340,6 +340,24 @@ public final class StudyReport {
                     Optional.ofNullable(article.get(row.number())).map(StudyResults.ArticleRow::coldMbps).map(StudyReport::mbps).orElse("–")));
         }
         return table(List.of("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s"), cells);
+    }
+
+    /** Each cold chapter as a fraction of fio's best in fio.csv's newest sitting; or the one line that says why not. */
+    private String fioTable(StudyResults.FioComparison fio) {
+        leftOut.addAll(fio.notes());
+        if (fio.fractions().isEmpty()) {
+            return "<p>" + escape(fio.line()) + "</p>\n";
+        }
+        List<List<String>> cells = new ArrayList<>();
+        for (StudyResults.FioFraction f : fio.fractions()) {
+            cells.add(List.of("<code>" + escape(f.chapter()) + "</code>", Integer.toString(f.workers()), escape(Sizes.human(f.chunkBytes())),
+                    mbps(f.chapterMbps()), escape(f.fioJob()), mbps(f.fioMbps()), String.format(Locale.ROOT, "%.2f", f.fraction()),
+                    f.chapterRounds() + " / " + f.fioRounds()));
+        }
+        return "<p>Beside fio, the same file read with the same read size and jobs, interleaved over rounds (fio.csv, the sitting of "
+                + escape(fio.sittingDate()) + "): each chapter's median MB/s over the rounds, against fio's best O_DIRECT job "
+                + "(engine, queue depth, buffer page size), each job by its own median.</p>\n"
+                + table(List.of("chapter", "workers", "read size", "cold MB/s", "fio's best job", "fio MB/s", "× fio", "rounds (chapter / fio)"), cells);
     }
 
     private String warmupTable(List<StudyResults.Row> scoreboard) {

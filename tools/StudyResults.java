@@ -74,8 +74,11 @@ final class StudyResults {
     static final Set<String> PAGE_CACHES = Set.of(PAGE_CACHE_AS_IS, "small", "huge");
     static final Set<String> CACHES = Set.of("warm", "cold");
 
-    /** A chapter ("V06MmapParallel"), a Go variant of the article ("Go v6") or a wall probe ("WallMemoryRead"). */
-    static final Pattern CHAPTER_NAME = Pattern.compile("V\\d\\d\\w*|Go v\\d+|Wall\\w+|Native\\w+");
+    /**
+     * A chapter ("V06MmapParallel"), a Go variant of the article ("Go v6"), a wall probe
+     * ("WallMemoryRead") or a fio job of tools/FioBeside ("fio psync O_DIRECT 2MiB-pages").
+     */
+    static final Pattern CHAPTER_NAME = Pattern.compile("V\\d\\d\\w*|Go v\\d+|Wall\\w+|Native\\w+|fio [\\w -]+");
 
     /** The columns every results CSV has; a file without one of them is not a results CSV. */
     static final List<String> REQUIRED = List.of("date", "chapter", "workers", "cache", "file_bytes",
@@ -630,6 +633,110 @@ final class StudyResults {
                     + (beatenBy.isEmpty() ? "" : " (beaten by " + String.join(", ", beatenBy.stream().map(StudyResults::chapterNumber).toList())
                     + ": measured in other conditions, no bound)");
         }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The cold chapters beside fio (fio.csv, written by tools/FioBeside.java)
+
+    /** tools/FioBeside's table: the cold chapters' rows and fio's, interleaved over rounds. */
+    static final String FIO_TABLE = "fio";
+    /** Rows further apart than this belong to different sittings: within one, a row follows the last within one run. */
+    static final java.time.Duration FIO_SITTING_GAP = java.time.Duration.ofMinutes(15);
+
+    /**
+     * A cold chapter as a fraction of fio's best in one sitting, on the same file with the same read
+     * size and job count: the chapter's median MB/s over the sitting's rounds, against the best of
+     * fio's O_DIRECT jobs (engine, queue depth, buffer page size), each job taken by its own median
+     * over the same rounds.
+     */
+    record FioFraction(String chapter, int workers, long chunkBytes, double chapterMbps, int chapterRounds,
+                       String fioJob, double fioMbps, int fioRounds) {
+        double fraction() {
+            return chapterMbps / fioMbps;
+        }
+    }
+
+    /**
+     * The fractions of fio.csv's newest sitting, with the sitting's first date, and the line that
+     * says them; or none, and the one line that says why. {@code notes}: the rows left out, by file and line.
+     */
+    record FioComparison(List<FioFraction> fractions, String sittingDate, String line, List<String> notes) {
+
+        Optional<FioFraction> of(String chapter) {
+            return fractions.stream().filter(fraction -> fraction.chapter().equals(chapter)).findFirst();
+        }
+    }
+
+    /**
+     * The cold chapters as fractions of fio's best (see {@link FioFraction}) in the newest sitting
+     * of {@code fio.csv}: this machine's cold rows of the study's file size, each sitting a run of
+     * rows no further apart than {@link #FIO_SITTING_GAP}. Without the file, or without a chapter
+     * and an O_DIRECT job of the same read size and job count in that sitting, no fractions and one
+     * line that says so.
+     */
+    static FioComparison fioComparison(Folder folder) {
+        Path csv = folder.csv(FIO_TABLE);
+        if (!folder.has(FIO_TABLE)) {
+            return new FioComparison(List.of(), "", "No fio.csv here, so no cold chapter is shown as a fraction of fio's "
+                    + "(tools/FioBeside.java measures fio beside them).", List.of());
+        }
+        Csv read;
+        try {
+            read = folder.read(FIO_TABLE);
+        } catch (NotResultsException notResults) {
+            return new FioComparison(List.of(), "", notResults.getMessage(), List.of());
+        }
+        List<Row> rows = read.rows().stream().filter(folder::measuredHere)
+                .filter(row -> row.cache().equals("cold") && row.fileBytes() == folder.mainFileBytes()).toList();
+        List<Row> sitting = new ArrayList<>();
+        java.time.Instant last = null;
+        for (Row row : rows) {
+            java.time.Instant at;
+            try {
+                at = java.time.Instant.parse(row.date());
+            } catch (java.time.format.DateTimeParseException undated) {
+                continue; // a row without its time cannot be placed in a sitting
+            }
+            if (last == null || at.isBefore(last) || java.time.Duration.between(last, at).compareTo(FIO_SITTING_GAP) > 0) {
+                sitting.clear();
+            }
+            sitting.add(row);
+            last = at;
+        }
+        Map<List<Object>, Map<String, List<Double>>> byShape = new LinkedHashMap<>(); // (read size, jobs) -> name -> MB/s of each round
+        for (Row row : sitting) {
+            if (row.chunkBytes() != null) {
+                byShape.computeIfAbsent(List.of(row.chunkBytes(), row.workers()), shape -> new LinkedHashMap<>())
+                        .computeIfAbsent(row.chapter(), name -> new ArrayList<>()).add(row.mbps());
+            }
+        }
+        List<FioFraction> fractions = new ArrayList<>();
+        byShape.forEach((shape, mbpsByName) -> mbpsByName.entrySet().stream()
+                .filter(job -> job.getKey().startsWith("fio ") && job.getKey().contains("O_DIRECT"))
+                .max(Comparator.comparingDouble(job -> median(job.getValue())))
+                .ifPresent(best -> mbpsByName.forEach((name, mbps) -> {
+                    if (!name.startsWith("fio ")) {
+                        fractions.add(new FioFraction(name, (int) shape.get(1), (long) shape.get(0), median(mbps), mbps.size(),
+                                best.getKey(), median(best.getValue()), best.getValue().size()));
+                    }
+                })));
+        if (fractions.isEmpty()) {
+            return new FioComparison(List.of(), "", csv + " has no sitting with a cold chapter and an O_DIRECT fio job of the same "
+                    + "read size and job count, so no cold chapter is shown as a fraction of fio's.", read.problems());
+        }
+        String date = sitting.getFirst().date();
+        String line = "Beside fio (" + csv.getFileName() + ", the sitting of " + date + "): " + fractions.stream()
+                .map(f -> String.format(Locale.ROOT, "%s %.2f × fio's best (%s, %,.0f MB/s; %s reads, %d jobs, medians of %d rounds)",
+                        f.chapter(), f.fraction(), f.fioJob().replaceFirst("^fio ", ""), f.fioMbps(), binarySize(f.chunkBytes()),
+                        f.workers(), f.chapterRounds()))
+                .collect(Collectors.joining("; ")) + ".";
+        return new FioComparison(fractions, date, line, read.problems());
+    }
+
+    private static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import lib.VectorKernel;
  * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
  * Here the disk writes straight into each worker's buffer ({@link DirectReader}), so a cold run
  * costs the disk and nothing else; a warm run costs the same, since the cache is never consulted.
+ * Each worker reads its next chunk while it scans this one, so the disk never waits for the scan.
  *
  * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
  * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
@@ -50,7 +51,7 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long blockBytes = DirectReader.blockBytes(file);
         return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
-                () -> new DirectReader(openDirect(file), blockBytes, chunkBytes,
+                shard -> new DirectReader(openDirect(file), blockBytes, chunkBytes, shard.end(),
                         VectorKernel::firstNonZeroWordWidest));
     }
 
