@@ -19,11 +19,11 @@ import java.nio.file.StandardOpenOption;
 public final class PositionalReader implements ParallelSearch.ChunkScanner {
 
     /**
-     * The kernel scans the buffer a slice at a time, for the JIT's sake: a call over a whole 1 MiB
+     * The kernel scans the buffer a slice at a time, for the JIT's sake. A call over a whole 1 MiB
      * chunk is one long loop, which a fresh JVM can only swap for compiled code mid-loop (on-stack
-     * replacement), compiled from a profile that has never seen the loop end, so the code is thrown
-     * away (deoptimized) at the first chunk's end. Short calls get the kernel compiled whole, sooner,
-     * from a profile that has. A call per 64 KiB costs nothing measurable once compiled.
+     * replacement); with the vector chapters' early compile thresholds that code is compiled from a
+     * profile that has not yet seen the loop end, and is thrown away (deoptimized) at the first
+     * chunk's end. Short calls get the kernel compiled whole, from a profile that has.
      */
     static final long SCAN_SLICE_BYTES = 64 << 10;
 
