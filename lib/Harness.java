@@ -217,7 +217,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
      * already cached (mincore tells): a one-shot run then starts at once.
      */
     private void prepareCache(Path haystack) throws IOException {
-        if (pageCache == PageCache.Folios.AS_IS && PageCache.residentShare(haystack) == 1.0) {
+        if (pageCache == PageCache.Folios.AS_IS && PageCache.isAllResident(haystack)) {
             Phases.note("preread", "no");
             return;
         }

@@ -118,6 +118,20 @@ public final class PageCache {
     }
 
     /**
+     * Whether every page of {@code file} is in the page cache: the JDK's own {@code mincore(2)} behind
+     * {@link MemorySegment#isLoaded} on a mapping that faults nothing in. Same answer as
+     * {@code residentShare(file) == 1.0}, without the first call's cost of linking
+     * {@link Native}'s downcalls (a one-shot run asks this once, before its first search).
+     */
+    public static boolean isAllResident(Path file) throws IOException {
+        try (Arena arena = Arena.ofConfined();
+             FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long bytes = channel.size();
+            return bytes > 0 && channel.map(FileChannel.MapMode.READ_ONLY, 0, bytes, arena).isLoaded();
+        }
+    }
+
+    /**
      * Puts {@code file} in the page cache in the state {@code --page-cache} asks for, before warm runs,
      * and says on {@code err} what it did. {@code huge} fails in one line if no 2 MiB folio came of it,
      * {@code small} if any of it is still, or already again, in 2 MiB folios.

@@ -18,6 +18,15 @@ import java.nio.file.StandardOpenOption;
  */
 public final class PositionalReader implements ParallelSearch.ChunkScanner {
 
+    /**
+     * The kernel scans the buffer a slice at a time, for the JIT's sake. A call over a whole 1 MiB
+     * chunk is one long loop, which a fresh JVM can only swap for compiled code mid-loop (on-stack
+     * replacement); with the vector chapters' early compile thresholds that code is compiled from a
+     * profile that has not yet seen the loop end, and is thrown away (deoptimized) at the first
+     * chunk's end. Short calls get the kernel compiled whole, from a profile that has.
+     */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
+
     private final FileChannel channel;
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment buffer;
@@ -41,8 +50,13 @@ public final class PositionalReader implements ParallelSearch.ChunkScanner {
                 throw new FileChangedException("the file ended at " + position + " bytes, shorter than when the search began");
             }
         }
-        long hit = kernel.firstNonZeroWord(buffer, 0, length);
-        return hit < 0 ? NeedleSearch.NOT_FOUND : from + hit;
+        for (long slice = 0; slice < length; slice += SCAN_SLICE_BYTES) {
+            long hit = kernel.firstNonZeroWord(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, length));
+            if (hit >= 0) {
+                return from + hit;
+            }
+        }
+        return NeedleSearch.NOT_FOUND;
     }
 
     @Override

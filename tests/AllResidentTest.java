@@ -1,0 +1,73 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import lib.Harness;
+import lib.Native;
+import lib.PageCache;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The check a one-shot run makes before its first search: is the whole file cached already? The
+ * JDK's {@code isLoaded} must say what {@link PageCache#residentShare} says, and a warm run must
+ * skip its pre-read exactly when the file is all cached, and say so on its phases line.
+ */
+class AllResidentTest {
+
+    private static final long MIB = 1 << 20;
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void aFileJustReadIsAllResidentAndAfterEvictionItIsNot() throws IOException {
+        Path file = TestFiles.write(directory.resolve("haystack.bin"), TestFiles.Layout.zeros("8 MiB and a page", 8 * MIB + 4096));
+        assumeEvictable(file);
+        PageCache.warm(file);
+        assertEquals(1.0, PageCache.residentShare(file));
+        assertTrue(PageCache.isAllResident(file));
+        PageCache.evict(file);
+        assertFalse(PageCache.isAllResident(file));
+        PageCache.warm(file);
+        assertTrue(PageCache.isAllResident(file));
+    }
+
+    @Test
+    void anEmptyFileIsNeverAllResidentSoItIsReadAsBefore() throws IOException {
+        Path empty = Files.createFile(directory.resolve("empty.bin"));
+        assertFalse(PageCache.isAllResident(empty));
+    }
+
+    @Test
+    void aOneShotRunReadsTheFileFirstOnlyWhenItIsNotAllCached() throws IOException, InterruptedException {
+        Path file = TestFiles.write(directory.resolve("haystack.bin"),
+                TestFiles.Layout.zeros("needle", 4 * MIB).plant(3 * MIB + 8, (byte) 7));
+        assumeEvictable(file);
+        PageCache.evict(file);
+        Subprocess.Result cold = oneShot(file);
+        assertEquals(Harness.FOUND, cold.exitCode(), cold::toString);
+        assertTrue(cold.stderr().contains(" preread=yes"), cold.stderr());
+        assertTrue(PageCache.isAllResident(file), "the pre-read left the file cached");
+        Subprocess.Result warm = oneShot(file);
+        assertEquals(Harness.FOUND, warm.exitCode(), warm::toString);
+        assertTrue(warm.stderr().contains(" preread=no"), warm.stderr());
+        assertTrue(warm.stdout().contains("offset=" + (3 * MIB + 8)), warm.stdout());
+    }
+
+    private Subprocess.Result oneShot(Path file) throws IOException, InterruptedException {
+        Path logs = Files.createTempDirectory(directory, "one-shot-");
+        return Subprocess.run(Subprocess.javaCommand(List.of(), "V13PreadVector", file.toString(), "--runs", "1", "--warmup", "0"), logs);
+    }
+
+    /** Eviction needs a disk's file system: tmpfs keeps every page. */
+    private static void assumeEvictable(Path file) throws IOException {
+        long magic = Native.fileSystemMagic(file);
+        assumeTrue(magic != Native.TMPFS_MAGIC && magic != Native.RAMFS_MAGIC, "the temporary directory is on tmpfs or ramfs");
+    }
+}
