@@ -12,7 +12,8 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Java has no inline assembly; the Vector API is how a Java program asks for AVX2 or AVX-512.
  * Each step loads four vectors, ORs them together and asks one question, "is any lane non-zero?",
- * which C2 compiles to {@code vptest} (256-bit) or {@code kortest} (512-bit). Only when a block
+ * which C2 compiles to a compare and one test: {@code vtestps} with AVX2, {@code kortest} on the
+ * compare's mask with AVX-512 (docs/jit.md shows the loop). Only when a block
  * answers yes does the scalar {@link WordKernel} look inside it for the exact word.
  *
  * <p>Why two copies of the same loop? C2 turns Vector API calls into single instructions only when
