@@ -153,6 +153,19 @@ final class StudyResults {
      * results CSV at all (no header of one, not CSV) throws {@link NotResultsException}.
      */
     static Csv read(Path file) {
+        return read(file, false);
+    }
+
+    /**
+     * Reads a results CSV whose every row must read, for a tool that shows a whole file or nothing
+     * (README's tables): the first row that does not read throws {@link NotResultsException}, its
+     * one line naming the file and line and saying what is wrong, as {@link #read} says it.
+     */
+    static Csv readEveryRow(Path file) {
+        return read(file, true);
+    }
+
+    private static Csv read(Path file, boolean everyRow) {
         List<Row> rows = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         List<String> header = null;
@@ -171,6 +184,9 @@ final class StudyResults {
                 try {
                     rows.add(row(file, line, record, header));
                 } catch (IllegalArgumentException badRow) {
+                    if (everyRow) {
+                        throw new NotResultsException(file + " line " + line + ": " + badRow.getMessage());
+                    }
                     problems.add(file + " line " + line + ": left out, " + badRow.getMessage());
                 }
             }
@@ -259,14 +275,18 @@ final class StudyResults {
         return value.isEmpty() ? null : whole(values, column, least, Long.MAX_VALUE);
     }
 
+    /**
+     * A decimal as the project writes one ("0.2500", "1.5E-4"): Java's own parser also takes "NaN",
+     * "Infinity", hexadecimal and a trailing "d" or "f", none of which a results file should hold.
+     */
+    private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+
     private static double decimal(Map<String, String> values, String column, double most) {
         String value = values.get(column);
-        double number;
-        try {
-            number = Double.parseDouble(value);
-        } catch (NumberFormatException e) {
+        if (!DECIMAL.matcher(value).matches()) {
             throw new IllegalArgumentException(column + " is " + quoted(value) + ", not a number");
         }
+        double number = Double.parseDouble(value);
         if (!Double.isFinite(number) || number < 0 || number > most) {
             throw new IllegalArgumentException(column + " is " + quoted(value) + ", not a figure");
         }
@@ -715,22 +735,34 @@ final class StudyResults {
 
     /** The article's rows of {@code table} ({@code scoreboard}, {@code scaling} or {@code cold}); empty without the reference file. */
     static List<ArticleRow> article(String table) {
+        return article(REFERENCE, table);
+    }
+
+    /**
+     * The rows of {@code table} in {@code reference}, a file of the article's figures (README's
+     * tables read the one beside the results they are given); empty without the file. A figure
+     * that is not one (a word, NaN, a negative) throws {@link NotResultsException} naming file and line.
+     */
+    static List<ArticleRow> article(Path reference, String table) {
         List<ArticleRow> rows = new ArrayList<>();
-        if (!Files.isRegularFile(REFERENCE)) {
+        if (!Files.isRegularFile(reference)) {
             return rows;
         }
-        try (Reader in = withoutByteOrderMark(REFERENCE);
+        try (Reader in = withoutByteOrderMark(reference);
              CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).setCommentMarker('#').get().parse(in)) {
             for (CSVRecord record : parser) {
                 if (record.isConsistent() && record.get("table").equals(table)) {
+                    String where = reference + " line " + parser.getCurrentLineNumber();
                     rows.add(new ArticleRow(table, record.get("variant"), chapterNumber(record.get("variant")), record.get("description"),
-                            figure(record, "mean_s"), figure(record, "mb_per_s"), figure(record, "speedup"),
-                            figure(record, "workers_1_mb_per_s"), figure(record, "peak_mb_per_s"), figure(record, "peak_at"),
-                            figure(record, "cold_mb_per_s")));
+                            figure(record, "mean_s", where), figure(record, "mb_per_s", where), figure(record, "speedup", where),
+                            figure(record, "workers_1_mb_per_s", where), figure(record, "peak_mb_per_s", where),
+                            figure(record, "peak_at", where), figure(record, "cold_mb_per_s", where)));
                 }
             }
+        } catch (NotResultsException badFigure) {
+            throw badFigure;
         } catch (IOException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            throw new NotResultsException(REFERENCE + " cannot be read: " + firstLine(e.getMessage()));
+            throw new NotResultsException(reference + " cannot be read: " + firstLine(e.getMessage()));
         }
         return rows;
     }
@@ -742,9 +774,14 @@ final class StudyResults {
         return byNumber;
     }
 
-    private static Double figure(CSVRecord record, String column) {
+    /** A figure of the article's, by the rule of a results row's; null where the article gives none. */
+    private static Double figure(CSVRecord record, String column, String where) {
         String value = record.isMapped(column) ? record.get(column).strip() : "";
-        return value.isEmpty() ? null : Double.valueOf(value);
+        try {
+            return value.isEmpty() ? null : decimal(Map.of(column, value), column, Double.MAX_VALUE);
+        } catch (IllegalArgumentException notAFigure) {
+            throw new NotResultsException(where + ": " + notAFigure.getMessage());
+        }
     }
 
     /** The article's machine, from the reference file's "# Machine:" line. */
