@@ -258,6 +258,9 @@ final class StudyResults {
 
     private static long whole(Map<String, String> values, String column, long least, long most) {
         String value = values.get(column);
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(column + " is empty");
+        }
         long number;
         try {
             number = Long.parseLong(value);
@@ -283,6 +286,9 @@ final class StudyResults {
 
     private static double decimal(Map<String, String> values, String column, double most) {
         String value = values.get(column);
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(column + " is empty");
+        }
         if (!DECIMAL.matcher(value).matches()) {
             throw new IllegalArgumentException(column + " is " + quoted(value) + ", not a number");
         }
@@ -299,10 +305,14 @@ final class StudyResults {
     }
 
     private static double[] secondsOf(Map<String, String> values, String column, int expected, String countColumn) {
+        return secondsOf(values, column, expected, countColumn, "\\s+");
+    }
+
+    private static double[] secondsOf(Map<String, String> values, String column, int expected, String countColumn, String separator) {
         String joined = values.getOrDefault(column, "");
         double[] seconds;
         try {
-            seconds = seconds(joined);
+            seconds = seconds(joined, separator);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(column + " is " + quoted(joined) + ", not a list of seconds");
         }
@@ -314,16 +324,124 @@ final class StudyResults {
 
     /** Each run's seconds, from the space-separated list a results row keeps them in. */
     static double[] seconds(String joined) {
+        return seconds(joined, "\\s+");
+    }
+
+    private static double[] seconds(String joined, String separator) {
         if (joined == null || joined.isBlank()) {
             return new double[0];
         }
-        double[] seconds = Arrays.stream(joined.strip().split("\\s+")).mapToDouble(Double::parseDouble).toArray();
+        double[] seconds = Arrays.stream(joined.strip().split(separator)).mapToDouble(Double::parseDouble).toArray();
         for (double s : seconds) {
             if (!Double.isFinite(s) || s < 0) {
                 throw new NumberFormatException(s + " is not a time");
             }
         }
         return seconds;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The answer round: answer.csv
+
+    /** The phases of a one-shot command, in the order they happen (tools/AnswerRound.java splits its runs into them). */
+    static final List<String> ANSWER_PHASES = List.of("launcher", "jvm_start", "checks", "preread", "first_search", "answer", "exit");
+    /** answer.csv's columns, in the order tools/AnswerRound.java writes them: the whole, each phase's median, then the runs. */
+    static final List<String> ANSWER_COLUMNS = Stream.of(Stream.of("date", "chapter", "runs", "median_s", "mean_s", "min_s", "max_s"),
+            ANSWER_PHASES.stream().map(phase -> phase + "_s"), Stream.of("prereads", "run_s")).flatMap(columns -> columns).toList();
+    /** A chapter's one-shot ("V13PreadVector"), or the Go article's one-shot of the same idea ("Go v13"). */
+    static final Pattern ANSWER_CHAPTER = Pattern.compile("V\\d\\d\\w*|Go v\\d+");
+
+    /**
+     * One row of the answer round: a one-shot command timed {@code runs} times from the shell to its
+     * exit, in seconds. A chapter's row has the median of each phase ({@link #ANSWER_PHASES}) and how
+     * many runs pre-read the file; a Go row has neither (its process is not broken down), so its
+     * {@code phaseSeconds} is empty and {@code prereads} null.
+     */
+    record Answer(Path file, long line, String date, String chapter, int runs, double medianSeconds, double meanSeconds,
+                  double minSeconds, double maxSeconds, Map<String, Double> phaseSeconds, Integer prereads, double[] runSeconds) {
+
+        boolean isGo() {
+            return chapter.startsWith("Go ");
+        }
+    }
+
+    /** The rows of an answer.csv that could be read, and one line for each row left out. */
+    record AnswerCsv(Path file, List<Answer> rows, List<String> problems) {
+
+        /** The newest row of each chapter and Go variant (a rerun appends rows), in the order of the newest. */
+        List<Answer> newestOfEach() {
+            Map<String, Answer> newest = new LinkedHashMap<>();
+            for (Answer row : rows) {
+                newest.remove(row.chapter());
+                newest.put(row.chapter(), row);
+            }
+            return List.copyOf(newest.values());
+        }
+    }
+
+    /**
+     * Reads the answer round's CSV as {@link #read} reads a results CSV: a row with the wrong number
+     * of fields, a chapter that is no one-shot's name, a time that is not finite and non-negative,
+     * a chapter's row without its phases, or run seconds that do not match its count of runs, is left
+     * out with a line naming file and line. A file whose header is not answer.csv's throws
+     * {@link NotResultsException}.
+     */
+    static AnswerCsv readAnswers(Path file) {
+        List<Answer> rows = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        List<String> header = null;
+        try (Reader reader = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.parse(reader)) {
+            for (CSVRecord record : parser) {
+                if (header == null) {
+                    header = record.toList().stream().map(String::strip).toList();
+                    if (!header.equals(ANSWER_COLUMNS)) {
+                        throw new NotResultsException(file + " is not an answer-round CSV: its header is not " + String.join(",", ANSWER_COLUMNS));
+                    }
+                    continue;
+                }
+                long line = parser.getCurrentLineNumber();
+                try {
+                    rows.add(answer(file, line, record, header));
+                } catch (IllegalArgumentException badRow) {
+                    problems.add(file + " line " + line + ": left out, " + badRow.getMessage());
+                }
+            }
+        } catch (IOException | UncheckedIOException | IllegalStateException e) {
+            throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getMessage()));
+        }
+        if (header == null) {
+            throw new NotResultsException(file + " is empty: not an answer-round CSV");
+        }
+        return new AnswerCsv(file, rows, problems);
+    }
+
+    private static Answer answer(Path file, long line, CSVRecord record, List<String> header) {
+        if (record.size() != header.size()) {
+            throw new IllegalArgumentException(record.size() + " fields where the header has " + header.size());
+        }
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < header.size(); i++) {
+            values.put(header.get(i), record.get(i).strip());
+        }
+        String chapter = values.get("chapter");
+        if (!ANSWER_CHAPTER.matcher(chapter).matches()) {
+            throw new IllegalArgumentException("chapter is " + quoted(chapter) + ", not a chapter's name or a Go variant's");
+        }
+        boolean go = chapter.startsWith("Go ");
+        int runs = (int) whole(values, "runs", 1, Integer.MAX_VALUE);
+        Map<String, Double> phases = new LinkedHashMap<>();
+        for (String phase : ANSWER_PHASES) {
+            Double seconds = go ? optionalDecimal(values, phase + "_s", Double.MAX_VALUE)
+                    : Double.valueOf(decimal(values, phase + "_s", Double.MAX_VALUE)); // boxed, or a Go row's null would be unboxed
+            if (seconds != null) {
+                phases.put(phase, seconds);
+            }
+        }
+        Long prereads = go ? optionalWhole(values, "prereads", 0) : Long.valueOf(whole(values, "prereads", 0, runs));
+        return new Answer(file, line, values.get("date"), chapter, runs, decimal(values, "median_s", Double.MAX_VALUE),
+                decimal(values, "mean_s", Double.MAX_VALUE), decimal(values, "min_s", Double.MAX_VALUE),
+                decimal(values, "max_s", Double.MAX_VALUE), phases, prereads == null ? null : prereads.intValue(),
+                secondsOf(values, "run_s", runs, "runs", ";"));
     }
 
     // ---------------------------------------------------------------------------------------------
