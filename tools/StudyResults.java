@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -166,25 +167,44 @@ final class StudyResults {
     }
 
     private static Csv read(Path file, boolean everyRow) {
-        List<Row> rows = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        List<Row> rows = eachRow(file, "a results CSV of this project", header -> {
+            for (String column : REQUIRED) {
+                if (!header.contains(column)) {
+                    throw new NotResultsException(file + " has no column " + column + ": not a results CSV of this project");
+                }
+            }
+        }, StudyResults::row, everyRow ? null : problems);
+        return new Csv(file, rows, problems);
+    }
+
+    /** One row of a CSV from its record, or an IllegalArgumentException saying what is wrong with it. */
+    private interface RowReader<R> {
+        R read(Path file, long line, CSVRecord record, List<String> header);
+    }
+
+    /**
+     * Every row of a CSV of one kind that reads, in file order. {@code checkHeader} throws
+     * {@link NotResultsException} for a header that is not of {@code kind}. A row that does not
+     * read is said in {@code problems}, with its file and line, or, when {@code problems} is null,
+     * throws NotResultsException with that line.
+     */
+    private static <R> List<R> eachRow(Path file, String kind, Consumer<List<String>> checkHeader,
+                                       RowReader<R> reader, List<String> problems) {
+        List<R> rows = new ArrayList<>();
         List<String> header = null;
-        try (Reader reader = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.parse(reader)) {
+        try (Reader in = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.parse(in)) {
             for (CSVRecord record : parser) {
                 if (header == null) {
                     header = record.toList().stream().map(String::strip).toList();
-                    for (String column : REQUIRED) {
-                        if (!header.contains(column)) {
-                            throw new NotResultsException(file + " has no column " + column + ": not a results CSV of this project");
-                        }
-                    }
+                    checkHeader.accept(header);
                     continue;
                 }
                 long line = parser.getCurrentLineNumber();
                 try {
-                    rows.add(row(file, line, record, header));
+                    rows.add(reader.read(file, line, record, header));
                 } catch (IllegalArgumentException badRow) {
-                    if (everyRow) {
+                    if (problems == null) {
                         throw new NotResultsException(file + " line " + line + ": " + badRow.getMessage());
                     }
                     problems.add(file + " line " + line + ": left out, " + badRow.getMessage());
@@ -194,9 +214,9 @@ final class StudyResults {
             throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getMessage()));
         }
         if (header == null) {
-            throw new NotResultsException(file + " is empty: not a results CSV of this project");
+            throw new NotResultsException(file + " is empty: not " + kind);
         }
-        return new Csv(file, rows, problems);
+        return rows;
     }
 
     /** A reader of {@code file} as UTF-8 that skips the byte-order mark some editors write first. */
@@ -387,31 +407,12 @@ final class StudyResults {
      * {@link NotResultsException}.
      */
     static AnswerCsv readAnswers(Path file) {
-        List<Answer> rows = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        List<String> header = null;
-        try (Reader reader = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.parse(reader)) {
-            for (CSVRecord record : parser) {
-                if (header == null) {
-                    header = record.toList().stream().map(String::strip).toList();
-                    if (!header.equals(ANSWER_COLUMNS)) {
-                        throw new NotResultsException(file + " is not an answer-round CSV: its header is not " + String.join(",", ANSWER_COLUMNS));
-                    }
-                    continue;
-                }
-                long line = parser.getCurrentLineNumber();
-                try {
-                    rows.add(answer(file, line, record, header));
-                } catch (IllegalArgumentException badRow) {
-                    problems.add(file + " line " + line + ": left out, " + badRow.getMessage());
-                }
+        List<Answer> rows = eachRow(file, "an answer-round CSV", header -> {
+            if (!header.equals(ANSWER_COLUMNS)) {
+                throw new NotResultsException(file + " is not an answer-round CSV: its header is not " + String.join(",", ANSWER_COLUMNS));
             }
-        } catch (IOException | UncheckedIOException | IllegalStateException e) {
-            throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getMessage()));
-        }
-        if (header == null) {
-            throw new NotResultsException(file + " is empty: not an answer-round CSV");
-        }
+        }, StudyResults::answer, problems);
         return new AnswerCsv(file, rows, problems);
     }
 
