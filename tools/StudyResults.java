@@ -1,9 +1,10 @@
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.1
 // The one reader of a study's results, for everything that reads them: the notebooks (through
-// notebooks/Report.java), the report (tools/StudyReport.java), the study's --resume, VersusGo and
-// the tests. It has no package line, because JShell (which runs the notebooks) cannot take one,
-// and needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.
+// notebooks/Report.java), the report (tools/StudyReport.java), the study's --resume, VersusGo,
+// README's tables (tools/ReadmeTables.java), the answer round (tools/AnswerRound.java) and the
+// tests. It has no package line, because JShell (which runs the notebooks) cannot take one, and
+// needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -48,7 +49,8 @@ import org.apache.commons.csv.CSVRecord;
  *
  * <ul>
  *   <li>a row is a {@link Row} only when every figure in it could be true; any other row is left out
- *       with one line naming its file and line ({@link #read});
+ *       with one line naming its file and line ({@link #read}), or stops a reader that shows whole
+ *       files ({@link #readEveryRow}); the answer round's rows are read the same way ({@link #readAnswers});
  *   <li>"this study's rows" ({@link Folder#select}): measured on the folder's machine, on its main file
  *       size (4 GiB when there is any, else the size most rows have), the newest of each chapter,
  *       worker count, cache, page cache and read size;
