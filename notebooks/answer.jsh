@@ -19,8 +19,6 @@
 // (results/<machine>/answer.csv, written by tools/AnswerRound.java or the study).
 // Run from the project's root:   ./jbang notebooks/answer.jsh           (-Dmachine=NAME for another machine)
 
-import java.nio.charset.StandardCharsets;
-import org.apache.commons.csv.*;
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
@@ -31,64 +29,39 @@ if (!Files.isRegularFile(csv)) {
     Report.quit("nothing to draw: no " + csv + " (./jbang tools/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
 }
 
-List<String> PHASES = List.of("launcher", "jvm_start", "checks", "preread", "first_search", "answer", "exit");
+List<String> PHASES = StudyResults.ANSWER_PHASES;
 List<String> LABELS = List.of("launcher (JBang or its cache)", "JVM start to main", "options and checks", "pre-read",
         "first search (cold JIT)", "summary", "exit");
 
-// Every field is untrusted: a row whose chapter is not a chapter's or a Go variant's name, or whose
-// seconds are not finite and non-negative, is left out with one line naming its file and line.
-// The newest row of each chapter is drawn.
-StringColumn chapters = StringColumn.create("chapter");
-DoubleColumn medians = DoubleColumn.create("median_s");
-Map<String, DoubleColumn> phaseColumns = new LinkedHashMap<>();
-for (String phase : PHASES) phaseColumns.put(phase, DoubleColumn.create(phase + "_s"));
-Map<String, CSVRecord> newest = new LinkedHashMap<>();
-Map<String, Long> lineOf = new HashMap<>();
-try (CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
-        .parse(Files.newBufferedReader(csv, StandardCharsets.UTF_8))) {
-    List<String> header = parser.getHeaderNames();
-    if (!header.contains("chapter") || !header.contains("median_s") || !PHASES.stream().allMatch(p -> header.contains(p + "_s"))) {
-        Report.quit(csv + " is not an answer-round CSV (its header is " + header + ")");
-    }
-    for (CSVRecord record : parser) {
-        String chapter = record.isConsistent() ? record.get("chapter") : "";
-        boolean java = chapter.matches("V\\d\\d\\w{0,40}"), go = chapter.matches("Go v\\d{1,2}");
-        String problem = !record.isConsistent() ? "not as many fields as the header"
-                : !java && !go ? "not a chapter name"
-                : null;
-        if (problem == null) {
-            for (String column : java ? Stream.concat(Stream.of("median_s"), PHASES.stream().map(p -> p + "_s")).toList() : List.of("median_s")) {
-                double value;
-                try {
-                    value = Double.parseDouble(record.get(column));
-                } catch (NumberFormatException e) {
-                    value = Double.NaN;
-                }
-                if (!Double.isFinite(value) || value < 0) {
-                    problem = column + " is not a figure";
-                    break;
-                }
-            }
-        }
-        if (problem != null) {
-            System.out.println(csv + " line " + (record.getRecordNumber() + 1) + " left out: " + problem);
-            continue;
-        }
-        newest.put(chapter, record);
+// Every field is untrusted: the one reader of results reads the rows (tools/StudyResults.java), and a
+// row whose chapter is not a chapter's or a Go variant's name, or whose seconds are not finite and
+// non-negative, is left out with one line naming its file and line. The newest row of each chapter is drawn.
+StudyResults.AnswerCsv readOrQuit(Path csv) {
+    try {
+        return StudyResults.readAnswers(csv);
+    } catch (StudyResults.NotResultsException notAnswers) {
+        Report.quit(notAnswers.getMessage());
+        return null;
     }
 }
+StudyResults.AnswerCsv answers = readOrQuit(csv);
+answers.problems().forEach(System.out::println);
+List<StudyResults.Answer> newest = answers.newestOfEach();
 if (newest.isEmpty()) {
     Report.quit("nothing to draw: " + csv + " has no row that reads");
 }
 
-// Java chapters in order, each followed by the Go variant a row says it was timed beside.
-List<String> order = newest.keySet().stream().sorted(Comparator.comparing((String c) -> c.startsWith("Go") ? 1 : 0).thenComparing(c -> c)).toList();
-for (String chapter : order) {
-    CSVRecord record = newest.get(chapter);
-    chapters.append(chapter.startsWith("Go") ? chapter : Report.shortName(chapter));
-    medians.append(Double.parseDouble(record.get("median_s")));
+// Java chapters in order, then the Go variants timed beside them.
+StringColumn chapters = StringColumn.create("chapter");
+DoubleColumn medians = DoubleColumn.create("median_s");
+Map<String, DoubleColumn> phaseColumns = new LinkedHashMap<>();
+for (String phase : PHASES) phaseColumns.put(phase, DoubleColumn.create(phase + "_s"));
+for (StudyResults.Answer row : newest.stream().sorted(Comparator.comparing((StudyResults.Answer a) -> a.isGo() ? 1 : 0)
+        .thenComparing(StudyResults.Answer::chapter)).toList()) {
+    chapters.append(row.isGo() ? row.chapter() : Report.shortName(row.chapter()));
+    medians.append(row.medianSeconds());
     for (String phase : PHASES) {
-        phaseColumns.get(phase).append(chapter.startsWith("Go") ? 0 : Double.parseDouble(record.get(phase + "_s")));
+        phaseColumns.get(phase).append(row.isGo() ? 0 : row.phaseSeconds().get(phase));
     }
 }
 Table answer = Table.create("Time to answer, shell to exit (median of runs)", chapters, medians);

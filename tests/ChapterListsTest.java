@@ -94,6 +94,31 @@ class ChapterListsTest {
     }
 
     /**
+     * The size round's chapters, the sweep's own choice, are chapter files, in Java, and its help
+     * names the chapters it takes by default: a help that drifted from the choice would mislead.
+     */
+    @Test
+    void theSizeSweepsChoiceNamesRealChaptersAndItsHelpNamesThem() throws IOException {
+        List<String> files = chapterFiles();
+        SequencedMap<String, Set<ChapterTrait>> traits = ChapterTrait.inVariants(VARIANTS);
+        assertFalse(SizeSweep.SIZE_ROUND_CHOICE.isEmpty(), "SizeSweep.SIZE_ROUND_CHOICE names no chapter");
+        for (String chapter : SizeSweep.SIZE_ROUND_CHOICE) {
+            assertTrue(files.contains(chapter), "tools/SizeSweep.java's SIZE_ROUND_CHOICE names " + chapter + ", which is no chapter in variants/");
+            assertFalse(traits.get(chapter).contains(ChapterTrait.EXTERNAL_PROGRAM), "SIZE_ROUND_CHOICE names " + chapter + ", which is not Java");
+        }
+        List<Integer> chosen = SizeSweep.SIZE_ROUND_CHOICE.stream().map(chapter -> Integer.parseInt(chapter.substring(1, 3))).sorted().toList();
+        picocli.CommandLine.Model.CommandSpec help = new picocli.CommandLine(new SizeSweep()).getCommandSpec();
+        String summary = String.join(" ", help.usageMessage().description());
+        String chaptersOption = String.join(" ", help.findOption("--chapters").description());
+        assertEquals(chosen, numbersIn(summary.replaceFirst(" on haystacks.*", "")), "SizeSweep's description: " + summary);
+        assertEquals(chosen, numbersIn(chaptersOption.replaceFirst(".*default:", "")), "SizeSweep's --chapters help: " + chaptersOption);
+    }
+
+    private static List<Integer> numbersIn(String text) {
+        return Pattern.compile("\\d+").matcher(text).results().map(hit -> Integer.parseInt(hit.group())).sorted().toList();
+    }
+
+    /**
      * No list of chapters is written out anywhere else in the tools and the library: each is derived
      * from what the chapters declare (a list like "V04-V06, V08" in a help text would miss a new chapter).
      */

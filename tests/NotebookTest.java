@@ -279,6 +279,40 @@ class NotebookTest {
     }
 
     /**
+     * The answer notebook reads answer.csv through the one reader of results: it draws the newest
+     * row of each chapter and Go variant, says each row it left out in one line with its file and
+     * line, and refuses a file of another kind in one line, with status 2.
+     */
+    @Test
+    void theAnswerNotebookDrawsTheNewestRowsAndSaysWhatItLeftOut(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        Path csv = root.resolve(ALPHA).resolve("answer.csv");
+        String header = String.join(",", StudyResults.ANSWER_COLUMNS) + "\n";
+        Files.writeString(csv, header
+                + "2026-01-01,V04Mmap,2,9.0000,9.0000,9.0000,9.0000,1,1,1,1,3,1,1,0,9.0000;9.0000\n"                 // replaced by line 4
+                + "2026-01-01,Go v4,2,0.5000,0.5000,0.5000,0.5000,,,,,,,,,0.5000;0.5000\n"
+                + "2026-01-02,V04Mmap,2,1.2500,1.2500,1.2500,1.2500,0.1,0.1,0.1,0.1,0.75,0.1,0.1,0,1.2500;1.2500\n"
+                + "2026-01-02,V13PreadVector,2,Infinity,1,1,1,0.1,0.1,0.1,0.1,0.5,0.1,0.1,0,1;1\n");           // line 5, left out
+        List<String> command = List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none", "notebooks/answer.jsh");
+        Subprocess.Result result = Subprocess.run(command, dir.resolve("logs"));
+        assertEquals(0, result.exitCode(), result.toString());
+        assertTrue(result.stdout().contains(csv + " line 5: left out, median_s is \"Infinity\", not a number"), result.stdout());
+        assertTrue(result.stdout().contains("tables: answer (2×9)"), result.stdout());
+        assertTrue(java.util.regex.Pattern.compile("V04 mmap +\\| +1\\.25 +\\|").matcher(result.stdout()).find(),
+                "the newest row of chapter 4: " + result.stdout());
+        assertTrue(java.util.regex.Pattern.compile("Go v4 +\\| +0\\.5 +\\|").matcher(result.stdout()).find(), result.stdout());
+        assertFalse(result.stdout().contains("V13"), result.stdout());
+        assertFalse(result.stdout().contains("Exception") || result.stdout().contains("Error:"), result.stdout());
+
+        Files.writeString(csv, "date,chapter,workers\n");
+        result = Subprocess.run(command, dir.resolve("logs-other"));
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> said = result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList();
+        assertEquals(List.of(csv + " is not an answer-round CSV: its header is not " + header.strip()), said, result.toString());
+    }
+
+    /**
      * A folder copied to a new name: every row names the old machine, so nothing is left to draw.
      * The notebook says so in one line and ends with status 2 (the study counts it as failed), with
      * no stack trace.

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadmeTablesTest {
 
     static final String MACHINE = "amd-epyc-f26m2-2c-avx512";
-    static final String HEADER = "date,chapter,workers,cache,file_bytes,chunk_bytes,offset,warmup_runs,runs,mean_s,median_s,min_s,max_s,mbps,run_s,warmup_s\n";
+    static final String HEADER = "date,chapter,workers,cache,file_bytes,chunk_bytes,offset,warmup_runs,runs,mean_s,median_s,min_s,max_s,mbps,run_s,warmup_s,cpu_model,logical_cores,vector_bits\n";
 
     @TempDir
     Path folder;
@@ -57,8 +57,8 @@ class ReadmeTablesTest {
 
     private static String row(String chapter, int workers, double seconds) {
         long bytes = 4L << 30;
-        return String.format(java.util.Locale.ROOT, "2026-01-01T00:00:00Z,%s,%d,warm,%d,,%d,1,5,%.6f,%.6f,%.6f,%.6f,%.0f,,\n",
-                chapter, workers, bytes, bytes - 8, seconds, seconds, seconds, seconds, bytes / seconds / 1e6);
+        return String.format(java.util.Locale.ROOT, "2026-01-01T00:00:00Z,%s,%d,warm,%d,,%d,0,1,%.6f,%.6f,%.6f,%.6f,%.0f,%.6f,,Test CPU,2,512\n",
+                chapter, workers, bytes, bytes - 8, seconds, seconds, seconds, seconds, bytes / seconds / 1e6, seconds);
     }
 
     private static final String DOCUMENT = """
@@ -132,9 +132,30 @@ class ReadmeTablesTest {
                 "<!-- generated:scoreboard machine=m1 -->\nno end\n", source(results)));
         assertTrue(unclosed.getMessage().startsWith("book.md:1: a generated block"), unclosed.getMessage());
 
-        Files.writeString(results.resolve("m1").resolve("scoreboard.csv"), HEADER + row("V01ReadAll", 1, 4.0).replace(",4.000000,", ",NaN,"));
+        Path scoreboard = results.resolve("m1").resolve("scoreboard.csv");
+        Files.writeString(scoreboard, HEADER + row("V01ReadAll", 1, 4.0).replace(",4.000000,", ",NaN,"));
         UserMistakeException bad = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md", DOCUMENT, source(results)));
-        assertTrue(bad.getMessage().contains("scoreboard.csv' line 2: mean_s 'NaN' is not a number"), bad.getMessage());
+        assertTrue(bad.getMessage().contains(scoreboard + " line 2: mean_s is \"NaN\", not a number"), bad.getMessage());
         assertFalse(bad.getMessage().contains("\n"), "one line");
+    }
+
+    /** A figure that cannot be true, anywhere in the CSV, stops the tool: one line naming file and line, exit status 2. */
+    @Test
+    void aFigureThatCannotBeTrueIsRefusedInOneLineWithExitStatus2() throws IOException {
+        Path results = results(0.25);
+        Path document = Files.writeString(folder.resolve("book.md"), DOCUMENT);
+        Path scoreboard = results.resolve("m1").resolve("scoreboard.csv");
+        String good = Files.readString(scoreboard);
+        for (String bad : List.of("Infinity", "-0.25", "0.25f", "0x1p-2", "a quarter")) {
+            Files.writeString(scoreboard, good.replace(",0.250000,0.250000,", "," + bad + ",0.250000,"));
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            int exit = ReadmeTables.run(new String[] {"--results", results.toString(), document.toString()},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            List<String> said = err.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(2, exit, bad + ": " + said);
+            assertEquals(1, said.size(), bad + ": " + said);
+            assertTrue(said.getFirst().contains(scoreboard + " line 3: mean_s is \"" + bad + "\""), said.getFirst());
+            assertEquals(DOCUMENT, Files.readString(document), "nothing written");
+        }
     }
 }

@@ -231,4 +231,51 @@ class StudyResultsTest {
         assertEquals(0, selected.rows().rowCount());
         assertEquals(List.of(), selected.notes());
     }
+
+    /** The answer round's rows, as tools/AnswerRound.java writes them, read back typed; a bad one is left out with its line. */
+    @Test
+    void theAnswerRoundsRowsReadBackTypedAndABadOneIsLeftOutWithItsLine() throws IOException {
+        Path csv = root.resolve("answer.csv");
+        AnswerRound.Run run = new AnswerRound.Run(1.3, java.util.Map.of("jvm", 0.2, "main", 0.5, "checked", 0.6, "preread", 0.65,
+                "first_search", 1.1, "answer", 1.15), true);
+        List<String> v13 = AnswerRound.javaRow("V13PreadVector", List.of(run, run));
+        AnswerRound.append(csv, List.of(AnswerRound.javaRow("V13PreadVector", List.of(run)), v13,
+                AnswerRound.goRow("Go v13", List.of(0.9, 1.1))));                       // lines 2 to 4
+        AnswerRound.append(csv, List.of(answerWith(v13, "first_search_s", "NaN"),      // 5
+                answerWith(v13, "chapter", "<script>alert(1)</script>"),              // 6
+                answerWith(v13, "run_s", "1.3000"),                                    // 7: one time, where runs says 2
+                answerWith(v13, "preread_s", ""),                                      // 8: a chapter's row without a phase
+                answerWith(v13, "prereads", "3")));                                    // 9: more runs pre-read than ran
+
+        StudyResults.AnswerCsv read = StudyResults.readAnswers(csv);
+        assertEquals(3, read.rows().size(), String.join("\n", read.problems()));
+        assertEquals(5, read.problems().size(), String.join("\n", read.problems()));
+        for (int i = 0; i < 5; i++) {
+            assertTrue(read.problems().get(i).startsWith(csv + " line " + (i + 5) + ": left out, "), read.problems().get(i));
+        }
+        assertTrue(read.problems().get(0).contains("first_search_s is \"NaN\", not a number"), read.problems().get(0));
+
+        List<StudyResults.Answer> newest = read.newestOfEach();
+        assertEquals(List.of("V13PreadVector", "Go v13"), newest.stream().map(StudyResults.Answer::chapter).toList());
+        StudyResults.Answer chapter = newest.get(0), go = newest.get(1);
+        assertEquals(3, chapter.line(), "the newest of chapter 13's rows");
+        assertEquals(2, chapter.runs());
+        assertEquals(1.3, chapter.medianSeconds(), 1e-9);
+        assertEquals(StudyResults.ANSWER_PHASES, List.copyOf(chapter.phaseSeconds().keySet()));
+        assertEquals(0.45, chapter.phaseSeconds().get("first_search"), 1e-9);
+        assertEquals(2, chapter.prereads());
+        assertTrue(go.isGo() && go.phaseSeconds().isEmpty() && go.prereads() == null, go.toString());
+        assertEquals(1.0, go.medianSeconds(), 1e-9);
+        assertEquals(List.of(0.9, 1.1), java.util.Arrays.stream(go.runSeconds()).boxed().toList());
+
+        Path other = Files.writeString(root.resolve("scoreboard.csv"), "date,chapter,workers\n");
+        StudyResults.NotResultsException notAnswers = assertThrows(StudyResults.NotResultsException.class, () -> StudyResults.readAnswers(other));
+        assertTrue(notAnswers.getMessage().startsWith(other + " is not an answer-round CSV"), notAnswers.getMessage());
+    }
+
+    private static List<String> answerWith(List<String> row, String column, String value) {
+        List<String> changed = new ArrayList<>(row);
+        changed.set(StudyResults.ANSWER_COLUMNS.indexOf(column), value);
+        return changed;
+    }
 }

@@ -5,6 +5,7 @@
 //SOURCES GoBench.java
 //SOURCES GoHaystack.java
 //SOURCES VersusGo.java
+//SOURCES StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -69,12 +70,11 @@ public class AnswerRound implements Callable<Integer> {
     /** The study's name for this round (its --skip word) and its CSV (answer.csv). */
     static final String TABLE = "answer";
 
-    static final List<String> COLUMNS = List.of("date", "chapter", "runs", "median_s", "mean_s", "min_s", "max_s",
-            "launcher_s", "jvm_start_s", "checks_s", "preread_s", "first_search_s", "answer_s", "exit_s",
-            "prereads", "run_s");
+    /** The CSV's columns, as its one reader (tools/StudyResults.java) reads them back. */
+    static final List<String> COLUMNS = StudyResults.ANSWER_COLUMNS;
 
     /** The phases in the order they happen, each the difference of two marks of the phases line. */
-    static final List<String> PHASES = List.of("launcher", "jvm_start", "checks", "preread", "first_search", "answer", "exit");
+    static final List<String> PHASES = StudyResults.ANSWER_PHASES;
 
     private static final Pattern PHASES_LINE = Pattern.compile("^phases: origin=launcher((?: \\w+_s=[\\d.]+)+)(?: preread=(yes|no))?.*$");
     private static final Pattern MARK = Pattern.compile("(\\w+)_s=([\\d.]+)");
@@ -392,16 +392,18 @@ public class AnswerRound implements Callable<Integer> {
                 .collect(Collectors.joining(", "));
     }
 
-    /** Refuses, before anything is measured, an existing file that is not an answer-round CSV. */
+    /**
+     * Refuses, before anything is measured, an existing file that is not an answer-round CSV, as
+     * its one reader finds it ({@link StudyResults#readAnswers}). Rows it would leave out are the
+     * notebook's to say; the rows appended here are whole either way.
+     */
     static void checkHeader(Path csv) throws IOException {
         if (!Files.exists(csv) || Files.size(csv) == 0) {
             return;
         }
-        String header;
-        try (Stream<String> lines = Files.lines(csv, StandardCharsets.UTF_8)) {
-            header = lines.findFirst().orElse("");
-        }
-        if (!header.equals(String.join(",", COLUMNS))) {
+        try {
+            StudyResults.readAnswers(csv);
+        } catch (StudyResults.NotResultsException notAnswers) {
             throw new UserMistakeException(Quote.name(csv) + " exists and is not an answer-round CSV; left it alone");
         }
     }

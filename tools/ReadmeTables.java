@@ -7,7 +7,6 @@
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Reader;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,12 +14,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -31,9 +31,6 @@ import java.util.stream.Stream;
 import lib.Quote;
 import lib.Stats;
 import lib.UserMistakeException;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
 
 /**
  * Keeps the tables of README.md and results/README.md equal to what the committed CSVs give.
@@ -61,8 +58,8 @@ import org.apache.commons.csv.CSVRecord;
  *
  * static String sizes(Results results, Block block) {
  *     Table table = new Table("chapter", "file", "MB/s");
- *     for (Row row : results.rowsOfEverySize(block.parameter("machine"), "sizes.csv")) {
- *         table.row(chapterLink(row.chapter()), Sizes.human(row.fileBytes()), mbps(row.mbps()));
+ *     for (StudyResults.Row row : results.rowsOfEverySize(block.parameter("machine"), "sizes.csv")) {
+ *         table.row(chapterLink(row.chapter()), StudyResults.binarySize(row.fileBytes()), mbps(row.mbps()));
  *     }
  *     return table.markdown() + "\n" + source(block, "sizes.csv") + ".\n";
  * }
@@ -285,21 +282,21 @@ public final class ReadmeTables {
 
     /** Every chapter, warm, as the study found the page cache, beside the article's figure. */
     static String scoreboard(Results results, Block block) {
-        List<Row> rows = results.rows(block.parameter("machine"), "scoreboard.csv").stream()
-                .filter(row -> row.cache().equals("warm") && row.asFound()).toList();
-        rows = newestOfEach(rows, Row::chapter);
-        double chapterOne = rows.stream().filter(row -> row.number() == 1).mapToDouble(Row::mbps).findFirst().orElse(Double.NaN);
-        boolean mapped = rows.stream().anyMatch(row -> row.pmdMappedPct().isPresent());
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scoreboard.csv").stream()
+                .filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        rows = newestOfEach(rows, StudyResults.Row::chapter);
+        double chapterOne = rows.stream().filter(row -> number(row) == 1).mapToDouble(StudyResults.Row::mbps).findFirst().orElse(Double.NaN);
+        boolean mapped = rows.stream().anyMatch(row -> row.pmdMappedPercent() != null);
         Table table = mapped ? new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "PMD-mapped", "the article (Go), MB/s")
                 : new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "the article (Go), MB/s");
-        for (Row row : rows) {
-            List<String> cells = new ArrayList<>(List.of(String.valueOf(row.number()), chapterLink(row.chapter()),
-                    String.valueOf(row.workers()), seconds(row.meanS()), mbps(row.mbps()),
+        for (StudyResults.Row row : rows) {
+            List<String> cells = new ArrayList<>(List.of(String.valueOf(number(row)), chapterLink(row.chapter()),
+                    String.valueOf(row.workers()), seconds(row.meanSeconds()), mbps(row.mbps()),
                     Double.isNaN(chapterOne) ? "–" : String.format(Locale.ROOT, row.mbps() < chapterOne ? "%.2f" : "%.1f", row.mbps() / chapterOne)));
             if (mapped) {
-                cells.add(percent(row.pmdMappedPct()));
+                cells.add(percent(row.pmdMappedPercent()));
             }
-            cells.add(results.article("scoreboard", row.number()).map(article -> mbps(article.mbps())).orElse("–"));
+            cells.add(results.article("scoreboard", row.chapter()).map(article -> mbps(article.mbps())).orElse("–"));
             table.row(cells.toArray(String[]::new));
         }
         return table.markdown() + "\n" + source(block, "scoreboard.csv") + "; s is the trimmed mean of the timed runs, "
@@ -312,25 +309,25 @@ public final class ReadmeTables {
         String chapter = block.parameter("chapter");
         List<String> parts = new ArrayList<>();
         newestOfEach(results.rows(machine, "scoreboard.csv").stream()
-                .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && row.asFound()).toList(), Row::chapter)
-                .forEach(row -> parts.add(seconds(row.meanS()) + " s, " + mbps(row.mbps()) + " MB/s" + workers(row)
-                        + row.pmdMappedPct().stream().mapToObj(pct -> ", " + percent(pct) + " PMD-mapped").collect(Collectors.joining())
+                .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && asFound(row)).toList(), StudyResults.Row::chapter)
+                .forEach(row -> parts.add(seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s" + workers(row)
+                        + (row.pmdMappedPercent() == null ? "" : ", " + percent(row.pmdMappedPercent()) + " PMD-mapped")
                         + " (`scoreboard.csv`)"));
         if (results.has(machine, "pagecache.csv")) {
             results.rows(machine, "pagecache.csv").stream()
                     .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b)
-                    .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + seconds(row.meanS()) + " s, " + mbps(row.mbps())
-                            + " MB/s, " + percent(row.pmdMappedPct()) + " PMD-mapped (`pagecache.csv`)"));
+                    .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps())
+                            + " MB/s, " + percent(row.pmdMappedPercent()) + " PMD-mapped (`pagecache.csv`)"));
         }
         if (results.has(machine, "cold.csv")) {
             results.rows(machine, "cold.csv").stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b)
-                    .ifPresent(row -> parts.add("cold " + seconds(row.meanS()) + " s, " + mbps(row.mbps()) + " MB/s (`cold.csv`)"));
+                    .ifPresent(row -> parts.add("cold " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s (`cold.csv`)"));
         }
         if (parts.isEmpty()) {
             throw new UserMistakeException("no row of " + chapter + " in " + machine + "'s scoreboard, page-cache or cold round");
         }
-        String article = results.article("scoreboard", Row.numberOf(chapter))
-                .map(row -> " The article (Go, on its machine): " + seconds(row.meanS()) + " s, " + mbps(row.mbps()) + " MB/s.")
+        String article = results.article("scoreboard", chapter)
+                .map(row -> " The article (Go, on its machine): " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s.")
                 .orElse("");
         return "Measured: " + String.join("; ", parts) + "." + article + "\n";
     }
@@ -338,28 +335,28 @@ public final class ReadmeTables {
     /** The mapped chapters with the cache as found, in 4 KiB folios and in 2 MiB folios. */
     static String pageCache(Results results, Block block) {
         String machine = block.parameter("machine");
-        List<Row> asFound = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && row.asFound()).toList();
-        List<Row> rounds = results.rows(machine, "pagecache.csv");
+        List<StudyResults.Row> asFound = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        List<StudyResults.Row> rounds = results.rows(machine, "pagecache.csv");
         Table table = new Table("chapter", "as found, MB/s", "PMD-mapped", "4 KiB folios (`small`)", "2 MiB folios (`huge`)", "PMD-mapped");
-        for (String chapter : rounds.stream().map(Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
-            Optional<Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
-            Optional<Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
-            Optional<Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
+        for (String chapter : rounds.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            Optional<StudyResults.Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
+            Optional<StudyResults.Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
+            Optional<StudyResults.Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
             table.row(chapterLink(chapter), found.map(row -> mbps(row.mbps())).orElse("–"),
-                    found.map(row -> percent(row.pmdMappedPct())).orElse("–"), small.map(row -> mbps(row.mbps())).orElse("–"),
-                    huge.map(row -> mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPct())).orElse("–"));
+                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"), small.map(row -> mbps(row.mbps())).orElse("–"),
+                    huge.map(row -> mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
         }
         return table.markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean.\n";
     }
 
     /** The walls round: each probe at each worker count it ran. */
     static String walls(Results results, Block block) {
-        List<Row> rows = results.rows(block.parameter("machine"), "wall.csv");
-        TreeSet<Integer> workerCounts = rows.stream().map(Row::workers).collect(Collectors.toCollection(TreeSet::new));
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "wall.csv");
+        TreeSet<Integer> workerCounts = rows.stream().map(StudyResults.Row::workers).collect(Collectors.toCollection(TreeSet::new));
         List<String> header = new ArrayList<>(List.of("wall"));
         workerCounts.forEach(count -> header.add(count + (count == 1 ? " thread" : " threads") + ", MB/s"));
         Table table = new Table(header.toArray(String[]::new));
-        for (String wall : rows.stream().map(Row::chapter).distinct().toList()) {
+        for (String wall : rows.stream().map(StudyResults.Row::chapter).distinct().toList()) {
             List<String> cells = new ArrayList<>(List.of("`" + wall + "`"));
             for (int count : workerCounts) {
                 cells.add(rows.stream().filter(row -> row.chapter().equals(wall) && row.workers() == count).reduce((a, b) -> b)
@@ -372,16 +369,16 @@ public final class ReadmeTables {
 
     /** The worker sweep: one worker, the best and where, beside the article's. */
     static String scaling(Results results, Block block) {
-        List<Row> rows = results.rows(block.parameter("machine"), "scaling.csv");
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scaling.csv");
         Table table = new Table("chapter", "1 worker", "best", "at", "Go: 1 worker", "Go: best", "at");
-        for (String chapter : rows.stream().map(Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
-            List<Row> sweep = newestOfEach(rows.stream().filter(row -> row.chapter().equals(chapter)).toList(), Row::workers);
-            Optional<Row> one = sweep.stream().filter(row -> row.workers() == 1).findFirst();
-            Row best = sweep.stream().max(Comparator.comparingDouble(Row::mbps)).orElseThrow();
-            Optional<ArticleRow> article = results.article("scaling", Row.numberOf(chapter));
+        for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            List<StudyResults.Row> sweep = newestOfEach(rows.stream().filter(row -> row.chapter().equals(chapter)).toList(), StudyResults.Row::workers);
+            Optional<StudyResults.Row> one = sweep.stream().filter(row -> row.workers() == 1).findFirst();
+            StudyResults.Row best = sweep.stream().max(Comparator.comparingDouble(StudyResults.Row::mbps)).orElseThrow();
+            Optional<StudyResults.ArticleRow> article = results.article("scaling", chapter);
             table.row(chapterLink(chapter), one.map(row -> mbps(row.mbps())).orElse("–"), mbps(best.mbps()), String.valueOf(best.workers()),
-                    article.map(row -> mbps(row.workersOneMbps())).orElse("–"), article.map(row -> mbps(row.peakMbps())).orElse("–"),
-                    article.map(row -> String.valueOf(row.peakAt())).orElse("–"));
+                    article.map(row -> mbps(row.oneWorkerMbps())).orElse("–"), article.map(row -> mbps(row.peakMbps())).orElse("–"),
+                    article.map(row -> row.peakAt() == null ? "–" : String.valueOf(Math.round(row.peakAt()))).orElse("–"));
         }
         return table.markdown() + "\n" + source(block, "scaling.csv") + "; the Go columns are the article's, on its 12-thread machine.\n";
     }
@@ -389,28 +386,28 @@ public final class ReadmeTables {
     /** The cold round beside the same chapters warm, and the article's cold figures. */
     static String cold(Results results, Block block) {
         String machine = block.parameter("machine");
-        List<Row> warm = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && row.asFound()).toList();
+        List<StudyResults.Row> warm = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
         Table table = new Table("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
-        for (Row row : newestOfEach(results.rows(machine, "cold.csv"), Row::chapter)) {
+        for (StudyResults.Row row : newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
             table.row(chapterLink(row.chapter()),
                     warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> mbps(w.mbps())).orElse("–"),
-                    mbps(row.mbps()), results.article("cold", row.number()).map(article -> mbps(article.coldMbps())).orElse("–"));
+                    mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> mbps(article.coldMbps())).orElse("–"));
         }
         return table.markdown() + "\n" + source(block, "cold.csv` and `scoreboard.csv") + ".\n";
     }
 
     /** The read-size round: MB/s of each chapter at each read size. */
     static String chunks(Results results, Block block) {
-        List<Row> rows = results.rows(block.parameter("machine"), "chunks.csv");
-        TreeSet<Long> sizes = rows.stream().map(row -> row.chunkBytes().orElseThrow(() -> new UserMistakeException(
-                row.where() + ": a row of the read-size round without chunk_bytes"))).collect(Collectors.toCollection(TreeSet::new));
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "chunks.csv");
+        TreeSet<Long> sizes = rows.stream().map(row -> Optional.ofNullable(row.chunkBytes()).orElseThrow(() -> new UserMistakeException(
+                row.file() + " line " + row.line() + ": a row of the read-size round without chunk_bytes"))).collect(Collectors.toCollection(TreeSet::new));
         List<String> header = new ArrayList<>(List.of("chapter"));
         sizes.forEach(size -> header.add(size >= 1 << 20 ? (size >> 20) + " MiB" : (size >> 10) + " KiB"));
         Table table = new Table(header.toArray(String[]::new));
-        for (String chapter : rows.stream().map(Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+        for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
             List<String> cells = new ArrayList<>(List.of(chapterLink(chapter)));
             for (long size : sizes) {
-                cells.add(rows.stream().filter(row -> row.chapter().equals(chapter) && row.chunkBytes().orElse(0L) == size)
+                cells.add(rows.stream().filter(row -> row.chapter().equals(chapter) && Objects.equals(row.chunkBytes(), size))
                         .reduce((a, b) -> b).map(row -> mbps(row.mbps())).orElse("–"));
             }
             table.row(cells.toArray(String[]::new));
@@ -424,11 +421,11 @@ public final class ReadmeTables {
      * (slowest round − fastest round) / that median.
      */
     static String versusGo(Results results, Block block) {
-        List<Row> rows = results.rows(block.parameter("machine"), "versus-go.csv");
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "versus-go.csv");
         Table table = new Table("pair", "Go MB/s", "Java MB/s", "Java/Go", "rounds", "rounds' spread (Go, Java)");
-        for (int pair : rows.stream().map(Row::number).collect(Collectors.toCollection(TreeSet::new))) {
-            List<Row> go = rows.stream().filter(row -> row.number() == pair && row.chapter().startsWith("Go ")).toList();
-            List<Row> java = rows.stream().filter(row -> row.number() == pair && !row.chapter().startsWith("Go ")).toList();
+        for (int pair : rows.stream().map(ReadmeTables::number).collect(Collectors.toCollection(TreeSet::new))) {
+            List<StudyResults.Row> go = rows.stream().filter(row -> number(row) == pair && row.chapter().startsWith("Go ")).toList();
+            List<StudyResults.Row> java = rows.stream().filter(row -> number(row) == pair && !row.chapter().startsWith("Go ")).toList();
             if (go.isEmpty() || java.isEmpty()) {
                 continue; // a side that did not run: no pair
             }
@@ -441,17 +438,17 @@ public final class ReadmeTables {
         return table.markdown() + "\n" + source(block, "versus-go.csv") + "; each side's MB/s from the median over rounds of each call's median run.\n";
     }
 
-    private static double medianOfMedians(List<Row> rounds) {
-        return Stats.median(rounds.stream().mapToDouble(Row::medianS).toArray());
+    private static double medianOfMedians(List<StudyResults.Row> rounds) {
+        return Stats.median(rounds.stream().mapToDouble(ReadmeTables::medianSeconds).toArray());
     }
 
-    private static double spread(List<Row> rounds) {
-        double[] medians = rounds.stream().mapToDouble(Row::medianS).toArray();
+    private static double spread(List<StudyResults.Row> rounds) {
+        double[] medians = rounds.stream().mapToDouble(ReadmeTables::medianSeconds).toArray();
         return (Arrays.stream(medians).max().orElseThrow() - Arrays.stream(medians).min().orElseThrow()) / Stats.median(medians);
     }
 
-    private static <K> List<Row> newestOfEach(List<Row> rows, Function<Row, K> key) {
-        Map<K, Row> newest = new LinkedHashMap<>();
+    private static <K> List<StudyResults.Row> newestOfEach(List<StudyResults.Row> rows, Function<StudyResults.Row, K> key) {
+        Map<K, StudyResults.Row> newest = new LinkedHashMap<>();
         rows.forEach(row -> newest.put(key.apply(row), row)); // rows are appended in time order: the last wins
         return List.copyOf(newest.values());
     }
@@ -464,7 +461,26 @@ public final class ReadmeTables {
         return "`" + chapter + "`";
     }
 
-    private static String workers(Row row) {
+    /** The chapter's number: 13 for {@code V13PreadVector}, 11 for {@code Go v11}; -1 for a wall. */
+    private static int number(StudyResults.Row row) {
+        String number = row.number();
+        return number.matches("V\\d\\d") ? Integer.parseInt(number.substring(1)) : -1;
+    }
+
+    /** Warm runs from the cache as the study found it, not refilled by {@code --page-cache}. */
+    private static boolean asFound(StudyResults.Row row) {
+        return row.pageCache().equals(StudyResults.PAGE_CACHE_AS_IS);
+    }
+
+    /** A versus-go round's median run: that table's figure, so a row without one is refused. */
+    private static double medianSeconds(StudyResults.Row row) {
+        if (row.medianSeconds() == null) {
+            throw new UserMistakeException(row.file() + " line " + row.line() + ": median_s is empty, and the comparison is of medians");
+        }
+        return row.medianSeconds();
+    }
+
+    private static String workers(StudyResults.Row row) {
         return row.workers() > 1 ? " with " + row.workers() + " workers" : "";
     }
 
@@ -476,12 +492,18 @@ public final class ReadmeTables {
         return String.format(Locale.ROOT, "%.3f", value);
     }
 
-    static String percent(OptionalDouble value) {
-        return value.isPresent() ? percent(value.getAsDouble()) : "–";
+    /** The article's figure, or "–" where it gives none. */
+    static String mbps(Double value) {
+        return value == null ? "–" : mbps(value.doubleValue());
     }
 
-    static String percent(double value) {
-        return String.format(Locale.ROOT, "%.1f %%", value);
+    static String seconds(Double value) {
+        return value == null ? "–" : seconds(value.doubleValue());
+    }
+
+    /** A share, or "–" where the row has none (a chapter that does not map the file). */
+    static String percent(Double value) {
+        return value == null ? "–" : String.format(Locale.ROOT, "%.1f %%", value);
     }
 
     private static String family(StudyResults.Description json) {
@@ -539,41 +561,15 @@ public final class ReadmeTables {
         }
     }
 
-    /** A row of a results CSV, as this tool uses it. */
-    record Row(String where, String chapter, int workers, String cache, long fileBytes, Optional<Long> chunkBytes, double meanS,
-               double medianS, double mbps, String pageCache, OptionalDouble pmdMappedPct) {
-
-        /** The chapter's number: 13 for {@code V13PreadVector}, 11 for {@code Go v11}; -1 for a wall. */
-        int number() {
-            return numberOf(chapter);
-        }
-
-        static final Pattern NUMBER = Pattern.compile("^(?:V|Go v)(\\d+)");
-
-        static int numberOf(String chapter) {
-            Matcher number = NUMBER.matcher(chapter);
-            return number.find() ? Integer.parseInt(number.group(1)) : -1;
-        }
-
-
-        /** Warm runs from the cache as the study found it, not refilled by {@code --page-cache}. */
-        boolean asFound() {
-            return pageCache.isEmpty() || pageCache.equals("as-is");
-        }
-    }
-
-    /** A row of the article's published figures ({@code results/reference/go-blog-figures.csv}). */
-    record ArticleRow(double meanS, double mbps, double workersOneMbps, double peakMbps, int peakAt, double coldMbps) {}
-
     /**
-     * The results this tool reads: every CSV row parsed strictly (a row that does not read stops the
-     * tool with one line naming its file and line), machine.json, and the article's figures. The one
-     * place this tool reads results, so that the project's shared results model can replace it.
+     * The results this tool reads, each file once, through the project's one reader of results
+     * (tools/StudyResults.java): every CSV row read strictly (a row that does not read stops the
+     * tool with one line naming its file and line), machine.json, and the article's figures.
      */
     static final class Results {
         private final Path root;
         private final Path documentFolder;
-        private final Map<Path, List<Row>> read = new LinkedHashMap<>();
+        private final Map<Path, List<StudyResults.Row>> read = new LinkedHashMap<>();
 
         Results(Path root, Path documentFolder) {
             this.root = root;
@@ -615,15 +611,15 @@ public final class ReadmeTables {
         }
 
         /** The rows of one machine's CSV, in file order, of whatever file sizes: for a sweep of sizes. */
-        List<Row> rowsOfEverySize(String machine, String csv) {
+        List<StudyResults.Row> rowsOfEverySize(String machine, String csv) {
             return read.computeIfAbsent(folder(machine).resolve(csv), Results::parse);
         }
 
         /** The rows of one machine's CSV, in file order; they must all be of one file size. */
-        List<Row> rows(String machine, String csv) {
+        List<StudyResults.Row> rows(String machine, String csv) {
             Path file = folder(machine).resolve(csv);
-            List<Row> rows = rowsOfEverySize(machine, csv);
-            if (rows.stream().map(Row::fileBytes).distinct().count() > 1) {
+            List<StudyResults.Row> rows = rowsOfEverySize(machine, csv);
+            if (rows.stream().map(StudyResults.Row::fileBytes).distinct().count() > 1) {
                 throw new UserMistakeException(Quote.name(file) + " mixes file sizes (a trial appended to a study?): "
                         + "a README table shows one study");
             }
@@ -641,100 +637,32 @@ public final class ReadmeTables {
             return folder;
         }
 
-        private static List<Row> parse(Path file) {
+        /** Every row of the CSV, read strictly: a row that does not read stops the tool with its one line. */
+        private static List<StudyResults.Row> parse(Path file) {
             if (!Files.isRegularFile(file)) {
                 throw new UserMistakeException("no " + Quote.name(file));
             }
-            List<Row> rows = new ArrayList<>();
-            try (Reader in = Files.newBufferedReader(file);
-                 CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
-                for (String column : List.of("chapter", "workers", "cache", "file_bytes", "chunk_bytes", "mean_s", "median_s", "mbps")) {
-                    if (!parser.getHeaderMap().containsKey(column)) {
-                        throw new UserMistakeException(Quote.name(file) + " has no " + column + " column");
-                    }
-                }
-                for (CSVRecord record : parser) {
-                    String where = Quote.name(file) + " line " + parser.getCurrentLineNumber();
-                    if (!record.isConsistent()) {
-                        throw new UserMistakeException(where + ": " + record.size() + " fields, not " + parser.getHeaderMap().size());
-                    }
-                    String chunk = record.get("chunk_bytes");
-                    rows.add(new Row(where, record.get("chapter"), (int) positive(where, "workers", record.get("workers")),
-                            record.get("cache"), (long) positive(where, "file_bytes", record.get("file_bytes")),
-                            chunk.isEmpty() ? Optional.empty() : Optional.of((long) positive(where, "chunk_bytes", chunk)),
-                            positive(where, "mean_s", record.get("mean_s")), positive(where, "median_s", record.get("median_s")),
-                            positive(where, "mbps", record.get("mbps")),
-                            record.isMapped("page_cache") ? record.get("page_cache") : "",
-                            record.isMapped("pmd_mapped_pct") && !record.get("pmd_mapped_pct").isEmpty()
-                                    ? OptionalDouble.of(share(where, record.get("pmd_mapped_pct"))) : OptionalDouble.empty()));
-                }
-            } catch (IOException | RuntimeException e) {
-                if (e instanceof UserMistakeException mistake) {
-                    throw mistake;
-                }
-                throw new UserMistakeException(Quote.name(file) + " does not read as CSV: " + e.getMessage());
-            }
-            return rows;
-        }
-
-        private static double positive(String where, String column, String text) {
-            double value = number(where, column, text);
-            if (!(value > 0)) {
-                throw new UserMistakeException(where + ": " + column + " " + Quote.name(text) + " is not above zero");
-            }
-            return value;
-        }
-
-        private static double share(String where, String text) {
-            double value = number(where, "pmd_mapped_pct", text);
-            if (value < 0 || value > 100) {
-                throw new UserMistakeException(where + ": pmd_mapped_pct " + Quote.name(text) + " is not a share from 0 to 100");
-            }
-            return value;
-        }
-
-        private static double number(String where, String column, String text) {
             try {
-                double value = Double.parseDouble(text);
-                if (Double.isFinite(value) && !text.strip().matches("(?i).*[a-z].*")) {
-                    return value;
-                }
-            } catch (NumberFormatException e) {
-                // said below
+                return StudyResults.readEveryRow(file).rows();
+            } catch (StudyResults.NotResultsException e) {
+                throw new UserMistakeException(e.getMessage());
             }
-            throw new UserMistakeException(where + ": " + column + " " + Quote.name(text) + " is not a number");
         }
 
-        private final Map<String, ArticleRow> article = new LinkedHashMap<>();
+        private final Map<String, Map<String, StudyResults.ArticleRow>> article = new HashMap<>();
 
-        /** The article's figure for variant {@code vN} in one of its tables (scoreboard, scaling, cold). */
-        Optional<ArticleRow> article(String table, int number) {
-            if (article.isEmpty()) {
-                Path file = root.resolve("reference").resolve("go-blog-figures.csv");
-                if (!Files.isRegularFile(file)) {
-                    return Optional.empty();
+        /** The article's figures for {@code chapter} in one of its tables (scoreboard, scaling, cold), from beside the results. */
+        Optional<StudyResults.ArticleRow> article(String table, String chapter) {
+            Map<String, StudyResults.ArticleRow> byNumber = article.computeIfAbsent(table, t -> {
+                Map<String, StudyResults.ArticleRow> rows = new HashMap<>();
+                try {
+                    StudyResults.article(root.resolve("reference").resolve("go-blog-figures.csv"), t).forEach(row -> rows.put(row.number(), row));
+                } catch (StudyResults.NotResultsException e) {
+                    throw new UserMistakeException(e.getMessage());
                 }
-                try (Reader in = Files.newBufferedReader(file);
-                     CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).setCommentMarker('#').get().parse(in)) {
-                    for (CSVRecord record : parser) {
-                        String where = Quote.name(file) + " line " + parser.getCurrentLineNumber();
-                        article.put(record.get("table") + " " + record.get("variant"), new ArticleRow(
-                                optional(where, record.get("mean_s")), optional(where, record.get("mb_per_s")),
-                                optional(where, record.get("workers_1_mb_per_s")), optional(where, record.get("peak_mb_per_s")),
-                                (int) optional(where, record.get("peak_at")), optional(where, record.get("cold_mb_per_s"))));
-                    }
-                } catch (IOException | RuntimeException e) {
-                    if (e instanceof UserMistakeException mistake) {
-                        throw mistake;
-                    }
-                    throw new UserMistakeException(Quote.name(file) + " does not read as CSV: " + e.getMessage());
-                }
-            }
-            return Optional.ofNullable(article.get(table + " v" + number));
-        }
-
-        private static double optional(String where, String text) {
-            return text.isEmpty() ? Double.NaN : positive(where, "a figure", text);
+                return rows;
+            });
+            return Optional.ofNullable(byNumber.get(StudyResults.chapterNumber(chapter)));
         }
     }
 }

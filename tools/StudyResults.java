@@ -1,9 +1,10 @@
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.1
 // The one reader of a study's results, for everything that reads them: the notebooks (through
-// notebooks/Report.java), the report (tools/StudyReport.java), the study's --resume, VersusGo and
-// the tests. It has no package line, because JShell (which runs the notebooks) cannot take one,
-// and needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.
+// notebooks/Report.java), the report (tools/StudyReport.java), the study's --resume, VersusGo,
+// README's tables (tools/ReadmeTables.java), the answer round (tools/AnswerRound.java) and the
+// tests. It has no package line, because JShell (which runs the notebooks) cannot take one, and
+// needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -47,7 +49,8 @@ import org.apache.commons.csv.CSVRecord;
  *
  * <ul>
  *   <li>a row is a {@link Row} only when every figure in it could be true; any other row is left out
- *       with one line naming its file and line ({@link #read});
+ *       with one line naming its file and line ({@link #read}), or stops a reader that shows whole
+ *       files ({@link #readEveryRow}); the answer round's rows are read the same way ({@link #readAnswers});
  *   <li>"this study's rows" ({@link Folder#select}): measured on the folder's machine, on its main file
  *       size (4 GiB when there is any, else the size most rows have), the newest of each chapter,
  *       worker count, cache, page cache and read size;
@@ -156,24 +159,59 @@ final class StudyResults {
      * results CSV at all (no header of one, not CSV) throws {@link NotResultsException}.
      */
     static Csv read(Path file) {
-        List<Row> rows = new ArrayList<>();
+        return read(file, false);
+    }
+
+    /**
+     * Reads a results CSV whose every row must read, for a tool that shows a whole file or nothing
+     * (README's tables): the first row that does not read throws {@link NotResultsException}, its
+     * one line naming the file and line and saying what is wrong, as {@link #read} says it.
+     */
+    static Csv readEveryRow(Path file) {
+        return read(file, true);
+    }
+
+    private static Csv read(Path file, boolean everyRow) {
         List<String> problems = new ArrayList<>();
+        List<Row> rows = eachRow(file, "a results CSV of this project", header -> {
+            for (String column : REQUIRED) {
+                if (!header.contains(column)) {
+                    throw new NotResultsException(file + " has no column " + column + ": not a results CSV of this project");
+                }
+            }
+        }, StudyResults::row, everyRow ? null : problems);
+        return new Csv(file, rows, problems);
+    }
+
+    /** One row of a CSV from its record, or an IllegalArgumentException saying what is wrong with it. */
+    private interface RowReader<R> {
+        R read(Path file, long line, CSVRecord record, List<String> header);
+    }
+
+    /**
+     * Every row of a CSV of one kind that reads, in file order. {@code checkHeader} throws
+     * {@link NotResultsException} for a header that is not of {@code kind}. A row that does not
+     * read is said in {@code problems}, with its file and line, or, when {@code problems} is null,
+     * throws NotResultsException with that line.
+     */
+    private static <R> List<R> eachRow(Path file, String kind, Consumer<List<String>> checkHeader,
+                                       RowReader<R> reader, List<String> problems) {
+        List<R> rows = new ArrayList<>();
         List<String> header = null;
-        try (Reader reader = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.parse(reader)) {
+        try (Reader in = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.parse(in)) {
             for (CSVRecord record : parser) {
                 if (header == null) {
                     header = record.toList().stream().map(String::strip).toList();
-                    for (String column : REQUIRED) {
-                        if (!header.contains(column)) {
-                            throw new NotResultsException(file + " has no column " + column + ": not a results CSV of this project");
-                        }
-                    }
+                    checkHeader.accept(header);
                     continue;
                 }
                 long line = parser.getCurrentLineNumber();
                 try {
-                    rows.add(row(file, line, record, header));
+                    rows.add(reader.read(file, line, record, header));
                 } catch (IllegalArgumentException badRow) {
+                    if (problems == null) {
+                        throw new NotResultsException(file + " line " + line + ": " + badRow.getMessage());
+                    }
                     problems.add(file + " line " + line + ": left out, " + badRow.getMessage());
                 }
             }
@@ -181,9 +219,9 @@ final class StudyResults {
             throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getMessage()));
         }
         if (header == null) {
-            throw new NotResultsException(file + " is empty: not a results CSV of this project");
+            throw new NotResultsException(file + " is empty: not " + kind);
         }
-        return new Csv(file, rows, problems);
+        return rows;
     }
 
     /** A reader of {@code file} as UTF-8 that skips the byte-order mark some editors write first. */
@@ -245,6 +283,9 @@ final class StudyResults {
 
     private static long whole(Map<String, String> values, String column, long least, long most) {
         String value = values.get(column);
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(column + " is empty");
+        }
         long number;
         try {
             number = Long.parseLong(value);
@@ -262,14 +303,21 @@ final class StudyResults {
         return value.isEmpty() ? null : whole(values, column, least, Long.MAX_VALUE);
     }
 
+    /**
+     * A decimal as the project writes one ("0.2500", "1.5E-4"): Java's own parser also takes "NaN",
+     * "Infinity", hexadecimal and a trailing "d" or "f", none of which a results file should hold.
+     */
+    private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+
     private static double decimal(Map<String, String> values, String column, double most) {
         String value = values.get(column);
-        double number;
-        try {
-            number = Double.parseDouble(value);
-        } catch (NumberFormatException e) {
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(column + " is empty");
+        }
+        if (!DECIMAL.matcher(value).matches()) {
             throw new IllegalArgumentException(column + " is " + quoted(value) + ", not a number");
         }
+        double number = Double.parseDouble(value);
         if (!Double.isFinite(number) || number < 0 || number > most) {
             throw new IllegalArgumentException(column + " is " + quoted(value) + ", not a figure");
         }
@@ -282,10 +330,14 @@ final class StudyResults {
     }
 
     private static double[] secondsOf(Map<String, String> values, String column, int expected, String countColumn) {
+        return secondsOf(values, column, expected, countColumn, "\\s+");
+    }
+
+    private static double[] secondsOf(Map<String, String> values, String column, int expected, String countColumn, String separator) {
         String joined = values.getOrDefault(column, "");
         double[] seconds;
         try {
-            seconds = seconds(joined);
+            seconds = seconds(joined, separator);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(column + " is " + quoted(joined) + ", not a list of seconds");
         }
@@ -297,16 +349,105 @@ final class StudyResults {
 
     /** Each run's seconds, from the space-separated list a results row keeps them in. */
     static double[] seconds(String joined) {
+        return seconds(joined, "\\s+");
+    }
+
+    private static double[] seconds(String joined, String separator) {
         if (joined == null || joined.isBlank()) {
             return new double[0];
         }
-        double[] seconds = Arrays.stream(joined.strip().split("\\s+")).mapToDouble(Double::parseDouble).toArray();
+        double[] seconds = Arrays.stream(joined.strip().split(separator)).mapToDouble(Double::parseDouble).toArray();
         for (double s : seconds) {
             if (!Double.isFinite(s) || s < 0) {
                 throw new NumberFormatException(s + " is not a time");
             }
         }
         return seconds;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // The answer round: answer.csv
+
+    /** The phases of a one-shot command, in the order they happen (tools/AnswerRound.java splits its runs into them). */
+    static final List<String> ANSWER_PHASES = List.of("launcher", "jvm_start", "checks", "preread", "first_search", "answer", "exit");
+    /** answer.csv's columns, in the order tools/AnswerRound.java writes them: the whole, each phase's median, then the runs. */
+    static final List<String> ANSWER_COLUMNS = Stream.of(Stream.of("date", "chapter", "runs", "median_s", "mean_s", "min_s", "max_s"),
+            ANSWER_PHASES.stream().map(phase -> phase + "_s"), Stream.of("prereads", "run_s")).flatMap(columns -> columns).toList();
+    /** A chapter's one-shot ("V13PreadVector"), or the Go article's one-shot of the same idea ("Go v13"). */
+    static final Pattern ANSWER_CHAPTER = Pattern.compile("V\\d\\d\\w*|Go v\\d+");
+
+    /**
+     * One row of the answer round: a one-shot command timed {@code runs} times from the shell to its
+     * exit, in seconds. A chapter's row has the median of each phase ({@link #ANSWER_PHASES}) and how
+     * many runs pre-read the file; a Go row has neither (its process is not broken down), so its
+     * {@code phaseSeconds} is empty and {@code prereads} null.
+     */
+    record Answer(Path file, long line, String date, String chapter, int runs, double medianSeconds, double meanSeconds,
+                  double minSeconds, double maxSeconds, Map<String, Double> phaseSeconds, Integer prereads, double[] runSeconds) {
+
+        boolean isGo() {
+            return chapter.startsWith("Go ");
+        }
+    }
+
+    /** The rows of an answer.csv that could be read, and one line for each row left out. */
+    record AnswerCsv(Path file, List<Answer> rows, List<String> problems) {
+
+        /** The newest row of each chapter and Go variant (a rerun appends rows), in the order of the newest. */
+        List<Answer> newestOfEach() {
+            Map<String, Answer> newest = new LinkedHashMap<>();
+            for (Answer row : rows) {
+                newest.remove(row.chapter());
+                newest.put(row.chapter(), row);
+            }
+            return List.copyOf(newest.values());
+        }
+    }
+
+    /**
+     * Reads the answer round's CSV as {@link #read} reads a results CSV: a row with the wrong number
+     * of fields, a chapter that is no one-shot's name, a time that is not finite and non-negative,
+     * a chapter's row without its phases, or run seconds that do not match its count of runs, is left
+     * out with a line naming file and line. A file whose header is not answer.csv's throws
+     * {@link NotResultsException}.
+     */
+    static AnswerCsv readAnswers(Path file) {
+        List<String> problems = new ArrayList<>();
+        List<Answer> rows = eachRow(file, "an answer-round CSV", header -> {
+            if (!header.equals(ANSWER_COLUMNS)) {
+                throw new NotResultsException(file + " is not an answer-round CSV: its header is not " + String.join(",", ANSWER_COLUMNS));
+            }
+        }, StudyResults::answer, problems);
+        return new AnswerCsv(file, rows, problems);
+    }
+
+    private static Answer answer(Path file, long line, CSVRecord record, List<String> header) {
+        if (record.size() != header.size()) {
+            throw new IllegalArgumentException(record.size() + " fields where the header has " + header.size());
+        }
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < header.size(); i++) {
+            values.put(header.get(i), record.get(i).strip());
+        }
+        String chapter = values.get("chapter");
+        if (!ANSWER_CHAPTER.matcher(chapter).matches()) {
+            throw new IllegalArgumentException("chapter is " + quoted(chapter) + ", not a chapter's name or a Go variant's");
+        }
+        boolean go = chapter.startsWith("Go ");
+        int runs = (int) whole(values, "runs", 1, Integer.MAX_VALUE);
+        Map<String, Double> phases = new LinkedHashMap<>();
+        for (String phase : ANSWER_PHASES) {
+            Double seconds = go ? optionalDecimal(values, phase + "_s", Double.MAX_VALUE)
+                    : Double.valueOf(decimal(values, phase + "_s", Double.MAX_VALUE)); // boxed, or a Go row's null would be unboxed
+            if (seconds != null) {
+                phases.put(phase, seconds);
+            }
+        }
+        Long prereads = go ? optionalWhole(values, "prereads", 0) : Long.valueOf(whole(values, "prereads", 0, runs));
+        return new Answer(file, line, values.get("date"), chapter, runs, decimal(values, "median_s", Double.MAX_VALUE),
+                decimal(values, "mean_s", Double.MAX_VALUE), decimal(values, "min_s", Double.MAX_VALUE),
+                decimal(values, "max_s", Double.MAX_VALUE), phases, prereads == null ? null : prereads.intValue(),
+                secondsOf(values, "run_s", runs, "runs", ";"));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -822,22 +963,34 @@ final class StudyResults {
 
     /** The article's rows of {@code table} ({@code scoreboard}, {@code scaling} or {@code cold}); empty without the reference file. */
     static List<ArticleRow> article(String table) {
+        return article(REFERENCE, table);
+    }
+
+    /**
+     * The rows of {@code table} in {@code reference}, a file of the article's figures (README's
+     * tables read the one beside the results they are given); empty without the file. A figure
+     * that is not one (a word, NaN, a negative) throws {@link NotResultsException} naming file and line.
+     */
+    static List<ArticleRow> article(Path reference, String table) {
         List<ArticleRow> rows = new ArrayList<>();
-        if (!Files.isRegularFile(REFERENCE)) {
+        if (!Files.isRegularFile(reference)) {
             return rows;
         }
-        try (Reader in = withoutByteOrderMark(REFERENCE);
+        try (Reader in = withoutByteOrderMark(reference);
              CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).setCommentMarker('#').get().parse(in)) {
             for (CSVRecord record : parser) {
                 if (record.isConsistent() && record.get("table").equals(table)) {
+                    String where = reference + " line " + parser.getCurrentLineNumber();
                     rows.add(new ArticleRow(table, record.get("variant"), chapterNumber(record.get("variant")), record.get("description"),
-                            figure(record, "mean_s"), figure(record, "mb_per_s"), figure(record, "speedup"),
-                            figure(record, "workers_1_mb_per_s"), figure(record, "peak_mb_per_s"), figure(record, "peak_at"),
-                            figure(record, "cold_mb_per_s")));
+                            figure(record, "mean_s", where), figure(record, "mb_per_s", where), figure(record, "speedup", where),
+                            figure(record, "workers_1_mb_per_s", where), figure(record, "peak_mb_per_s", where),
+                            figure(record, "peak_at", where), figure(record, "cold_mb_per_s", where)));
                 }
             }
+        } catch (NotResultsException badFigure) {
+            throw badFigure;
         } catch (IOException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            throw new NotResultsException(REFERENCE + " cannot be read: " + firstLine(e.getMessage()));
+            throw new NotResultsException(reference + " cannot be read: " + firstLine(e.getMessage()));
         }
         return rows;
     }
@@ -849,9 +1002,14 @@ final class StudyResults {
         return byNumber;
     }
 
-    private static Double figure(CSVRecord record, String column) {
+    /** A figure of the article's, by the rule of a results row's; null where the article gives none. */
+    private static Double figure(CSVRecord record, String column, String where) {
         String value = record.isMapped(column) ? record.get(column).strip() : "";
-        return value.isEmpty() ? null : Double.valueOf(value);
+        try {
+            return value.isEmpty() ? null : decimal(Map.of(column, value), column, Double.MAX_VALUE);
+        } catch (IllegalArgumentException notAFigure) {
+            throw new NotResultsException(where + ": " + notAFigure.getMessage());
+        }
     }
 
     /** The article's machine, from the reference file's "# Machine:" line. */
