@@ -127,7 +127,16 @@ public final class PageCache {
         try (Arena arena = Arena.ofConfined();
              FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long bytes = channel.size();
-            return bytes > 0 && channel.map(FileChannel.MapMode.READ_ONLY, 0, bytes, arena).isLoaded();
+            if (bytes == 0) {
+                return false;
+            }
+            MemorySegment mapping;
+            try {
+                mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, bytes, arena);
+            } catch (IOException noAddressSpace) {
+                return false; // no room to map it (ulimit -v): cannot tell, so it is read, as a file not all cached
+            }
+            return mapping.isLoaded();
         }
     }
 
