@@ -24,7 +24,7 @@ import lib.VectorKernel;
  * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
  * Here the disk writes straight into each worker's buffer ({@link DirectReader}), so a cold run
  * costs the disk and nothing else; a warm run costs the same, since the cache is never consulted.
- * Each worker reads its next chunk while it scans this one, so the disk never waits for the scan.
+ * Each worker reads its next chunk while it scans this one, so the disk is not left idle during the scan.
  *
  * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
  * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
