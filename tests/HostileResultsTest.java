@@ -54,6 +54,9 @@ class HostileResultsTest {
             append("scaling", row("V13PreadVector", workers, "warm", 0.5 / workers, null, Map.of()));
         }
         append("cold", row("V13PreadVector", 2, "cold", 1.5, null, Map.of()));
+        append("fio", row("V14DirectIo", 2, "cold", 2.0, 1L << 20, Map.of()));
+        append("fio", row("fio psync O_DIRECT 2MiB-pages", 2, "cold", 1.5, 1L << 20, Map.of()));
+        append("fio", with(row("fio psync O_DIRECT 2MiB-pages", 2, "cold", 1.0, 1L << 20, Map.of()), "chapter", "fio " + IMG_PMD));
         append("wall", row("WallMemoryRead", 2, "warm", 0.2, null, Map.of()));
         for (long chunk : List.of(4096L, 1L << 20)) {
             append("chunks", row("V03ChunkedLong", 1, "warm", chunk == 4096 ? 1.0 : 0.4, chunk, Map.of()));
@@ -121,6 +124,9 @@ class HostileResultsTest {
         assertFalse(page.contains("<script"), "no script element in the report");
         assertFalse(page.contains("<img src=x") || page.contains("<img/src"), "no element from a CSV or machine.json");
         assertTrue(page.contains("not a chapter&#39;s name"), "the hostile chapters are listed as left out");
+        assertTrue(page.contains("fio psync O_DIRECT 2MiB-pages") && page.contains("0.75"),
+                "fio's rows reach the report: chapter 14 at 0.75 of fio's best");
+        assertTrue(page.contains("fio &lt;img src=x"), "the hostile fio job is listed as left out, as text");
         String dom = dom(chromium, index);
         assertNothingRan(dom, index);
         assertFalse(dom.contains("<img src=\"x\""), "no image element made from the data");
