@@ -7,7 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -123,20 +122,8 @@ public final class DirectReader implements ParallelSearch.ChunkScanner {
         Future<?> pending = ahead;
         ahead = null;
         aheadFrom = aheadTo = -1;
-        if (pending == null) {
-            return;
-        }
-        try {
-            pending.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while reading ahead", e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case RuntimeException runtime -> throw runtime;
-                default -> throw new IOException(e.getCause());
-            }
+        if (pending != null) {
+            ParallelSearch.await(pending, "a read ahead");
         }
     }
 

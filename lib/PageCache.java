@@ -12,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -191,7 +190,7 @@ public final class PageCache {
      * is read back twice in that round instead of twice per chapter.
      */
     private static boolean alreadyHeld(Path file, Folios folios, PrintStream err) throws IOException {
-        if (residentShare(file) < 1) {
+        if (!isAllResident(file)) {
             return false; // some page is not cached: a mapping of it would read that page in
         }
         PmdMapping mapped = mappedAsCached(file);
@@ -306,18 +305,7 @@ public final class PageCache {
                 }
             }
             for (Future<?> part : parts) {
-                try {
-                    part.get();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while populating " + file, e);
-                } catch (ExecutionException e) {
-                    switch (e.getCause()) {
-                        case IOException io -> throw io;
-                        case RuntimeException runtime -> throw runtime;
-                        default -> throw new IOException(e.getCause());
-                    }
-                }
+                ParallelSearch.await(part, "the population of " + file);
             }
             return PmdMapping.of(mapped);
         }

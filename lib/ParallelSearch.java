@@ -99,7 +99,7 @@ public final class ParallelSearch {
             }
         } // ExecutorService.close() waits for every worker
         for (Future<?> result : results) {
-            rethrowFailure(result);
+            await(result, "a worker");
         }
         long hit = lowestHit.get();
         return hit == Long.MAX_VALUE ? NeedleSearch.NOT_FOUND : hit;
@@ -121,12 +121,16 @@ public final class ParallelSearch {
         }
     }
 
-    private static void rethrowFailure(Future<?> result) throws IOException {
+    /**
+     * Waits for a task on another thread, and throws here what it threw there: its I/O error as
+     * itself, not wrapped. {@code waitingFor} says, if the wait is interrupted, what it waited for.
+     */
+    static void await(Future<?> result, String waitingFor) throws IOException {
         try {
             result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker", e);
+            throw new IOException("interrupted while waiting for " + waitingFor, e);
         } catch (ExecutionException e) {
             switch (e.getCause()) {
                 case IOException io -> throw io;
