@@ -26,6 +26,8 @@ enum StudyDepth {
     static final List<Integer> FULL_SWEEP = List.of(1, 2, 4, 6, 8, 12, 24, 48, 96);
     /** Timed runs of {@code --quick}: a median that one bad run cannot move. */
     static final int QUICK_RUNS = 3;
+    /** Fresh processes per chapter in the default study's answer round. */
+    static final int ONE_SHOT_RUNS = 3;
 
     static StudyDepth of(boolean quick, boolean full) {
         if (quick && full) {
@@ -75,8 +77,6 @@ enum StudyDepth {
         return this == QUICK && !warmupGiven && !wall ? 0 : options.warmup();
     }
 
-    /** Fresh processes per chapter in the default study's answer round. */
-    static final int ONE_SHOT_RUNS = 3;
 
     /** A --runs given is honoured, and --full takes every run; otherwise slow runs are cut ({@link RunBudget}). */
     RunBudget budget(RunOptions options) {
