@@ -305,6 +305,20 @@ class StudyTest {
         }
     }
 
+    /** The charts are one step: every notebook of one machine (not machines.jsh) in one JShell, tools/Notebooks.java. */
+    @Test
+    void theChartsAreOneStepRunningTheNotebooksInOneJShell() throws Exception {
+        Assumptions.assumeTrue(java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "chromium"))), "charts are drawn where Chromium is");
+        Subprocess.Result result = study(directory.resolve("none.bin").toString(), "--only", "V13", "--dry-run",
+                "--results", directory.resolve("results").toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        List<String> charts = result.stdout().lines().filter(step -> step.startsWith("charts")).toList();
+        assertEquals(1, charts.size(), result.stdout());
+        assertTrue(charts.getFirst().contains(" tools/Notebooks.java notebooks/answer.jsh notebooks/chunks.jsh "), charts.getFirst());
+        assertTrue(charts.getFirst().endsWith(" notebooks/warmup.jsh") && !charts.getFirst().contains("machines"), charts.getFirst());
+    }
+
     /** --machine only chooses a folder to report on: a study measures this machine into its own folder, and no other. */
     @Test
     void aStudyNeverWritesIntoAnotherMachinesFolder() throws Exception {
