@@ -148,9 +148,10 @@ public class Notebooks {
     }
 
     /**
-     * Evaluates {@code text} snippet by snippet, as JShell's tool runs a file; the persistent ones
-     * it declares go to {@code declared}. Stops at the first snippet that does not compile or that
-     * throws, saying why: false.
+     * Evaluates {@code text} snippet by snippet, as JShell's tool runs a file: line by line, each
+     * snippet handed over once complete (asking whether the whole rest of a file is complete would
+     * parse it all again for every snippet). The persistent snippets go to {@code declared}. Stops
+     * at the first snippet that does not compile or that throws, saying why: false.
      */
     private boolean evaluate(Path file, String text, List<Snippet> declared) {
         SourceCodeAnalysis analysis = shell.sourceCodeAnalysis();
