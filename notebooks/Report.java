@@ -62,7 +62,8 @@ final class Report {
     static {
         // JShell's own class loader runs the notebooks: there, a notebook that never reached its last
         // line ends with status 2 (halting in a shutdown hook is what sets the status of an exit).
-        if (Report.class.getClassLoader().getClass().getName().contains("jshell")) {
+        // Where quit throws (tests, tools/Notebooks.java), the caller says what stopped instead.
+        if (Report.class.getClassLoader().getClass().getName().contains("jshell") && !quitThrows()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (!notebookFinished) {
                     if (!quitWithALine) {
@@ -377,6 +378,20 @@ final class Report {
         System.out.println("tables: " + String.join(", ", parts) + " of " + machine().name
                 + "; e.g. " + namesAndTables[0] + ".structure(), " + namesAndTables[0] + ".print()");
         notebookFinished = !chartFailed;
+    }
+
+    /** Whether the notebook reached its last line with every chart drawn ({@link #loaded}). */
+    static boolean finished() {
+        return notebookFinished;
+    }
+
+    /**
+     * A fresh start for the next notebook of one JShell (tools/Notebooks.java): the machine is
+     * chosen anew, and said anew, and nothing is yet drawn. Only plotly.js, read once, is kept.
+     */
+    static void startNotebook() {
+        chosen = null;
+        notebookFinished = chartFailed = quitWithALine = false;
     }
 
 
@@ -817,15 +832,26 @@ final class Report {
     }
 
     /**
-     * Data missing or wrong: one line, and the notebook stops. Tests set {@code report.quit=throw}
-     * to get the line as an exception instead of losing their JVM.
+     * Data missing or wrong: one line, and the notebook stops. Tests and tools/Notebooks.java set
+     * {@code report.quit=throw} to get the line as a {@link Quit} instead of losing their JVM.
      */
     static void quit(String message) {
-        if ("throw".equals(System.getProperty("report.quit"))) {
-            throw new IllegalStateException(message);
+        if (quitThrows()) {
+            throw new Quit(message);
         }
         System.err.println(message);
         quitWithALine = true;
         System.exit(2);
+    }
+
+    private static boolean quitThrows() {
+        return "throw".equals(System.getProperty("report.quit"));
+    }
+
+    /** {@link #quit}'s line, thrown where {@code report.quit=throw}. */
+    static final class Quit extends IllegalStateException {
+        Quit(String message) {
+            super(message);
+        }
     }
 }

@@ -352,6 +352,75 @@ class NotebookTest {
         assertTrue(result.stderr().contains("the notebook stopped before its last line"), result.toString());
     }
 
+    /**
+     * The study's way (tools/Notebooks.java): several notebooks in one JShell, the shared code
+     * compiled once. They draw the same pages, byte for byte, and print the same lines as each
+     * notebook run alone.
+     */
+    @Test
+    void notebooksInOneJShellDrawWhatEachDrawsAlone(@TempDir Path dir) throws Exception {
+        Path alone = dir.resolve("alone"), together = dir.resolve("together");
+        copyTree(FIXTURE, alone);
+        copyTree(FIXTURE, together);
+        List<String> notebooks = List.of("notebooks/scoreboard.jsh", "notebooks/warmup.jsh");
+        StringBuilder aloneOut = new StringBuilder();
+        for (String notebook : notebooks) {
+            Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + alone, "-Dmachine=" + ALPHA,
+                    "-Dchromium=none", notebook), dir.resolve("logs-" + aloneOut.length()));
+            assertEquals(0, result.exitCode(), result.toString());
+            aloneOut.append(result.stdout());
+        }
+        List<String> command = new java.util.ArrayList<>(List.of("./jbang", "-Dresults=" + together, "-Dmachine=" + ALPHA,
+                "-Dchromium=none", "tools/Notebooks.java"));
+        command.addAll(notebooks);
+        Subprocess.Result session = Subprocess.run(command, dir.resolve("logs-together"));
+        assertEquals(0, session.exitCode(), session.toString());
+        assertEquals(List.of(), session.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList(), session.toString());
+        assertEquals(aloneOut.toString().replace(alone.toString(), "RESULTS"), session.stdout().replace(together.toString(), "RESULTS"));
+        Path charts = alone.resolve(ALPHA).resolve("charts");
+        List<Path> pages;
+        try (var files = Files.list(charts)) {
+            pages = files.filter(file -> file.toString().endsWith(".html")).sorted().toList();
+        }
+        assertEquals(2, pages.size(), pages.toString());
+        for (Path page : pages) {
+            Path same = together.resolve(ALPHA).resolve("charts").resolve(page.getFileName().toString());
+            assertTrue(java.util.Arrays.equals(Files.readAllBytes(page), Files.readAllBytes(same)), page.getFileName() + " differs");
+        }
+    }
+
+    /**
+     * In one JShell, each notebook starts from the shared code alone: what the notebook before it
+     * declared is gone. One that stops (a snippet that does not compile, Report.quit's line) is
+     * named, the others still draw, and the run ends with status 2.
+     */
+    @Test
+    void inOneJShellEachNotebookStartsAfreshAndOneThatStopsLeavesTheOthersDrawing(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/"))
+                .collect(Collectors.joining("\n"));
+        Path leftover = dir.resolve("leftover.jsh"), quits = dir.resolve("quits.jsh");
+        Files.writeString(leftover, header + "\nSystem.out.println(scoreboard.rowCount()); // scoreboard.jsh's table\n"
+                + "Report.loaded(\"scoreboard\", scoreboard);\n");
+        Files.writeString(quits, header + "\nimport tech.tablesaw.api.*;\nTable rows = Report.results(\"scoreboard\");\n"
+                + "Report.quit(\"nothing to draw: this notebook says so\");\nReport.loaded(\"rows\", rows);\n");
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none",
+                "tools/Notebooks.java", "notebooks/scoreboard.jsh", leftover.toString(), quits.toString(), "notebooks/scoreboard.jsh"),
+                dir.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> said = result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList();
+        assertTrue(said.contains(leftover + ": does not compile: System.out.println(scoreboard.rowCount()); // scoreboard.jsh's table"),
+                result.toString());
+        assertTrue(said.contains("nothing to draw: this notebook says so"), result.toString());
+        assertEquals(List.of("Notebooks: " + leftover + " stopped before its last line", "Notebooks: " + quits + " stopped before its last line"),
+                said.subList(said.size() - 2, said.size()), result.toString());
+        assertEquals(2, result.stdout().lines().filter(line -> line.startsWith("tables: scoreboard")).count(),
+                "both scoreboards drew: " + result.stdout());
+        assertFalse(result.stdout().contains("Exception"), result.stdout());
+    }
+
     static void copyTree(Path from, Path to) throws IOException {
         try (var paths = Files.walk(from)) {
             for (Path path : paths.toList()) {

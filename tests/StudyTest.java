@@ -101,6 +101,25 @@ class StudyTest {
         assertFalse(Files.exists(directory.resolve("none.bin")), "nothing is created before the row is mended");
     }
 
+    /** --resume skips a chapter whose answer-round row answer.csv already holds, and leaves the file as it was. */
+    @Test
+    void resumeSkipsAnswerRowsAlreadyWritten() throws Exception {
+        Path folder = Files.createDirectories(directory.resolve("results").resolve(MACHINE));
+        Path csv = folder.resolve("answer.csv");
+        String written = String.join(",", StudyResults.ANSWER_COLUMNS)
+                + "\n2026-11-30,V04Mmap,1,0.5000,0.5000,0.5000,0.5000,0.1,0.1,0.1,0.0,0.1,0.05,0.05,0,0.5000\n";
+        Files.writeString(csv, written);
+        Subprocess.Result result = study(directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0",
+                "--only", "V04", "--skip", "scaling,pagecache,cold,walls,chunks,charts", "--resume",
+                "--results", directory.resolve("results").toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        String all = result.stdout() + result.stderr();
+        assertTrue(all.lines().anyMatch(line -> line.contains("answer") && line.contains("V04Mmap") && line.contains("already done, skipped")),
+                all);
+        assertEquals(written, Files.readString(csv), "the row already there is kept, none added");
+        assertTrue(Files.readString(folder.resolve("scoreboard.csv")).contains("V04Mmap"), "the scoreboard row was not there: measured");
+    }
+
     private List<String> dryRun(String... args) throws IOException, InterruptedException {
         List<String> all = new ArrayList<>(List.of(directory.resolve("none.bin").toString(), "--dry-run",
                 "--results", directory.resolve("results").toString()));
@@ -303,6 +322,20 @@ class StudyTest {
         try (var written = Files.list(results)) {
             assertEquals(List.of(), written.toList());
         }
+    }
+
+    /** The charts are one step: every notebook of one machine (not machines.jsh) in one JShell, tools/Notebooks.java. */
+    @Test
+    void theChartsAreOneStepRunningTheNotebooksInOneJShell() throws Exception {
+        Assumptions.assumeTrue(java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "chromium"))), "charts are drawn where Chromium is");
+        Subprocess.Result result = study(directory.resolve("none.bin").toString(), "--only", "V13", "--dry-run",
+                "--results", directory.resolve("results").toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        List<String> charts = result.stdout().lines().filter(step -> step.startsWith("charts")).toList();
+        assertEquals(1, charts.size(), result.stdout());
+        assertTrue(charts.getFirst().contains(" tools/Notebooks.java notebooks/answer.jsh notebooks/chunks.jsh "), charts.getFirst());
+        assertTrue(charts.getFirst().endsWith(" notebooks/warmup.jsh") && !charts.getFirst().contains("machines"), charts.getFirst());
     }
 
     /** --machine only chooses a folder to report on: a study measures this machine into its own folder, and no other. */

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -243,7 +244,7 @@ public class AnswerRound implements Callable<Integer> {
     }
 
     private Run javaRun(String chapter, OptionalLong expected) throws IOException, InterruptedException {
-        PageCache.warm(file); // the round times a warm cache, as a user who just ran it would have
+        warm(file); // the round times a warm cache, as a user who just ran it would have
         Path logs = Files.createTempDirectory("answer-round-");
         try {
             List<String> command = List.of("./jbang", "variants/" + chapter + ".java", file.toString(), "--runs", "1", "--warmup", "0");
@@ -276,6 +277,46 @@ public class AnswerRound implements Callable<Integer> {
         }
     }
 
+    /**
+     * Makes sure every page of the file is in the page cache before a run. The run before it has
+     * just read it all, so it mostly is, and asking (mincore, lib/PageCache) costs milliseconds
+     * where reading 4 GiB again costs a second or more: only a file not all cached is read.
+     */
+    static void warm(Path file) throws IOException {
+        if (!PageCache.isAllResident(file)) {
+            PageCache.warm(file);
+        }
+    }
+
+    /**
+     * The study's {@code --resume}: the chapters answer.csv already holds a row of, each as
+     * {@link #resumeKey} gives it. A row that cannot be read stops the study with one line naming
+     * its file and line, as a broken row of the other tables does.
+     */
+    static Set<String> rowsPresent(Path csv) {
+        if (!Files.exists(csv)) {
+            return Set.of();
+        }
+        StudyResults.AnswerCsv answers;
+        try {
+            answers = StudyResults.readAnswers(csv);
+        } catch (StudyResults.NotResultsException notAnswers) {
+            throw new UserMistakeException(notAnswers.getMessage());
+        }
+        if (!answers.problems().isEmpty()) {
+            throw new UserMistakeException(answers.problems().getFirst() + "; mend or remove that line, then resume");
+        }
+        return answers.rows().stream().filter(row -> !row.isGo()).map(row -> resumeKey(row.chapter())).collect(Collectors.toSet());
+    }
+
+    /**
+     * What identifies a chapter's row of this round: its chapter alone, as answer.csv records no
+     * file size (the round times the study's own file) and one row a chapter.
+     */
+    static String resumeKey(String chapter) {
+        return TABLE + "|" + chapter;
+    }
+
     /** The run, from the chapter's phases line, if it printed one the launcher started. */
     static java.util.Optional<Run> parsePhases(double seconds, List<String> stderr) {
         for (String line : stderr) {
@@ -294,7 +335,7 @@ public class AnswerRound implements Callable<Integer> {
 
     /** The Go one-shot: process start to exit, on the verified haystack, checked unchanged before and after. */
     private double goRun(GoBench bench, GoHaystack haystack, String variant) throws IOException, InterruptedException {
-        PageCache.warm(file);
+        warm(file);
         haystack.checkUnchanged();
         long start = System.nanoTime();
         Path table = Files.createTempFile("answer-round-go-", ".txt");

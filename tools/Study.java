@@ -168,7 +168,8 @@ public class Study implements Callable<Integer> {
             description = "The results root (default: ${DEFAULT-VALUE}): the study writes into DIR/MACHINE/, created if missing.")
     Path results;
 
-    @Option(names = "--resume", description = "Skip rows the CSVs already hold for this chapter, worker count, cache, read size and file size.")
+    @Option(names = "--resume", description = "Skip rows the CSVs already hold for this chapter, worker count, cache, read size and file size "
+            + "(answer.csv: for this chapter).")
     boolean resume;
 
     @Option(names = "--report-only", description = "Measure nothing: draw the charts and write index.html from the CSVs already there.")
@@ -211,9 +212,13 @@ public class Study implements Callable<Integer> {
         }
 
         /**
-         * What identifies its row in the CSVs, as a row read back gives it ({@link StudyResults#resumeKey}).
+         * What identifies its row in the CSVs, as a row read back gives it ({@link StudyResults#resumeKey};
+         * the answer round's, {@link AnswerRound#resumeKey}).
          */
         String key(long fileBytes) {
+            if (table.equals(AnswerRound.TABLE)) {
+                return AnswerRound.resumeKey(chapter);
+            }
             return StudyResults.resumeKey(table, chapter, workers, cache(), pageCache, fileBytes, chunkBytes);
         }
 
@@ -224,7 +229,7 @@ public class Study implements Callable<Integer> {
         @Override
         public String toString() {
             return switch (table) {
-                case CHARTS -> "charts      notebooks/" + chapter + ".jsh";
+                case CHARTS -> "charts      notebooks/{" + chapter + "}.jsh";
                 case REPORT -> "report      index.html";
                 default -> String.format(Locale.ROOT, "%-11s %-28s %-11s %s%s", table, chapter,
                         workers == CHAPTER_DEFAULT ? "" : "workers=" + workers, cache(),
@@ -314,7 +319,7 @@ public class Study implements Callable<Integer> {
         try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> expectedSeconds(step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
             for (int i = 0; i < steps.size(); i++) {
                 Step step = steps.get(i);
-                if ((step.measures() && done.contains(step.key(fileBytes))) || graphPresent(step)) {
+                if (((step.measures() || step.table().equals(AnswerRound.TABLE)) && done.contains(step.key(fileBytes))) || graphPresent(step)) {
                     progress.skip(i, step + "  already done, skipped");
                     skipped++;
                     if (step.table().equals(SCOREBOARD)) {
@@ -328,12 +333,13 @@ public class Study implements Callable<Integer> {
                     skipped++;
                     continue;
                 }
-                Optional<String> missingTable = tableNotMeasured(step);
-                if (missingTable.isPresent()) { // e.g. --only V04: no sweep, so nothing for the scaling notebook to draw
-                    progress.skip(i, step + "  no " + missingTable.get() + ".csv in this study, skipped");
+                Optional<Step> runnable = drawable(step, progress);
+                if (runnable.isEmpty()) {
+                    progress.skip(i, step + "  no table of theirs in this study, skipped");
                     skipped++;
                     continue;
                 }
+                step = runnable.get();
                 progress.begin(i, step.toString());
                 java.time.Instant started = java.time.Instant.now();
                 long wallRows = WallSittings.isSitting(step) ? WallSittings.rows(csv(WALL_TABLE)) : 0;
@@ -518,7 +524,10 @@ public class Study implements Callable<Integer> {
         return traits.get(chapter).contains(trait);
     }
 
-    /** The charts (every notebook of one machine, where Chromium can draw them) and the report. */
+    /**
+     * The charts (every notebook of one machine, where Chromium can draw them, in one JShell: see
+     * tools/Notebooks.java) and the report.
+     */
     private List<Step> finish() throws IOException {
         List<Step> steps = new ArrayList<>();
         if (!skip.contains(CHARTS) && chromium().isEmpty()) {
@@ -527,24 +536,41 @@ public class Study implements Callable<Integer> {
         }
         if (!skip.contains(CHARTS) && chromium().isPresent()) {
             try (Stream<Path> notebooks = Files.list(Path.of("notebooks"))) {
-                notebooks.map(path -> path.getFileName().toString())
+                steps.add(new Step(CHARTS, notebooks.map(path -> path.getFileName().toString())
                         .filter(name -> name.endsWith(".jsh"))
                         .map(name -> name.substring(0, name.length() - ".jsh".length()))
                         .filter(name -> !ALL_MACHINES_NOTEBOOKS.contains(name))
                         .sorted()
-                        .forEach(name -> steps.add(new Step(CHARTS, name, 1, false)));
+                        .collect(java.util.stream.Collectors.joining(",")), 1, false));
             }
         }
         steps.add(new Step(REPORT, "index.html", 1, false));
         return steps;
     }
 
-    /** The results table a chart step draws from, when this study has not measured it (the notebook would stop). */
-    private Optional<String> tableNotMeasured(Step step) {
+    /**
+     * The step as it runs: the chart step without the notebooks whose table this study has not
+     * measured (each would stop), each said in one line; empty when none is left.
+     */
+    private Optional<Step> drawable(Step step, StudyProgress progress) {
         if (!step.table().equals(CHARTS)) {
-            return Optional.empty();
+            return Optional.of(step);
         }
-        String table = switch (step.chapter()) {
+        List<String> drawn = new ArrayList<>();
+        for (String notebook : step.chapter().split(",")) {
+            Optional<String> missing = tableNotMeasured(notebook);
+            if (missing.isPresent()) { // e.g. --only V04: no sweep, so nothing for the scaling notebook to draw
+                progress.println("charts: notebooks/" + notebook + ".jsh left out: no " + missing.get() + ".csv in this study");
+            } else {
+                drawn.add(notebook);
+            }
+        }
+        return drawn.isEmpty() ? Optional.empty() : Optional.of(new Step(CHARTS, String.join(",", drawn), 1, false));
+    }
+
+    /** The results table a notebook draws from, when this study has not measured it. */
+    private Optional<String> tableNotMeasured(String notebook) {
+        String table = switch (notebook) {
             case "chunks" -> CHUNKS_TABLE;
             case "scaling" -> SCALING;
             case "warm-vs-cold" -> COLD_TABLE;
@@ -574,7 +600,9 @@ public class Study implements Callable<Integer> {
 
     private List<String> command(Step step) {
         if (step.table().equals(CHARTS)) {
-            return List.of("./jbang", "-Dresults=" + results, "-Dmachine=" + machine, "notebooks/" + step.chapter() + ".jsh");
+            List<String> command = new ArrayList<>(List.of("./jbang", "-Dresults=" + results, "-Dmachine=" + machine, "tools/Notebooks.java"));
+            Stream.of(step.chapter().split(",")).forEach(notebook -> command.add("notebooks/" + notebook + ".jsh"));
+            return command;
         }
         if (step.table().equals(REPORT)) {
             return List.of("(writes " + folder.resolve("index.html") + ")");
@@ -635,7 +663,7 @@ public class Study implements Callable<Integer> {
      */
     double expectedSeconds(Step step, long fileBytes) {
         if (step.table().equals(CHARTS)) {
-            return 40;
+            return 15 * step.chapter().split(",").length;
         }
         if (step.table().equals(REPORT)) {
             return 1;
@@ -675,11 +703,6 @@ public class Study implements Callable<Integer> {
             progress.println("study: " + ended.timeOutLine() + "; going on");
             return false;
         }
-        if (step.table().equals(CHARTS) && ended.status() == 0 && !reachedItsLastLine(ended)) {
-            progress.println("study: notebooks/" + step.chapter() + ".jsh stopped before its last line: JShell went on past an "
-                    + "error (its message is above) and ended with status 0; counted as failed, going on");
-            return false;
-        }
         if (step.measures() ? ended.answered() : ended.status() == 0) {
             return true;
         }
@@ -687,15 +710,6 @@ public class Study implements Callable<Integer> {
                 + (ended.status() == 1 && step.measures() ? " without a summary line saying the file is all zeros" : "")
                 + " (its message is above); going on");
         return false;
-    }
-
-    /**
-     * Whether a notebook ran to its last line, which names the tables it leaves loaded (Report.loaded).
-     * JShell reports an error in a snippet and goes on with the next, so a notebook whose own code,
-     * or whose Report.java, failed to compile can still end with status 0.
-     */
-    private static boolean reachedItsLastLine(ChildProcess.Ended ended) {
-        return ended.stdout().stream().anyMatch(line -> line.startsWith("tables: "));
     }
 
     /** Writes index.html from what the machine's folder holds now. */
@@ -774,6 +788,7 @@ public class Study implements Callable<Integer> {
             }
             rows.rows().forEach(row -> present.add(row.resumeKey(table)));
         }
+        present.addAll(AnswerRound.rowsPresent(csv(AnswerRound.TABLE)));
         return present;
     }
 
