@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import lib.DirectReader;
 import lib.IoUring;
 import lib.ParallelSearch;
 import lib.ChunkedSearch;
@@ -76,6 +78,53 @@ class ColdChaptersTest {
             return ParallelSearch.firstNonZeroWord(bytes, workers, chunkBytes, () -> new UringReader(
                     file, bytes, chunkBytes, queueDepth, false, VectorKernel::firstNonZeroWordWidest));
         });
+    }
+
+    /**
+     * Chapter 14's reader queues the chunks that follow the one asked for. Asked for something
+     * else (a chunk again, a jump back, a jump past what it queued, a range not on a chunk edge),
+     * it must still answer for exactly that range; and closed with reads queued (a worker that
+     * stopped early), it must let them land and close its file.
+     */
+    @Test
+    void directReaderAnswersForTheRangeAskedEvenOffItsQueue() throws IOException {
+        assumeDirectIoWorks();
+        int size = Math.toIntExact(6 * MIB + 4096 + 517); // its last word is 5 bytes long
+        byte[] content = new byte[size];
+        long[] needles = {5, MIB - 1, 2 * MIB + 8, 4 * MIB + 4095, size - 1};
+        for (long needle : needles) {
+            content[(int) needle] = (byte) 0x5a;
+        }
+        Path file = directory.resolve("reader-jumps.bin");
+        Files.write(file, content, StandardOpenOption.CREATE_NEW);
+        long[][] ranges = {{0, MIB}, {MIB, 2 * MIB}, {MIB, 2 * MIB}, {0, MIB}, {4 * MIB, 5 * MIB}, {2 * MIB + 8, 3 * MIB},
+                {2 * MIB + 16, 3 * MIB}, {3 * MIB, 4 * MIB}, {4 * MIB, 5 * MIB}, {5 * MIB, size}, {16, 4096}, {size - 5, size}};
+        FileChannel channel = V14DirectIo.openDirect(file);
+        try (DirectReader reader = new DirectReader(channel, DirectReader.blockBytes(file), MIB, size, VectorKernel::firstNonZeroWordWidest)) {
+            for (long[] range : ranges) {
+                assertEquals(firstNonZeroWord(content, range[0], range[1]), reader.firstNonZeroWord(range[0], range[1]),
+                        "range [" + range[0] + ", " + range[1] + ")");
+            }
+        }
+        assertFalse(channel.isOpen(), "the reader closes its file");
+        channel = V14DirectIo.openDirect(file);
+        try (DirectReader reader = new DirectReader(channel, DirectReader.blockBytes(file), MIB, size, VectorKernel::firstNonZeroWordWidest)) {
+            assertEquals(0, reader.firstNonZeroWord(0, MIB)); // the word holding byte 5; and it stops here, the next chunks queued
+        }
+        assertFalse(channel.isOpen(), "a reader closed early closes its file too");
+        Files.delete(file);
+    }
+
+    /** The offset of the first word (8 bytes from a multiple of 8, or the file's short last word) in {@code [from, to)} that is not zero, or -1. */
+    private static long firstNonZeroWord(byte[] content, long from, long to) {
+        for (long word = Math.floorDiv(from, Long.BYTES) * Long.BYTES; word < to; word += Long.BYTES) {
+            for (long i = word; i < Math.min(word + Long.BYTES, content.length); i++) {
+                if (content[(int) i] != 0 && word >= from) {
+                    return word;
+                }
+            }
+        }
+        return -1;
     }
 
     private void checkAgainstReference(ChunkedSearch chapter) throws IOException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,11 +26,23 @@ class FioBesideTest {
 
     @Test
     void aRoundHasEachEngineWithBothPageSizesWhereThereAreHugePagesAndBufferedAndMmap() {
-        List<String> names = FioBeside.jobs(16, true).stream().map(FioBeside.FioJob::name).toList();
+        List<String> names = FioBeside.jobs(List.of(16), true).stream().map(FioBeside.FioJob::name).toList();
         assertEquals(List.of("fio psync O_DIRECT 4KiB-pages", "fio libaio qd16 O_DIRECT 4KiB-pages", "fio io_uring qd16 O_DIRECT 4KiB-pages",
                 "fio psync O_DIRECT 2MiB-pages", "fio libaio qd16 O_DIRECT 2MiB-pages", "fio io_uring qd16 O_DIRECT 2MiB-pages",
                 "fio psync buffered", "fio mmap buffered"), names);
-        assertTrue(FioBeside.jobs(16, false).stream().noneMatch(job -> job.iomem().equals("shmhuge")));
+        assertTrue(FioBeside.jobs(List.of(16), false).stream().noneMatch(job -> job.iomem().equals("shmhuge")));
+    }
+
+    @Test
+    void eachQueueDepthIsAJobOfItsOwnAndTheDefaultsSurroundChapter15s() {
+        List<String> names = FioBeside.jobs(List.of(2, 4, 8), false).stream().map(FioBeside.FioJob::name).toList();
+        assertEquals(List.of("fio psync O_DIRECT 4KiB-pages", "fio libaio qd2 O_DIRECT 4KiB-pages", "fio io_uring qd2 O_DIRECT 4KiB-pages",
+                "fio libaio qd4 O_DIRECT 4KiB-pages", "fio io_uring qd4 O_DIRECT 4KiB-pages", "fio libaio qd8 O_DIRECT 4KiB-pages",
+                "fio io_uring qd8 O_DIRECT 4KiB-pages", "fio psync buffered", "fio mmap buffered"), names);
+        List<Integer> defaults = Arrays.stream(FioBeside.QUEUE_DEPTHS.split(",")).map(Integer::valueOf).toList();
+        assertTrue(defaults.contains(V15IoUring.QUEUE_DEPTH), "fio runs at chapter 15's own depth: " + defaults);
+        assertTrue(defaults.stream().anyMatch(depth -> depth < V15IoUring.QUEUE_DEPTH), "and shallower: " + defaults);
+        assertTrue(defaults.stream().anyMatch(depth -> depth > V15IoUring.QUEUE_DEPTH), "and deeper: " + defaults);
     }
 
     @Test
@@ -73,7 +86,7 @@ class FioBesideTest {
     void whereFioIsInstalledEveryJobReadsASmallFile() throws Exception {
         assumeTrue(FioBeside.onPath("fio"), "fio is not installed (tools/setup-fio installs it): no real fio run");
         Path file = TestFiles.write(directory.resolve("small.bin"), TestFiles.Layout.zeros("8 MiB", 8 * MIB));
-        for (FioBeside.FioJob job : FioBeside.jobs(4, false)) {
+        for (FioBeside.FioJob job : FioBeside.jobs(List.of(4), false)) {
             Process fio = new ProcessBuilder(job.command(file, 8 * MIB, 2, MIB)).redirectErrorStream(true).start();
             String out = new String(fio.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, fio.waitFor(), out);

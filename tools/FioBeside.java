@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
+//SOURCES ../variants/V15IoUring.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -38,7 +39,8 @@ import picocli.CommandLine.Parameters;
  * the chapters' workers do, interleaved with chapters 14 and 15 over several rounds.
  *
  * <p>fio's jobs: O_DIRECT with psync (one read at a time per job, like chapter 14), libaio and
- * io_uring (a queue of reads per job, like chapter 15), each with its buffers in 4 KiB pages
+ * io_uring (a queue of reads per job, like chapter 15) at chapter 15's queue depth, half and twice
+ * it (so fio's best is not held to the chapter's choice), each with its buffers in 4 KiB pages
  * ({@code --iomem=malloc}) and in 2 MiB pages ({@code --iomem=shmhuge}, which needs 2 MiB pages
  * reserved: {@code vm.nr_hugepages}); then buffered reads and mmap, each after the file is evicted.
  * O_DIRECT pins the buffer's pages for every read, so their size can decide the speed.
@@ -61,8 +63,8 @@ public class FioBeside implements Callable<Integer> {
     static final String CSV_NAME = "fio.csv";
     /** The chapters that read around the page cache, as they declare (lib/BypassesPageCache). */
     static final List<String> CHAPTERS = lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
-    /** Chapter 15's reads in flight per worker ({@code V15IoUring.QUEUE_DEPTH}). */
-    static final int CHAPTER_QUEUE_DEPTH = 16;
+    /** fio's reads in flight per job for libaio and io_uring: chapter 15's, half and twice it. */
+    static final String QUEUE_DEPTHS = (V15IoUring.QUEUE_DEPTH + 1) / 2 + "," + V15IoUring.QUEUE_DEPTH + "," + 2 * V15IoUring.QUEUE_DEPTH;
     /** fio's terse output, version 3: the fields used here, counted from 0 (see fio's HOWTO, "Terse output"). */
     static final int TERSE_READ_KIB = 5, TERSE_READ_RUNTIME_MS = 8;
 
@@ -84,9 +86,9 @@ public class FioBeside implements Callable<Integer> {
             description = "The chapters' bytes per read and fio's block size (default: ${DEFAULT-VALUE}, the chapters' own).")
     long chunkBytes;
 
-    @Option(names = "--queue-depth", paramLabel = "N", defaultValue = "" + CHAPTER_QUEUE_DEPTH,
-            description = "fio's reads in flight per job for libaio and io_uring (default: ${DEFAULT-VALUE}, chapter 15's).")
-    int queueDepth;
+    @Option(names = "--queue-depth", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true, defaultValue = QUEUE_DEPTHS,
+            description = "fio's reads in flight per job for libaio and io_uring, each a job of its own (default: ${DEFAULT-VALUE}: chapter 15's, half and twice it).")
+    List<Integer> queueDepths;
 
     @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
             description = "The results root (default: ${DEFAULT-VALUE}): rows go to DIR/MACHINE/" + CSV_NAME + ".")
@@ -114,12 +116,14 @@ public class FioBeside implements Callable<Integer> {
     }
 
     /** Every fio job of a round; the 2 MiB-page ones only where the kernel has 2 MiB pages reserved. */
-    static List<FioJob> jobs(int queueDepth, boolean hugePages) {
+    static List<FioJob> jobs(List<Integer> queueDepths, boolean hugePages) {
         List<FioJob> jobs = new ArrayList<>();
         for (String iomem : hugePages ? List.of("malloc", "shmhuge") : List.of("malloc")) {
             jobs.add(new FioJob("psync", 1, true, iomem));
-            jobs.add(new FioJob("libaio", queueDepth, true, iomem));
-            jobs.add(new FioJob("io_uring", queueDepth, true, iomem));
+            for (int depth : queueDepths) {
+                jobs.add(new FioJob("libaio", depth, true, iomem));
+                jobs.add(new FioJob("io_uring", depth, true, iomem));
+            }
         }
         jobs.add(new FioJob("psync", 1, false, "malloc"));
         jobs.add(new FioJob("mmap", 1, false, "malloc"));
@@ -162,8 +166,8 @@ public class FioBeside implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (rounds < 1 || queueDepth < 1 || (workers != null && workers < 1)) {
-            throw new UserMistakeException("--rounds, --queue-depth and --workers must be at least 1");
+        if (rounds < 1 || queueDepths.stream().anyMatch(depth -> depth < 1 || depth > 4096) || (workers != null && workers < 1)) {
+            throw new UserMistakeException("--rounds and --workers must be at least 1, --queue-depth between 1 and 4096");
         }
         if (chunkBytes < 4096 || chunkBytes % 4096 != 0) {
             throw new UserMistakeException("--chunk must be a multiple of 4 KiB, O_DIRECT's block, not " + chunkBytes);
@@ -173,12 +177,13 @@ public class FioBeside implements Callable<Integer> {
         }
         int jobCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         long freePages = freeHugePages(Files.readString(Path.of("/proc/meminfo")));
-        boolean hugePages = freePages >= hugePagesNeeded(jobCount, queueDepth, chunkBytes);
+        int deepest = queueDepths.stream().mapToInt(Integer::intValue).max().orElseThrow();
+        boolean hugePages = freePages >= hugePagesNeeded(jobCount, deepest, chunkBytes);
         if (!hugePages) {
-            System.err.println("fio: only " + freePages + " free 2 MiB pages reserved, " + hugePagesNeeded(jobCount, queueDepth, chunkBytes)
+            System.err.println("fio: only " + freePages + " free 2 MiB pages reserved, " + hugePagesNeeded(jobCount, deepest, chunkBytes)
                     + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=N reserves them)");
         }
-        List<FioJob> jobs = jobs(queueDepth, hugePages);
+        List<FioJob> jobs = jobs(queueDepths, hugePages);
         Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
         if (dryRun) {
             for (String chapter : CHAPTERS) {

@@ -24,7 +24,8 @@ import lib.VectorKernel;
  * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
  * Here the disk writes straight into each worker's buffer ({@link DirectReader}), so a cold run
  * costs the disk and nothing else; a warm run costs the same, since the cache is never consulted.
- * Each worker reads its next chunk while it scans this one, so the disk is not left idle during the scan.
+ * Each worker's reads run on a thread of their own, the next few chunks queued, so the disk is not
+ * left idle while the worker scans, nor while the worker wakes to ask for the next chunk.
  *
  * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
  * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
@@ -65,6 +66,11 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
             }
             throw DirectReader.refused(file, e);
         }
+    }
+
+    @Override
+    public int buffersPerWorker() {
+        return DirectReader.BUFFERS;
     }
 
     @Override

@@ -40,8 +40,12 @@ import lib.VectorKernel;
  */
 public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
-    /** Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB chunks. */
-    static final int QUEUE_DEPTH = 16;
+    /**
+     * Reads each worker keeps in flight, a chunk each: 4 MiB of buffers per worker with 1 MiB
+     * chunks. Deeper is not faster on a virtual disk: in tools/ColdTuning.java's sweep (1 MiB, 2
+     * workers) 4 and 8 beat 16 and 32, and fio's io_uring jobs agree.
+     */
+    static final int QUEUE_DEPTH = 4;
     /** Through the page cache, io_uring hands each miss to a kernel worker thread: several times slower cold, when we tried it. */
     static final boolean DIRECT = true;
 
