@@ -42,6 +42,8 @@ public final class Native {
     public static final int MADV_RANDOM = 1;
     public static final int MADV_SEQUENTIAL = 2;
     public static final int MADV_WILLNEED = 3;
+    /** Drop a range's page-table entries; a shared file mapping's pages stay in the page cache. */
+    public static final int MADV_DONTNEED = 4;
     public static final int MADV_HUGEPAGE = 14;
     public static final int MADV_NOHUGEPAGE = 15;
     /** Fault a range in now, readable, without touching it from user space (Linux 5.14). */
