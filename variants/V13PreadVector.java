@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lib.ChunkedSearch;
+import lib.EarlyCompile;
 import lib.Harness;
 import lib.ParallelSearch;
 import lib.PositionalReader;
@@ -35,6 +36,7 @@ import lib.VectorKernel;
 public class V13PreadVector implements ChunkedSearch {
 
     public static void main(String[] args) {
+        EarlyCompile.start(VectorKernel::firstNonZeroWordWidest); // while the options are read
         Harness.run(new V13PreadVector(), args);
     }
 
