@@ -1,12 +1,18 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./jbang} starts an unchanged script from the java command it kept, and never a stale
  * build: a changed line in a source the script includes, a file added to one of its //SOURCES
  * globs or a changed script each go back to JBang, which rebuilds. A script that does not compile
- * ends with status 2 and the launcher's one line, not 1.
+ * ends with status 2 and the launcher's one line, not 1. The class-data archive a start from the
+ * cache writes is one the JVM can map, and a rebuild removes it.
  */
 class LauncherCacheTest {
 
@@ -72,6 +79,10 @@ class LauncherCacheTest {
     }
 
     private Launch launch(String... args) throws IOException, InterruptedException {
+        return launch(Map.of(), args);
+    }
+
+    private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("./jbang", script().toString()));
         command.addAll(List.of(args));
         Path out = project.resolve("out.txt"), err = project.resolve("err.txt");
@@ -80,6 +91,8 @@ class LauncherCacheTest {
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         builder.environment().put("HAYSTACK_LAUNCH_TRACE", "1");
         builder.environment().remove("HAYSTACK_LAUNCH_CACHE");
+        builder.environment().remove("HAYSTACK_CLASS_ARCHIVE");
+        builder.environment().putAll(environment);
         Process process = builder.start();
         if (!process.waitFor(300, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();
@@ -117,6 +130,43 @@ class LauncherCacheTest {
 
         Files.delete(project.resolve("lib/Extra.java")); // a file gone from a glob
         expect("second no-extra f", false, "f");
+    }
+
+    /** Where ./jbang keeps the class-data archive for the script: its launch entry, named after the script's path, plus ".jsa". */
+    private Path classArchive() throws IOException, NoSuchAlgorithmException {
+        String cacheHome = System.getenv().getOrDefault("XDG_CACHE_HOME", System.getProperty("user.home") + "/.cache");
+        byte[] pathSum = MessageDigest.getInstance("SHA-256").digest(script().toRealPath().toString().getBytes());
+        return Path.of(cacheHome, "haystack-jbang", "launch", HexFormat.of().formatHex(pathSum) + ".jsa");
+    }
+
+    /** The launch entry and the archive of this test's script would otherwise stay in the user's cache, a few MiB each. */
+    @AfterEach
+    void removeLaunchEntry() throws Exception {
+        Path archive = classArchive();
+        Files.deleteIfExists(archive);
+        Files.deleteIfExists(archive.resolveSibling(archive.getFileName().toString().replace(".jsa", "")));
+    }
+
+    @Test
+    void aStartFromTheCacheMapsAClassArchiveThatARebuildRemoves() throws Exception {
+        writeSources("first");
+        expect("first no-extra a", false, "a");
+        assertFalse(Files.exists(classArchive()), "JBang's own start writes no archive");
+        expect("first no-extra b", true, "b"); // the JVM writes the archive as it exits
+        expect("first no-extra c", true, "c"); // the launcher takes it over, the JVM maps it
+        assertTrue(Files.size(classArchive()) > 0, "no archive after two starts from the cache");
+
+        // -Xshare:on makes a JVM that cannot map an archive it is given refuse to start, where it would otherwise ignore it.
+        Launch strict = launch(Map.of("JAVA_TOOL_OPTIONS", "-Xshare:on"), "d");
+        assertEquals(0, strict.status(), strict.toString());
+        assertEquals("first no-extra d\n", strict.out(), strict.toString());
+
+        writeGreeting("second");
+        expect("second no-extra e", false, "e");
+        assertFalse(Files.exists(classArchive()), "the archive of the build before is still there");
+        expect("second no-extra f", true, "f");
+        expect("second no-extra g", true, "g");
+        assertTrue(Files.size(classArchive()) > 0, "no archive for the new build");
     }
 
     @Test
