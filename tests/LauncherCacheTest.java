@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ./jbang} starts an unchanged script from the java command it kept, and never a stale
  * build: a changed line in a source the script includes, a file added to one of its //SOURCES
  * globs or a changed script each go back to JBang, which rebuilds. A script that does not compile
- * ends with status 2 and the launcher's one line, not 1. The class-data archive a start from the
- * cache writes is one the JVM can map, and a rebuild removes it.
+ * ends with status 2 and the launcher's one line, not 1. The class-data archive the launcher writes
+ * for a chapter is one the JVM can map, and a rebuild removes it.
  */
 class LauncherCacheTest {
 
@@ -79,11 +79,11 @@ class LauncherCacheTest {
     }
 
     private Launch launch(String... args) throws IOException, InterruptedException {
-        return launch(Map.of(), args);
+        return launch(script(), Map.of(), args);
     }
 
-    private Launch launch(Map<String, String> environment, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("./jbang", script().toString()));
+    private Launch launch(Path program, Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("./jbang", program.toString()));
         command.addAll(List.of(args));
         Path out = project.resolve("out.txt"), err = project.resolve("err.txt");
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -132,41 +132,59 @@ class LauncherCacheTest {
         expect("second no-extra f", false, "f");
     }
 
-    /** Where ./jbang keeps the class-data archive for the script: its launch entry, named after the script's path, plus ".jsa". */
-    private Path classArchive() throws IOException, NoSuchAlgorithmException {
+    /** Where ./jbang keeps the class-data archive for {@code program}: its launch entry, named after the program's path, plus ".jsa". */
+    private static Path classArchive(Path program) throws IOException, NoSuchAlgorithmException {
         String cacheHome = System.getenv().getOrDefault("XDG_CACHE_HOME", System.getProperty("user.home") + "/.cache");
-        byte[] pathSum = MessageDigest.getInstance("SHA-256").digest(script().toRealPath().toString().getBytes());
+        byte[] pathSum = MessageDigest.getInstance("SHA-256").digest(program.toRealPath().toString().getBytes());
         return Path.of(cacheHome, "haystack-jbang", "launch", HexFormat.of().formatHex(pathSum) + ".jsa");
     }
 
-    /** The launch entry and the archive of this test's script would otherwise stay in the user's cache, a few MiB each. */
+    /** The launch entry of this test's script would otherwise stay in the user's cache. */
     @AfterEach
     void removeLaunchEntry() throws Exception {
-        Path archive = classArchive();
-        Files.deleteIfExists(archive);
-        Files.deleteIfExists(archive.resolveSibling(archive.getFileName().toString().replace(".jsa", "")));
+        if (Files.exists(script())) {
+            Path archive = classArchive(script());
+            Files.deleteIfExists(archive.resolveSibling(archive.getFileName().toString().replace(".jsa", "")));
+        }
+    }
+
+    /** A chapter of this project: only chapters get a class-data archive. */
+    private static final Path CHAPTER = Path.of("variants/V00Cmp.java");
+
+    @Test
+    void aChapterStartedFromTheCacheMapsAClassArchiveThatARebuildRemoves() throws Exception {
+        Path archive = classArchive(CHAPTER);
+        launch(CHAPTER, Map.of(), "--version"); // the launch entry for the current build, however the cache stood
+        Files.deleteIfExists(archive); // the user's own archive: the next start from the cache makes it again
+
+        Launch first = launch(CHAPTER, Map.of(), "--version");
+        assertTrue(first.fromCache(), first.toString());
+        assertEquals(0, first.status(), first.toString());
+        assertTrue(first.out().startsWith("haystack-search "), first.toString());
+        assertTrue(Files.size(archive) > 0, "no archive after a start from the cache");
+
+        // -Xshare:on makes a JVM that cannot map an archive it is given refuse to start, where it would otherwise ignore it.
+        Launch strict = launch(CHAPTER, Map.of("JAVA_TOOL_OPTIONS", "-Xshare:on"), "--version");
+        assertEquals(0, strict.status(), strict.toString());
+        assertEquals(first.out(), strict.out(), strict.toString());
+
+        // A JBANG_ setting is part of the build's checksum: to the launcher, a changed one is a new build.
+        Launch rebuilt = launch(CHAPTER, Map.of("JBANG_LAUNCHER_CACHE_TEST", "1"), "--version");
+        assertTrue(rebuilt.askedJBang(), rebuilt.toString());
+        assertEquals(first.out(), rebuilt.out(), rebuilt.toString());
+        assertFalse(Files.exists(archive), "the archive of the build before is still there");
+        launch(CHAPTER, Map.of(), "--version"); // the user's build again, from JBang
+        Launch again = launch(CHAPTER, Map.of(), "--version"); // and from the cache, with a new archive
+        assertTrue(again.fromCache(), again.toString());
+        assertTrue(Files.size(archive) > 0, "no archive for the build after");
     }
 
     @Test
-    void aStartFromTheCacheMapsAClassArchiveThatARebuildRemoves() throws Exception {
-        writeSources("first");
-        expect("first no-extra a", false, "a");
-        assertFalse(Files.exists(classArchive()), "JBang's own start writes no archive");
-        expect("first no-extra b", true, "b"); // the JVM writes the archive as it exits
-        expect("first no-extra c", true, "c"); // the launcher takes it over, the JVM maps it
-        assertTrue(Files.size(classArchive()) > 0, "no archive after two starts from the cache");
-
-        // -Xshare:on makes a JVM that cannot map an archive it is given refuse to start, where it would otherwise ignore it.
-        Launch strict = launch(Map.of("JAVA_TOOL_OPTIONS", "-Xshare:on"), "d");
-        assertEquals(0, strict.status(), strict.toString());
-        assertEquals("first no-extra d\n", strict.out(), strict.toString());
-
-        writeGreeting("second");
-        expect("second no-extra e", false, "e");
-        assertFalse(Files.exists(classArchive()), "the archive of the build before is still there");
-        expect("second no-extra f", true, "f");
-        expect("second no-extra g", true, "g");
-        assertTrue(Files.size(classArchive()) > 0, "no archive for the new build");
+    void aScriptOutsideTheChaptersGetsNoArchive() throws Exception {
+        writeSources("plain");
+        expect("plain no-extra a", false, "a");
+        expect("plain no-extra b", true, "b");
+        assertFalse(Files.exists(classArchive(script())), "an archive for a script that is not a chapter");
     }
 
     @Test
