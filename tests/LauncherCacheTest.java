@@ -85,6 +85,10 @@ class LauncherCacheTest {
     private Launch launch(Path program, Map<String, String> environment, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("./jbang", program.toString()));
         command.addAll(List.of(args));
+        return launch(command, environment);
+    }
+
+    private Launch launch(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
         Path out = project.resolve("out.txt"), err = project.resolve("err.txt");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(out.toFile()).redirectError(err.toFile())
@@ -156,6 +160,15 @@ class LauncherCacheTest {
         Path archive = classArchive(CHAPTER);
         launch(CHAPTER, Map.of(), "--version"); // the launch entry for the current build, however the cache stood
         Files.deleteIfExists(archive); // the user's own archive: the next start from the cache makes it again
+
+        // Under a file-size limit the archive cannot be written, a failure the JVM treats as fatal: the
+        // chapter still answers with its own status, and the empty file left says "tried", so later
+        // starts do not pay for another try.
+        Launch limited = launch(List.of("bash", "-c", "ulimit -f 64 && exec ./jbang \"$0\" --version", CHAPTER.toString()), Map.of());
+        assertEquals(0, limited.status(), limited.toString());
+        assertTrue(limited.out().startsWith("haystack-search "), limited.toString());
+        assertEquals(0, Files.size(archive), "a failed try leaves an empty file");
+        Files.delete(archive);
 
         Launch first = launch(CHAPTER, Map.of(), "--version");
         assertTrue(first.fromCache(), first.toString());
