@@ -218,8 +218,8 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
      * already cached (mincore tells): a one-shot run then starts at once.
      */
     private void prepareCache(Path haystack) throws IOException {
-        if (pageCache == PageCache.Folios.AS_IS && PageCache.isAllResident(haystack)) {
-            Phases.note("preread", "no");
+        if (pageCache == PageCache.Folios.AS_IS) {
+            Phases.note("preread", PageCache.warmUnlessCached(haystack) ? "yes" : "no");
             return;
         }
         PageCache.prepare(haystack, pageCache, Runtime.getRuntime().availableProcessors(), err);

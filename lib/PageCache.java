@@ -117,6 +117,18 @@ public final class PageCache {
     }
 
     /**
+     * Reads {@code file} into the page cache unless every page of it is there already (asking costs
+     * milliseconds, reading 4 GiB again a second or more). Returns whether it read.
+     */
+    public static boolean warmUnlessCached(Path file) throws IOException {
+        if (isAllResident(file)) {
+            return false;
+        }
+        warm(file);
+        return true;
+    }
+
+    /**
      * Whether every page of {@code file} is in the page cache: the JDK's own {@code mincore(2)} behind
      * {@link MemorySegment#isLoaded} on a mapping that faults nothing in. Same answer as
      * {@code residentShare(file) == 1.0}, without the first call's cost of linking

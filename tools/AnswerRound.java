@@ -244,7 +244,7 @@ public class AnswerRound implements Callable<Integer> {
     }
 
     private Run javaRun(String chapter, OptionalLong expected) throws IOException, InterruptedException {
-        warm(file); // the round times a warm cache, as a user who just ran it would have
+        PageCache.warmUnlessCached(file); // the round times a warm cache, as a user who just ran it would have
         Path logs = Files.createTempDirectory("answer-round-");
         try {
             List<String> command = List.of("./jbang", "variants/" + chapter + ".java", file.toString(), "--runs", "1", "--warmup", "0");
@@ -274,17 +274,6 @@ public class AnswerRound implements Callable<Integer> {
                 }
             }
             Files.delete(logs);
-        }
-    }
-
-    /**
-     * Makes sure every page of the file is in the page cache before a run. The run before it has
-     * just read it all, so it mostly is, and asking (mincore, lib/PageCache) costs milliseconds
-     * where reading 4 GiB again costs a second or more: only a file not all cached is read.
-     */
-    static void warm(Path file) throws IOException {
-        if (!PageCache.isAllResident(file)) {
-            PageCache.warm(file);
         }
     }
 
@@ -335,7 +324,7 @@ public class AnswerRound implements Callable<Integer> {
 
     /** The Go one-shot: process start to exit, on the verified haystack, checked unchanged before and after. */
     private double goRun(GoBench bench, GoHaystack haystack, String variant) throws IOException, InterruptedException {
-        warm(file);
+        PageCache.warmUnlessCached(file);
         haystack.checkUnchanged();
         long start = System.nanoTime();
         Path table = Files.createTempFile("answer-round-go-", ".txt");
