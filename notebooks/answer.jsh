@@ -51,17 +51,13 @@ if (newest.isEmpty()) {
     Report.quit("nothing to draw: " + csv + " has no row that reads");
 }
 
-// Java chapters in order, then the Go variants timed beside them, by number (v2 before v10).
-int variantNumber(StudyResults.Answer row) {
-    java.util.regex.Matcher number = java.util.regex.Pattern.compile("\\d+").matcher(row.chapter());
-    return row.isGo() && number.find() && number.group().length() < 9 ? Integer.parseInt(number.group()) : 0;
-}
+// Java chapters in order, then the Go variants timed beside them, by number (v2 before v10: "V02", "V10").
 StringColumn chapters = StringColumn.create("chapter");
 DoubleColumn medians = DoubleColumn.create("median_s");
 Map<String, DoubleColumn> phaseColumns = new LinkedHashMap<>();
 for (String phase : PHASES) phaseColumns.put(phase, DoubleColumn.create(phase + "_s"));
 for (StudyResults.Answer row : newest.stream().sorted(Comparator.comparing((StudyResults.Answer a) -> a.isGo() ? 1 : 0)
-        .thenComparingInt(a -> variantNumber(a)).thenComparing(StudyResults.Answer::chapter)).toList()) {
+        .thenComparing(a -> StudyResults.chapterNumber(a.chapter())).thenComparing(StudyResults.Answer::chapter)).toList()) {
     chapters.append(row.isGo() ? row.chapter() : Report.shortName(row.chapter()));
     medians.append(row.medianSeconds());
     for (String phase : PHASES) {
