@@ -67,6 +67,13 @@ class HostileResultsTest {
         append("versus-go", row("Go v1", 1, "warm", 5.0, null, Map.of()));
         append("versus-go", row("V01ReadAll", 1, "warm", 2.0, null, Map.of()));
         append("versus-go", with(row("Go v1", 1, "warm", 5.0, null, Map.of()), "chapter", GO_CHAPTER));
+        // The answer round's own file: Go one-shots, one named with markup, one dated with it, one numbered past any int.
+        List<String> markupName = new ArrayList<>(AnswerRound.goRow("Go v3", List.of(0.4)));
+        markupName.set(1, GO_CHAPTER);
+        List<String> markupDate = new ArrayList<>(AnswerRound.goRow("Go v11", List.of(0.3)));
+        markupDate.set(0, SCRIPT_CHAPTER);
+        AnswerRound.append(folder.resolve("answer.csv"), List.of(AnswerRound.goRow("Go v2", List.of(20.0)),
+                AnswerRound.goRow("Go v10", List.of(0.2)), AnswerRound.goRow("Go v99999999999999999999", List.of(0.1)), markupName, markupDate));
     }
 
     static List<Object> row(String chapter, int workers, String cache, double seconds, Long chunk, Map<String, String> extra) {
@@ -139,7 +146,7 @@ class HostileResultsTest {
     void everyNotebookDrawsPagesInWhichNoHostileTextRuns() throws Exception {
         String chromium = chromium();
         List<String> failures = new ArrayList<>();
-        for (String notebook : List.of("scoreboard", "scaling", "warm-vs-cold", "vs-article", "chunks", "warmup", "machines")) {
+        for (String notebook : List.of("scoreboard", "scaling", "warm-vs-cold", "vs-article", "chunks", "warmup", "machines", "answer")) {
             Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + folder.getParent(), "-Dmachine=" + folder.getFileName(),
                     "-Dchromium=none", "notebooks/" + notebook + ".jsh"), root.resolve("logs-" + notebook));
             if (result.exitCode() != 0 || result.stdout().contains("Error:") || result.stdout().contains("Exception")) {
@@ -151,7 +158,7 @@ class HostileResultsTest {
         try (var files = Files.list(folder.resolve("charts"))) {
             pages = files.filter(file -> file.toString().endsWith(".html")).sorted().toList();
         }
-        assertTrue(pages.size() >= 7, "a page per chart: " + pages);
+        assertTrue(pages.size() >= 8, "a page per chart: " + pages);
         for (Path page : pages) {
             String dom = dom(chromium, page);
             assertNothingRan(dom, page);
