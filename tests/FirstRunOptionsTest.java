@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,7 @@ class FirstRunOptionsTest {
         List<Path> chapters = vectorChapters().stream().filter(chapter -> !mapping.contains(name(chapter))).toList();
         assertTrue(chapters.size() >= 4, "found only " + chapters);
         for (Path chapter : chapters) {
-            List<String> options = runtimeOptions(chapter);
+            List<String> options = Subprocess.runtimeOptions(chapter);
             for (String kernel : KERNELS) {
                 assertTrue(options.contains("-XX:CompileCommand=CompileThresholdScaling:lib.VectorKernel::" + kernel + ":0.01"),
                         chapter + ": " + options);
@@ -55,8 +54,8 @@ class FirstRunOptionsTest {
         List<Path> mapped = vectorChapters().stream().filter(chapter -> mapping.contains(name(chapter))).toList();
         assertTrue(mapped.size() >= 4, "found only " + mapped);
         for (Path chapter : mapped) {
-            assertTrue(runtimeOptions(chapter).stream().noneMatch(option -> option.contains("CompileThresholdScaling")),
-                    chapter + " maps the file: " + runtimeOptions(chapter));
+            assertTrue(Subprocess.runtimeOptions(chapter).stream().noneMatch(option -> option.contains("CompileThresholdScaling")),
+                    chapter + " maps the file: " + Subprocess.runtimeOptions(chapter));
         }
     }
 
@@ -64,9 +63,17 @@ class FirstRunOptionsTest {
         return chapter.getFileName().toString().replaceFirst("\\.java$", "");
     }
 
+    /** The tests' own chapter processes: the runner gathers every header's options, the child gets its chapter's alone. */
+    @Test
+    void aChapterStartedByTheTestsHasItsOwnJitCommandsOnly() {
+        String early = "-XX:CompileCommand=CompileThresholdScaling:lib.VectorKernel::firstNonZeroWord256:0.01";
+        assertFalse(Subprocess.javaCommand(List.of(), "V09MmapParallelVector").contains(early), "chapter 9 maps the file");
+        assertTrue(Subprocess.javaCommand(List.of(), "V13PreadVector").contains(early), "chapter 13 asks for it");
+    }
+
     @Test
     void theJvmReadsTheOptionsAsOneScalingPerKernel() throws IOException, InterruptedException {
-        List<String> options = new ArrayList<>(runtimeOptions(VARIANTS.resolve("V13PreadVector.java")));
+        List<String> options = new ArrayList<>(Subprocess.runtimeOptions(VARIANTS.resolve("V13PreadVector.java")));
         options.remove("-XX:CompileCommand=quiet"); // so that the JVM echoes how it read each command
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
@@ -87,13 +94,6 @@ class FirstRunOptionsTest {
                     .sorted()
                     .toList();
         }
-    }
-
-    private static List<String> runtimeOptions(Path chapter) {
-        return read(chapter).lines()
-                .filter(line -> line.startsWith("//RUNTIME_OPTIONS "))
-                .flatMap(line -> Arrays.stream(line.substring("//RUNTIME_OPTIONS ".length()).trim().split("\\s+")))
-                .toList();
     }
 
     private static String read(Path file) {

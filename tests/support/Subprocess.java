@@ -12,7 +12,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The command is this JVM's own: the same {@code java} binary, class path and options (which
  * carry {@code --add-modules} and {@code --enable-native-access}), so the child sees exactly the
- * classes under test.
+ * classes under test. Its JIT commands are the chapter's own, not this JVM's: the test runner
+ * gathers every chapter's {@code //RUNTIME_OPTIONS}, and a mapped chapter run with the vector
+ * chapters' early compile can crash on a shrinking file where it would otherwise say one line
+ * (FirstRunOptionsTest says why).
  */
 final class Subprocess {
 
@@ -41,13 +44,32 @@ final class Subprocess {
     static List<String> javaCommand(List<String> extraJvmOptions, String mainClass, String... args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(option -> !option.startsWith(JIT_COMMAND)).forEach(command::add);
+        Path chapter = Path.of("variants", mainClass + ".java");
+        if (Files.isRegularFile(chapter)) {
+            runtimeOptions(chapter).stream().filter(option -> option.startsWith(JIT_COMMAND)).forEach(command::add);
+        }
         command.addAll(extraJvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
         command.addAll(List.of(args));
         return command;
+    }
+
+    private static final String JIT_COMMAND = "-XX:CompileCommand=";
+
+    /** The JVM options a chapter's header asks for, from its {@code //RUNTIME_OPTIONS} lines, in order. */
+    static List<String> runtimeOptions(Path chapter) {
+        try {
+            return Files.readString(chapter).lines()
+                    .filter(line -> line.startsWith("//RUNTIME_OPTIONS "))
+                    .flatMap(line -> java.util.Arrays.stream(line.substring("//RUNTIME_OPTIONS ".length()).trim().split("\\s+")))
+                    .toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** {@code bash -c 'SETUP; exec "$@"' bash COMMAND...}: a shell line (a ulimit) before the command. */
