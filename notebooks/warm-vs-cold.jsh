@@ -44,14 +44,18 @@ if (Report.pageCaches(warmVsCold).size() == 1) {
 warmVsCold.setName("Warm and cold page cache (MB/s), " + Report.machine().name);
 System.out.println(warmVsCold.printAll());
 
-// The cold chapters beside fio: each one's median over fio.csv's newest sitting ÷ fio's best O_DIRECT job there.
+// The cold chapters beside fio: each one's median over fio.csv's newest sitting ÷ fio's best O_DIRECT job there,
+// and ÷ its best job that checks every byte as it lands, as a chapter does.
 StudyResults.FioComparison fio = StudyResults.fioComparison(Report.machine().folder);
 fio.notes().forEach(System.out::println);
 System.out.println(fio.line());
 Function<Table, StringColumn> namesBesideFio = rows -> StringColumn.create("name", rows.stringColumn("chapter").asList().stream()
-        .map(chapter -> Report.shortName(chapter) + fio.of(chapter).map(f -> String.format(Locale.ROOT, " · %.2f × fio", f.fraction())).orElse("")));
+        .map(chapter -> Report.shortName(chapter) + fio.of(chapter).map(f -> String.format(Locale.ROOT, " · %.2f × fio", f.fraction())
+                + f.checkingFraction().stream().mapToObj(x -> String.format(Locale.ROOT, " · %.2f × fio checking", x)).findFirst().orElse(""))
+                .orElse("")));
 String fioCaption = (fio.fractions().isEmpty() ? fio.line()
-        : "× fio, from fio.csv's interleaved rounds of " + fio.sittingDate() + " (not these bars): the chapter's median ÷ fio's best O_DIRECT job's");
+        : "× fio, from fio.csv's interleaved rounds of " + fio.sittingDate() + " (not these bars): the chapter's median ÷ fio's best O_DIRECT job's"
+                + (fio.fractions().stream().anyMatch(f -> f.checkingFraction().isPresent()) ? "; × fio checking: ÷ its best job checking every byte" : ""));
 
 List<String> pageCaches = Report.pageCaches(coldRows);
 List<Trace> sideBySide = new ArrayList<>(), coldAlone = new ArrayList<>();

@@ -29,8 +29,38 @@ class FioBesideTest {
         List<String> names = FioBeside.jobs(List.of(16), true).stream().map(FioBeside.FioJob::name).toList();
         assertEquals(List.of("fio psync O_DIRECT 4KiB-pages", "fio libaio qd16 O_DIRECT 4KiB-pages", "fio io_uring qd16 O_DIRECT 4KiB-pages",
                 "fio psync O_DIRECT 2MiB-pages", "fio libaio qd16 O_DIRECT 2MiB-pages", "fio io_uring qd16 O_DIRECT 2MiB-pages",
-                "fio psync buffered", "fio mmap buffered"), names);
+                "fio psync O_DIRECT 2MiB-pages checking", "fio libaio qd16 O_DIRECT 2MiB-pages checking",
+                "fio io_uring qd16 O_DIRECT 2MiB-pages checking", "fio psync buffered", "fio mmap buffered"), names);
         assertTrue(FioBeside.jobs(List.of(16), false).stream().noneMatch(job -> job.iomem().equals("shmhuge")));
+    }
+
+    @Test
+    void aCheckingJobComparesEveryBlockWithZerosAndTheOthersDoNot() {
+        for (FioBeside.FioJob job : FioBeside.jobs(List.of(4), false)) {
+            List<String> command = job.command(Path.of("h.bin"), 8 * MIB, 2, MIB);
+            assertEquals(job.checking(), command.containsAll(List.of("--verify=pattern", "--verify_pattern=0")), job.name() + ": " + command);
+            assertEquals(job.checking(), job.name().endsWith(" " + FioBeside.CHECKING), job.name());
+            assertEquals(job.checking(), job.name().endsWith(StudyResults.FIO_CHECKING), "StudyResults tells them apart by the same word");
+        }
+        assertEquals(3, FioBeside.jobs(List.of(4), false).stream().filter(FioBeside.FioJob::checking).count(), "psync, libaio, io_uring");
+    }
+
+    @Test
+    void theWordACheckingJobFoundIsReadFromFiosReportOfTheFailedCheck() {
+        // fio 3.33's own words, for a 4 GiB haystack whose one non-zero word is its last
+        String report = """
+                fio: got pattern '21', wanted '00'. Bad bits 2
+                fio: bad pattern block offset 1048568
+                pattern: verify failed at file /tmp/h;x offset 4293918720, length 0 (requested block: offset=4293918720, length=1048576, flags=8)
+                fio: verify type mismatch (0 media, 18 given)
+                3;fio-3.33;x;0;84;4194304;1411273;1378;2972;0;0
+                """;
+        assertEquals(java.util.OptionalLong.of(4294967288L), FioBeside.nonZeroWordFound(report));
+        // a byte in the middle of a word gives the word that holds it, as the chapters answer
+        assertEquals(java.util.OptionalLong.of(4096), FioBeside.nonZeroWordFound(report.replace("offset 4293918720,", "offset 0,")
+                .replace("block offset 1048568", "block offset 4101")));
+        assertTrue(FioBeside.nonZeroWordFound("3;fio-3.33;x;0;0;4194304;1411273;1378;2972;0;0\n").isEmpty(), "a clean run found nothing");
+        assertTrue(FioBeside.nonZeroWordFound(report.replace("1048568", "99999999999999999999")).isEmpty(), "no offset past a long");
     }
 
     @Test
@@ -38,7 +68,10 @@ class FioBesideTest {
         List<String> names = FioBeside.jobs(List.of(2, 4, 8), false).stream().map(FioBeside.FioJob::name).toList();
         assertEquals(List.of("fio psync O_DIRECT 4KiB-pages", "fio libaio qd2 O_DIRECT 4KiB-pages", "fio io_uring qd2 O_DIRECT 4KiB-pages",
                 "fio libaio qd4 O_DIRECT 4KiB-pages", "fio io_uring qd4 O_DIRECT 4KiB-pages", "fio libaio qd8 O_DIRECT 4KiB-pages",
-                "fio io_uring qd8 O_DIRECT 4KiB-pages", "fio psync buffered", "fio mmap buffered"), names);
+                "fio io_uring qd8 O_DIRECT 4KiB-pages", "fio psync O_DIRECT 4KiB-pages checking", "fio libaio qd2 O_DIRECT 4KiB-pages checking",
+                "fio io_uring qd2 O_DIRECT 4KiB-pages checking", "fio libaio qd4 O_DIRECT 4KiB-pages checking",
+                "fio io_uring qd4 O_DIRECT 4KiB-pages checking", "fio libaio qd8 O_DIRECT 4KiB-pages checking",
+                "fio io_uring qd8 O_DIRECT 4KiB-pages checking", "fio psync buffered", "fio mmap buffered"), names);
         List<Integer> defaults = Arrays.stream(FioBeside.QUEUE_DEPTHS.split(",")).map(Integer::valueOf).toList();
         assertTrue(defaults.contains(V15IoUring.QUEUE_DEPTH), "fio runs at chapter 15's own depth: " + defaults);
         assertTrue(defaults.stream().anyMatch(depth -> depth < V15IoUring.QUEUE_DEPTH), "and shallower: " + defaults);
@@ -77,8 +110,11 @@ class FioBesideTest {
         mbps.put("fio psync O_DIRECT 4KiB-pages", List.of(1000.0, 1000.0, 1000.0));
         mbps.put("fio io_uring qd16 O_DIRECT 2MiB-pages", List.of(2000.0, 1900.0, 2100.0));
         mbps.put("fio mmap buffered", List.of(5000.0)); // not O_DIRECT: not the yardstick
+        mbps.put("fio psync O_DIRECT 2MiB-pages checking", List.of(1250.0, 1300.0, 1200.0));
         List<String> lines = FioBeside.summary(mbps);
-        assertTrue(lines.contains("V14DirectIo cold: 1,000 MB/s, 0.50 × fio's best O_DIRECT job (fio io_uring qd16 O_DIRECT 2MiB-pages, 2,000 MB/s)"),
+        assertTrue(lines.contains("V14DirectIo cold: 1,000 MB/s, 0.50 × fio's best O_DIRECT job reading only (fio io_uring qd16 O_DIRECT 2MiB-pages, 2,000 MB/s)"),
+                String.join("\n", lines));
+        assertTrue(lines.contains("V14DirectIo cold: 1,000 MB/s, 0.80 × fio's best O_DIRECT job checking every byte (fio psync O_DIRECT 2MiB-pages checking, 1,250 MB/s)"),
                 String.join("\n", lines));
     }
 
@@ -91,6 +127,21 @@ class FioBesideTest {
             String out = new String(fio.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, fio.waitFor(), out);
             assertEquals(8 * MIB, (long) FioBeside.bytesAndSeconds(out)[0], job.name() + ": " + out);
+            assertTrue(FioBeside.nonZeroWordFound(out).isEmpty(), job.name() + " found nothing in zeros: " + out);
+        }
+    }
+
+    @Test
+    void whereFioIsInstalledACheckingJobFindsTheWordTheChaptersFind() throws Exception {
+        assumeTrue(FioBeside.onPath("fio"), "fio is not installed (tools/setup-fio installs it): no real fio run");
+        TestFiles.Layout layout = TestFiles.Layout.zeros("8 MiB, one byte in the second half", 8 * MIB).plant(6 * MIB + 4101, (byte) 0x21);
+        Path file = TestFiles.write(directory.resolve("needle.bin"), layout);
+        for (FioBeside.FioJob job : FioBeside.jobs(List.of(4), false).stream().filter(FioBeside.FioJob::checking).toList()) {
+            Process fio = new ProcessBuilder(job.command(file, 8 * MIB, 2, MIB)).redirectErrorStream(true).start();
+            String out = new String(fio.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            fio.waitFor();
+            assertEquals(java.util.OptionalLong.of(layout.expectedOffset()), FioBeside.nonZeroWordFound(out), job.name() + ": " + out);
+            assertTrue(FioBeside.bytesAndSeconds(out)[0] > 0, job.name() + " still reports what it read: " + out);
         }
     }
 }

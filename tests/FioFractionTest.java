@@ -81,6 +81,37 @@ class FioFractionTest {
     }
 
     @Test
+    void fiosJobsThatCheckEveryByteAreAYardstickOfTheirOwn() throws IOException {
+        for (int round = 0; round < 3; round++) {
+            long at = round * 60L;
+            row("V15IoUring", 2, MIB, at, new double[] {2700, 2900, 2800}[round]);
+            row("fio io_uring qd4 O_DIRECT 2MiB-pages", 2, MIB, at + 10, 4000);
+            // faster than any job that only reads, in every round: still not the reading-only yardstick
+            row("fio io_uring qd4 O_DIRECT 2MiB-pages checking", 2, MIB, at + 20, new double[] {5000, 2800, 2900}[round]);
+            row("fio psync O_DIRECT 2MiB-pages checking", 2, MIB, at + 30, 2000);
+        }
+        StudyResults.FioFraction v15 = comparison().fractions().getFirst();
+        assertEquals("fio io_uring qd4 O_DIRECT 2MiB-pages", v15.fioJob());
+        assertEquals(0.70, v15.fraction(), 1e-9);
+        assertEquals("fio io_uring qd4 O_DIRECT 2MiB-pages checking", v15.checkingJob());
+        assertEquals(2900, v15.checkingMbps(), 1e-9);
+        assertEquals(2800.0 / 2900, v15.checkingFraction().orElseThrow(), 1e-9);
+        assertTrue(comparison().line().contains("0.97 × its best checking every byte (io_uring qd4 O_DIRECT 2MiB-pages checking, 2,900 MB/s"),
+                comparison().line());
+        String page = Files.readString(StudyReport.write(folder));
+        assertTrue(page.contains("<td>0.97</td>"), "the report shows the fraction of the checking job");
+    }
+
+    @Test
+    void aSittingWithoutCheckingJobsHasNoFractionOfThem() throws IOException {
+        rounds(0, MIB, "V14DirectIo", new double[] {1000, 1000, 1000}, "fio psync O_DIRECT 2MiB-pages", new double[] {2000, 2000, 2000});
+        StudyResults.FioFraction v14 = comparison().fractions().getFirst();
+        assertTrue(v14.checkingFraction().isEmpty(), v14.toString());
+        assertFalse(comparison().line().contains("checking"), comparison().line());
+        assertTrue(Files.readString(StudyReport.write(folder)).contains("<td>0.50</td>"));
+    }
+
+    @Test
     void onlyTheNewestSittingCounts() throws IOException {
         rounds(0, MIB, "V14DirectIo", new double[] {900, 900, 900}, "fio psync O_DIRECT 2MiB-pages", new double[] {1000, 1000, 1000});
         long later = StudyResults.FIO_SITTING_GAP.toSeconds() + 3600;

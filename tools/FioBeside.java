@@ -19,9 +19,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import lib.Haystack;
 import lib.Machine;
 import lib.Measurement;
+import lib.NeedleSearch;
 import lib.PageCache;
 import lib.ProjectVersion;
 import lib.ResultsCsv;
@@ -45,9 +48,16 @@ import picocli.CommandLine.Parameters;
  * reserved: {@code vm.nr_hugepages}); then buffered reads and mmap, each after the file is evicted.
  * O_DIRECT pins the buffer's pages for every read, so their size can decide the speed.
  *
+ * <p>fio reads and never looks at what it read; a chapter scans every byte. So the O_DIRECT jobs
+ * run once more, on the larger pages available, <em>checking</em> each block as it lands: fio's
+ * {@code --verify=pattern --verify_pattern=0} compares it with zeros, which is this project's
+ * search. fio reports the first byte that is not zero and counts it as an error; here that byte,
+ * in the word that holds it, must be the chapters' answer, or the sitting fails.
+ *
  * <p>Every row goes to {@code fio.csv} in the results schema: the chapters' rows written by the
  * chapters themselves ({@code --csv}), fio's with the job's name in the {@code chapter} column. At
- * the end each chapter's median is printed as a fraction of fio's best O_DIRECT job.
+ * the end each chapter's median is printed as a fraction of fio's best O_DIRECT job that only reads,
+ * and of its best that checks.
  *
  * <pre>
  * How to run:   ./jbang tools/FioBeside.java haystack.bin --rounds 3
@@ -97,37 +107,79 @@ public class FioBeside implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the commands of one round, run nothing.")
     boolean dryRun;
 
-    /** One fio job: its engine, reads in flight, O_DIRECT or not, where its buffers live, and whether the file is evicted first. */
-    record FioJob(String engine, int depth, boolean direct, String iomem) {
+    /** The last word of a job's name when it checks what it reads (StudyResults keeps such jobs apart too). */
+    static final String CHECKING = "checking";
 
-        /** As the chapter column names it: "fio io_uring qd16 O_DIRECT 2MiB-pages". */
+    /** One fio job: its engine, reads in flight, O_DIRECT or not, where its buffers live, and whether it checks every byte is zero. */
+    record FioJob(String engine, int depth, boolean direct, String iomem, boolean checking) {
+
+        FioJob(String engine, int depth, boolean direct, String iomem) {
+            this(engine, depth, direct, iomem, false);
+        }
+
+        /** As the chapter column names it: "fio io_uring qd16 O_DIRECT 2MiB-pages", "… 2MiB-pages checking". */
         String name() {
             return "fio " + engine + (depth > 1 ? " qd" + depth : "") + (direct ? " O_DIRECT" : " buffered")
-                    + (iomem.equals("shmhuge") ? " 2MiB-pages" : direct ? " 4KiB-pages" : "");
+                    + (iomem.equals("shmhuge") ? " 2MiB-pages" : direct ? " 4KiB-pages" : "") + (checking ? " " + CHECKING : "");
         }
 
         List<String> command(Path file, long fileBytes, int jobs, long blockBytes) {
             long perJob = fileBytes / jobs / blockBytes * blockBytes; // whole blocks: O_DIRECT reads nothing else
-            return List.of("fio", "--name=" + name().replace(' ', '-'), "--filename=" + file, "--readonly", "--rw=read",
-                    "--bs=" + blockBytes, "--numjobs=" + jobs, "--size=" + perJob, "--offset_increment=" + perJob,
-                    "--ioengine=" + engine, "--iodepth=" + depth, "--direct=" + (direct ? 1 : 0), "--iomem=" + iomem,
-                    "--group_reporting", "--output-format=terse", "--terse-version=3");
+            List<String> command = new ArrayList<>(List.of("fio", "--name=" + name().replace(' ', '-'), "--filename=" + file,
+                    "--readonly", "--rw=read", "--bs=" + blockBytes, "--numjobs=" + jobs, "--size=" + perJob,
+                    "--offset_increment=" + perJob, "--ioengine=" + engine, "--iodepth=" + depth, "--direct=" + (direct ? 1 : 0),
+                    "--iomem=" + iomem, "--group_reporting", "--output-format=terse", "--terse-version=3"));
+            if (checking) {
+                command.addAll(List.of("--verify=pattern", "--verify_pattern=0")); // every block compared with zeros as it lands
+            }
+            return List.copyOf(command);
         }
     }
 
-    /** Every fio job of a round; the 2 MiB-page ones only where the kernel has 2 MiB pages reserved. */
+    /**
+     * Every fio job of a round: the O_DIRECT ones on each page size (2 MiB only where the kernel has
+     * 2 MiB pages reserved), the same again checking, on the larger pages, then buffered and mmap.
+     */
     static List<FioJob> jobs(List<Integer> queueDepths, boolean hugePages) {
         List<FioJob> jobs = new ArrayList<>();
         for (String iomem : hugePages ? List.of("malloc", "shmhuge") : List.of("malloc")) {
-            jobs.add(new FioJob("psync", 1, true, iomem));
-            for (int depth : queueDepths) {
-                jobs.add(new FioJob("libaio", depth, true, iomem));
-                jobs.add(new FioJob("io_uring", depth, true, iomem));
-            }
+            jobs.addAll(directJobs(queueDepths, iomem, false));
         }
+        jobs.addAll(directJobs(queueDepths, hugePages ? "shmhuge" : "malloc", true));
         jobs.add(new FioJob("psync", 1, false, "malloc"));
         jobs.add(new FioJob("mmap", 1, false, "malloc"));
         return jobs;
+    }
+
+    private static List<FioJob> directJobs(List<Integer> queueDepths, String iomem, boolean checking) {
+        List<FioJob> jobs = new ArrayList<>(List.of(new FioJob("psync", 1, true, iomem, checking)));
+        for (int depth : queueDepths) {
+            jobs.add(new FioJob("libaio", depth, true, iomem, checking));
+            jobs.add(new FioJob("io_uring", depth, true, iomem, checking));
+        }
+        return jobs;
+    }
+
+    /** fio's report of a block that is not all zeros: where the block starts, and the first bad byte in it. */
+    private static final Pattern BAD_BLOCK = Pattern.compile("verify failed at file .* offset (\\d+), length"),
+            BAD_BYTE_IN_BLOCK = Pattern.compile("bad pattern block offset (\\d+)");
+
+    /**
+     * The offset of the first word a checking job found not zero, from fio's own report of the
+     * failed check ("bad pattern block offset" within the block of "verify failed at … offset");
+     * empty when it reports none.
+     */
+    static OptionalLong nonZeroWordFound(String output) {
+        Matcher block = BAD_BLOCK.matcher(output), byteInBlock = BAD_BYTE_IN_BLOCK.matcher(output);
+        if (!block.find() || !byteInBlock.find()) {
+            return OptionalLong.empty();
+        }
+        try {
+            long badByte = Math.addExact(Long.parseLong(block.group(1)), Long.parseLong(byteInBlock.group(1)));
+            return OptionalLong.of(NeedleSearch.wordContaining(badByte)); // the chapters' answer is a word's offset
+        } catch (ArithmeticException | NumberFormatException notAnOffset) {
+            return OptionalLong.empty();
+        }
     }
 
     /** Bytes and seconds of one fio run, from its one line of terse output (with --group_reporting). */
@@ -200,6 +252,7 @@ public class FioBeside implements Callable<Integer> {
         long fileBytes = Files.size(file);
         Map<String, List<Double>> mbps = new LinkedHashMap<>();
         int failures = 0;
+        OptionalLong answer = OptionalLong.empty(); // the chapters' answer, which fio's checking jobs must find too
         for (int round = 1; round <= rounds; round++) {
             System.err.println("fio: round " + round + " of " + rounds);
             for (String chapter : CHAPTERS) {
@@ -212,8 +265,10 @@ public class FioBeside implements Callable<Integer> {
                     failures++;
                     continue;
                 }
-                out.lines().filter(line -> line.startsWith("variant=")).map(line -> line.replaceAll(".* mbps=(\\d+) .*", "$1"))
-                        .forEach(value -> mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(value)));
+                for (String summary : out.lines().filter(line -> line.startsWith("variant=")).toList()) {
+                    mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(summary.replaceAll(".* mbps=(\\d+) .*", "$1")));
+                    answer = OptionalLong.of(Long.parseLong(summary.replaceAll(".* offset=(\\d+) .*", "$1")));
+                }
             }
             for (FioJob job : jobs) {
                 PageCache.evict(file); // buffered and mmap start cold; O_DIRECT never looks
@@ -221,14 +276,22 @@ public class FioBeside implements Callable<Integer> {
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                         .redirectErrorStream(true).start();
                 String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (process.waitFor() != 0) {
+                int status = process.waitFor();
+                OptionalLong found = job.checking() ? nonZeroWordFound(out) : OptionalLong.empty();
+                if (status != 0 && found.isEmpty()) { // a checking job that found the needle says so as a failed check
                     System.err.println("fio: " + job.name() + " failed: " + out.strip().lines().findFirst().orElse(""));
+                    failures++;
+                    continue;
+                }
+                if (job.checking() && !found.equals(answer)) {
+                    System.err.println("fio: " + job.name() + " found " + (found.isPresent() ? "a non-zero word at " + found.getAsLong()
+                            : "only zeros") + ", the chapters " + (answer.isPresent() ? "one at " + answer.getAsLong() : "none"));
                     failures++;
                     continue;
                 }
                 double[] figures = bytesAndSeconds(out);
                 Measurement.Result result = new Measurement.Result(job.name(), jobCount, "cold", (long) figures[0],
-                        OptionalLong.of(chunkBytes), -1, new double[0], new double[] {figures[1]});
+                        OptionalLong.of(chunkBytes), found.orElse(-1), new double[0], new double[] {figures[1]});
                 System.out.println(result.summaryLine());
                 ResultsCsv.append(csv, List.of(ResultsCsv.row(result)));
                 mbps.computeIfAbsent(job.name(), name -> new ArrayList<>()).add(result.megabytesPerSecond());
@@ -244,16 +307,22 @@ public class FioBeside implements Callable<Integer> {
                 "--workers", Integer.toString(jobCount), "--chunk", Long.toString(chunkBytes), "--csv", csv.toString());
     }
 
-    /** Each run's median MB/s over the rounds, and each chapter's as a fraction of fio's best O_DIRECT job. */
+    /**
+     * Each run's median MB/s over the rounds, and each chapter's as a fraction of fio's best
+     * O_DIRECT job that only reads, and of its best that checks what it reads.
+     */
     static List<String> summary(Map<String, List<Double>> mbps) {
         Map<String, Double> medians = new LinkedHashMap<>();
         mbps.forEach((name, values) -> medians.put(name, Stats.median(values.stream().mapToDouble(Double::doubleValue).toArray())));
         List<String> lines = new ArrayList<>();
         medians.forEach((name, median) -> lines.add(String.format(Locale.ROOT, "median %-36s %,8.0f MB/s (%d rounds)", name, median, mbps.get(name).size())));
-        medians.entrySet().stream().filter(entry -> entry.getKey().contains("O_DIRECT")).max(Comparator.comparingDouble(Map.Entry::getValue))
-                .ifPresent(best -> CHAPTERS.stream().filter(medians::containsKey).forEach(chapter -> lines.add(String.format(Locale.ROOT,
-                        "%s cold: %,.0f MB/s, %.2f × fio's best O_DIRECT job (%s, %,.0f MB/s)",
-                        chapter, medians.get(chapter), medians.get(chapter) / best.getValue(), best.getKey(), best.getValue()))));
+        for (boolean checking : new boolean[] {false, true}) {
+            medians.entrySet().stream().filter(entry -> entry.getKey().contains("O_DIRECT") && entry.getKey().endsWith(" " + CHECKING) == checking)
+                    .max(Comparator.comparingDouble(Map.Entry::getValue))
+                    .ifPresent(best -> CHAPTERS.stream().filter(medians::containsKey).forEach(chapter -> lines.add(String.format(Locale.ROOT,
+                            "%s cold: %,.0f MB/s, %.2f × fio's best O_DIRECT job %s (%s, %,.0f MB/s)", chapter, medians.get(chapter),
+                            medians.get(chapter) / best.getValue(), checking ? "checking every byte" : "reading only", best.getKey(), best.getValue()))));
+        }
         return lines;
     }
 

@@ -352,12 +352,16 @@ public final class StudyReport {
         for (StudyResults.FioFraction f : fio.fractions()) {
             cells.add(List.of("<code>" + escape(f.chapter()) + "</code>", Integer.toString(f.workers()), escape(Sizes.human(f.chunkBytes())),
                     mbps(f.chapterMbps()), escape(f.fioJob()), mbps(f.fioMbps()), String.format(Locale.ROOT, "%.2f", f.fraction()),
+                    f.checkingJob().isEmpty() ? "–" : escape(f.checkingJob()), f.checkingJob().isEmpty() ? "–" : mbps(f.checkingMbps()),
+                    f.checkingFraction().stream().mapToObj(x -> String.format(Locale.ROOT, "%.2f", x)).findFirst().orElse("–"),
                     f.chapterRounds() + " / " + f.fioRounds()));
         }
         return "<p>Beside fio, the same file read with the same read size and jobs, interleaved over rounds (fio.csv, the sitting of "
                 + escape(fio.sittingDate()) + "): each chapter's median MB/s over the rounds, against fio's best O_DIRECT job "
-                + "(engine, queue depth, buffer page size), each job by its own median.</p>\n"
-                + table(List.of("chapter", "workers", "read size", "cold MB/s", "fio's best job", "fio MB/s", "× fio", "rounds (chapter / fio)"), cells);
+                + "(engine, queue depth, buffer page size), each job by its own median; and against its best job that also checks "
+                + "every byte is zero as it lands (<code>--verify=pattern</code>), as a chapter scans every byte.</p>\n"
+                + table(List.of("chapter", "workers", "read size", "cold MB/s", "fio's best job", "fio MB/s", "× fio",
+                        "fio's best checking job", "checking MB/s", "× fio checking", "rounds (chapter / fio)"), cells);
     }
 
     private String warmupTable(List<StudyResults.Row> scoreboard) {

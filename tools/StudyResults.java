@@ -787,14 +787,26 @@ final class StudyResults {
     /**
      * A cold chapter as a fraction of fio's best in one sitting, on the same file with the same read
      * size and job count: the chapter's median MB/s over the sitting's rounds, against the best of
-     * fio's O_DIRECT jobs (engine, queue depth, buffer page size), each job taken by its own median
-     * over the same rounds.
+     * fio's O_DIRECT jobs that only read (engine, queue depth, buffer page size), each job taken by
+     * its own median over the same rounds; and against the best of those that check every byte as
+     * the chapters do ({@code checkingJob}, "" where the sitting has none: {@code checkingMbps} is then NaN).
      */
     record FioFraction(String chapter, int workers, long chunkBytes, double chapterMbps, int chapterRounds,
-                       String fioJob, double fioMbps, int fioRounds) {
+                       String fioJob, double fioMbps, int fioRounds, String checkingJob, double checkingMbps) {
         double fraction() {
             return chapterMbps / fioMbps;
         }
+
+        OptionalDouble checkingFraction() {
+            return checkingJob.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(chapterMbps / checkingMbps);
+        }
+    }
+
+    /** The last word of a fio job's name that checks what it reads (tools/FioBeside's CHECKING). */
+    static final String FIO_CHECKING = " checking";
+
+    private static boolean isFioDirectJob(String name, boolean checking) {
+        return name.startsWith("fio ") && name.contains("O_DIRECT") && name.endsWith(FIO_CHECKING) == checking;
     }
 
     /**
@@ -852,26 +864,35 @@ final class StudyResults {
             }
         }
         List<FioFraction> fractions = new ArrayList<>();
-        byShape.forEach((shape, mbpsByName) -> mbpsByName.entrySet().stream()
-                .filter(job -> job.getKey().startsWith("fio ") && job.getKey().contains("O_DIRECT"))
-                .max(Comparator.comparingDouble(job -> median(job.getValue())))
-                .ifPresent(best -> mbpsByName.forEach((name, mbps) -> {
-                    if (!name.startsWith("fio ")) {
-                        fractions.add(new FioFraction(name, (int) shape.get(1), (long) shape.get(0), median(mbps), mbps.size(),
-                                best.getKey(), median(best.getValue()), best.getValue().size()));
-                    }
-                })));
+        byShape.forEach((shape, mbpsByName) -> {
+            Optional<Map.Entry<String, List<Double>>> checking = bestFioJob(mbpsByName, true);
+            bestFioJob(mbpsByName, false).ifPresent(best -> mbpsByName.forEach((name, mbps) -> {
+                if (!name.startsWith("fio ")) {
+                    fractions.add(new FioFraction(name, (int) shape.get(1), (long) shape.get(0), median(mbps), mbps.size(),
+                            best.getKey(), median(best.getValue()), best.getValue().size(),
+                            checking.map(Map.Entry::getKey).orElse(""), checking.map(job -> median(job.getValue())).orElse(Double.NaN)));
+                }
+            }));
+        });
         if (fractions.isEmpty()) {
             return new FioComparison(List.of(), "", csv + " has no sitting with a cold chapter and an O_DIRECT fio job of the same "
                     + "read size and job count, so no cold chapter is shown as a fraction of fio's.", read.problems());
         }
         String date = sitting.getFirst().date();
         String line = "Beside fio (" + csv.getFileName() + ", the sitting of " + date + "): " + fractions.stream()
-                .map(f -> String.format(Locale.ROOT, "%s %.2f × fio's best (%s, %,.0f MB/s; %s reads, %d jobs, medians of %d rounds)",
-                        f.chapter(), f.fraction(), f.fioJob().replaceFirst("^fio ", ""), f.fioMbps(), binarySize(f.chunkBytes()),
-                        f.workers(), f.chapterRounds()))
+                .map(f -> String.format(Locale.ROOT, "%s %.2f × fio's best (%s, %,.0f MB/s%s; %s reads, %d jobs, medians of %d rounds)",
+                        f.chapter(), f.fraction(), f.fioJob().replaceFirst("^fio ", ""), f.fioMbps(),
+                        f.checkingFraction().isPresent() ? String.format(Locale.ROOT, "), %.2f × its best checking every byte (%s, %,.0f MB/s",
+                                f.checkingFraction().getAsDouble(), f.checkingJob().replaceFirst("^fio ", ""), f.checkingMbps()) : "",
+                        binarySize(f.chunkBytes()), f.workers(), f.chapterRounds()))
                 .collect(Collectors.joining("; ")) + ".";
         return new FioComparison(fractions, date, line, read.problems());
+    }
+
+    /** The fio O_DIRECT job with the best median, among those that check every byte or those that only read. */
+    private static Optional<Map.Entry<String, List<Double>>> bestFioJob(Map<String, List<Double>> mbpsByName, boolean checking) {
+        return mbpsByName.entrySet().stream().filter(job -> isFioDirectJob(job.getKey(), checking))
+                .max(Comparator.comparingDouble(job -> median(job.getValue())));
     }
 
     private static double median(List<Double> values) {
