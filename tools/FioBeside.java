@@ -315,7 +315,7 @@ public class FioBeside implements Callable<Integer> {
         Map<String, Double> medians = new LinkedHashMap<>();
         mbps.forEach((name, values) -> medians.put(name, Stats.median(values.stream().mapToDouble(Double::doubleValue).toArray())));
         List<String> lines = new ArrayList<>();
-        medians.forEach((name, median) -> lines.add(String.format(Locale.ROOT, "median %-36s %,8.0f MB/s (%d rounds)", name, median, mbps.get(name).size())));
+        medians.forEach((name, median) -> lines.add(String.format(Locale.ROOT, "median %-48s %,8.0f MB/s (%d rounds)", name, median, mbps.get(name).size())));
         for (boolean checking : new boolean[] {false, true}) {
             medians.entrySet().stream().filter(entry -> entry.getKey().contains("O_DIRECT") && entry.getKey().endsWith(" " + CHECKING) == checking)
                     .max(Comparator.comparingDouble(Map.Entry::getValue))
