@@ -285,7 +285,7 @@ public class FioBeside implements Callable<Integer> {
                 }
                 if (job.checking() && !found.equals(answer)) {
                     System.err.println("fio: " + job.name() + " found " + (found.isPresent() ? "a non-zero word at " + found.getAsLong()
-                            : "only zeros") + ", the chapters " + (answer.isPresent() ? "one at " + answer.getAsLong() : "none"));
+                            : "only zeros") + ", where the chapters found " + (answer.isPresent() ? "one at " + answer.getAsLong() : "none"));
                     failures++;
                     continue;
                 }

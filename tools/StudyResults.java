@@ -803,10 +803,10 @@ final class StudyResults {
     }
 
     /** The last word of a fio job's name that checks what it reads (tools/FioBeside's CHECKING). */
-    static final String FIO_CHECKING = " checking";
+    static final String FIO_CHECKING = "checking";
 
     private static boolean isFioDirectJob(String name, boolean checking) {
-        return name.startsWith("fio ") && name.contains("O_DIRECT") && name.endsWith(FIO_CHECKING) == checking;
+        return name.startsWith("fio ") && name.contains("O_DIRECT") && name.endsWith(" " + FIO_CHECKING) == checking;
     }
 
     /**
