@@ -661,7 +661,8 @@ final class Report {
 
     /**
      * Tablesaw's layout has no shapes, so a wall is added as the plot is made: a dashed line from
-     * edge to edge at the wall's MB/s, labelled at its end. On a chart of horizontal bars the MB/s
+     * edge to edge at the wall's MB/s, labelled at its end (on a line chart, the highest wall above
+     * its line and any other below, so that close walls' labels never meet). On a chart of horizontal bars the MB/s
      * axis is x, so the line stands upright. plotly.js widens the axis to take the line in.
      */
     static final String WALL_LINES = """
@@ -671,6 +672,7 @@ final class Report {
                 layout = layout || {};
                 var colours = ['#b22222', '#6a3d9a'];
                 var upright = (data || []).some(function (trace) { return trace.orientation === 'h'; });
+                var highest = chartWalls.reduce(function (best, wall, j) { return wall.mbps > chartWalls[best].mbps ? j : best; }, 0);
                 chartWalls.forEach(function (wall, i) {
                   var colour = colours[i % colours.length];
                   var line = { color: colour, width: 2, dash: i === 0 ? 'dash' : 'dot' };
@@ -683,9 +685,11 @@ final class Report {
                   } else {
                     layout.shapes = (layout.shapes || []).concat([{ type: 'line', xref: 'paper', x0: 0, x1: 1,
                       yref: 'y', y0: wall.mbps, y1: wall.mbps, line: line }]);
-                    layout.annotations = (layout.annotations || []).concat([{ xref: 'paper', x: i === 0 ? 1 : 0,
-                      xanchor: i === 0 ? 'right' : 'left', yref: 'y', y: wall.mbps, yanchor: 'bottom',
-                      text: wall.label, showarrow: false, font: { color: colour } }]);
+                    // The highest wall is labelled above its line, any other below its own: walls a few
+                    // hundred MB/s apart would otherwise have their labels written over each other.
+                    layout.annotations = (layout.annotations || []).concat([{ xref: 'paper', x: 1, xanchor: 'right',
+                      yref: 'y', y: wall.mbps, yanchor: i === highest ? 'bottom' : 'top',
+                      text: wall.label, showarrow: false, font: { color: colour }, bgcolor: 'rgba(255,255,255,0.8)' }]);
                   }
                 });
                 return newPlot.call(Plotly, target, data, layout, config);
