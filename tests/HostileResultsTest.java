@@ -57,6 +57,11 @@ class HostileResultsTest {
         append("fio", row("V14DirectIo", 2, "cold", 2.0, 1L << 20, Map.of()));
         append("fio", row("fio psync O_DIRECT 2MiB-pages", 2, "cold", 1.5, 1L << 20, Map.of()));
         append("fio", with(row("fio psync O_DIRECT 2MiB-pages", 2, "cold", 1.0, 1L << 20, Map.of()), "chapter", "fio " + IMG_PMD));
+        // fio checking every byte: one job as FioBeside names it, one named with markup that ends as a checking job's name does
+        append("fio", row("fio psync O_DIRECT 2MiB-pages checking", 2, "cold", 1.6, 1L << 20, Map.of()));
+        append("fio", with(row("fio psync O_DIRECT 2MiB-pages checking", 2, "cold", 0.5, 1L << 20, Map.of()), "chapter",
+                "fio " + IMG_PMD + " O_DIRECT checking"));
+        append("cold", row("V14DirectIo", 2, "cold", 2.0, null, Map.of())); // so the cold chart labels chapter 14 with its fractions
         append("wall", row("WallMemoryRead", 2, "warm", 0.2, null, Map.of()));
         for (long chunk : List.of(4096L, 1L << 20)) {
             append("chunks", row("V03ChunkedLong", 1, "warm", chunk == 4096 ? 1.0 : 0.4, chunk, Map.of()));
@@ -134,6 +139,8 @@ class HostileResultsTest {
         assertTrue(page.contains("fio psync O_DIRECT 2MiB-pages") && page.contains("0.75"),
                 "fio's rows reach the report: chapter 14 at 0.75 of fio's best");
         assertTrue(page.contains("fio &lt;img src=x"), "the hostile fio job is listed as left out, as text");
+        assertTrue(page.contains("fio psync O_DIRECT 2MiB-pages checking") && page.contains("<td>0.80</td>"),
+                "fio's checking job reaches the report, the hostile one does not: chapter 14 at 0.80 of it");
         String dom = dom(chromium, index);
         assertNothingRan(dom, index);
         assertFalse(dom.contains("<img src=\"x\""), "no image element made from the data");
@@ -159,10 +166,14 @@ class HostileResultsTest {
             pages = files.filter(file -> file.toString().endsWith(".html")).sorted().toList();
         }
         assertTrue(pages.size() >= 8, "a page per chart: " + pages);
+        assertTrue(pages.stream().anyMatch(page -> page.getFileName().toString().equals("cold.html")), "the cold chart: " + pages);
         for (Path page : pages) {
             String dom = dom(chromium, page);
             assertNothingRan(dom, page);
             assertTrue(dom.contains("main-svg"), "the plot was drawn in " + page);
+            if (page.getFileName().toString().equals("cold.html")) {
+                assertTrue(dom.contains("0.75 × fio · 0.80 × fio checking"), "chapter 14's label carries both fractions, drawn as text: " + dom);
+            }
         }
     }
 
