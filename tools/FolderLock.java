@@ -6,7 +6,6 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import lib.Quote;
@@ -19,22 +18,25 @@ import lib.UserMistakeException;
  * process id.
  *
  * <p>The lock is the operating system's ({@code fcntl}), on the file {@code .study.lock} in the
- * folder, which holds the holder's process id. The system releases it when its holder ends, however
- * it ends, so a killed study never leaves the folder locked. The holder removes the file when it is
- * done; whoever locked a file that was removed meanwhile finds its id missing from the file at that
- * name, and tries again.
+ * folder, which holds the holder's process id while it runs. The system releases it when its holder
+ * ends, however it ends, so a killed study never leaves the folder locked.
+ *
+ * <p>Two rules keep this lock a lock. A process loses every {@code fcntl} lock it holds on a file the
+ * moment it closes <em>any</em> descriptor of that file, so the lock file is read and written only
+ * through the one channel that holds the lock, never opened again. And the file is never removed:
+ * a study that opened it just before its holder removed it would lock a file no longer in the
+ * folder, while a third study locked the new one. The holder empties it when it is done.
  */
 final class FolderLock implements AutoCloseable {
 
     static final String FILE_NAME = ".study.lock";
-    private static final int ATTEMPTS = 10;
+    /** A process id has at most 19 digits; anything longer is not a lock file of ours. */
+    private static final int MOST_BYTES = 32;
 
-    private final Path path;
     private final FileChannel channel;
     private final FileLock lock;
 
-    private FolderLock(Path path, FileChannel channel, FileLock lock) {
-        this.path = path;
+    private FolderLock(FileChannel channel, FileLock lock) {
         this.channel = channel;
         this.lock = lock;
     }
@@ -42,59 +44,57 @@ final class FolderLock implements AutoCloseable {
     /** Locks {@code folder} (which exists) for this process, or refuses in one line naming the holder. */
     static FolderLock acquire(Path folder) throws IOException {
         Path path = folder.resolve(FILE_NAME);
-        String mine = ProcessHandle.current().pid() + "\n";
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
-                throw new UserMistakeException(Quote.name(path) + " is not a study's lock file; left it alone");
-            }
-            FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+            throw new UserMistakeException(Quote.name(path) + " is not a study's lock file; left it alone");
+        }
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
+        try {
             FileLock lock;
             try {
                 lock = channel.tryLock();
             } catch (OverlappingFileLockException e) {
                 lock = null; // this very process holds it already
             }
+            String holder = holder(channel);
             if (lock == null) {
                 channel.close();
-                String holder = holder(path);
                 throw new UserMistakeException("another study (" + (holder.isEmpty() ? "its process id not written yet" : "PID " + holder)
                         + ") is writing into " + Quote.name(folder) + "; wait for it to end, or stop it, then start this one again");
             }
-            String before = holder(path);
-            if (!before.isEmpty() && !before.matches("\\d{1,19}")) {
-                lock.release();
+            if (!holder.isEmpty() && !holder.matches("\\d{1,19}")) {
                 channel.close();
                 throw new UserMistakeException(Quote.name(path) + " is not a study's lock file; left it alone");
             }
             channel.truncate(0);
-            channel.write(ByteBuffer.wrap(mine.getBytes(StandardCharsets.US_ASCII)), 0);
-            if (holder(path).equals(mine.strip())) {
-                return new FolderLock(path, channel, lock);
-            }
-            lock.release(); // locked a file its last holder removed meanwhile: the lock is the new file's
+            channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            return new FolderLock(channel, lock);
+        } catch (IOException | RuntimeException e) {
             channel.close();
-        }
-        throw new IOException("could not lock " + Quote.name(path) + " in " + ATTEMPTS + " attempts");
-    }
-
-    /** The process id in the lock file, or "" when there is none (yet). */
-    private static String holder(Path path) throws IOException {
-        try {
-            byte[] content = Files.readAllBytes(path);
-            return content.length > 32 ? "?" : new String(content, StandardCharsets.US_ASCII).strip();
-        } catch (NoSuchFileException e) {
-            return "";
+            throw e;
         }
     }
 
-    /** Removes the lock file while still holding it, then lets go. */
+    /** The process id in the lock file, read through the channel that holds (or tried) the lock; "" when none. */
+    private static String holder(FileChannel channel) throws IOException {
+        ByteBuffer content = ByteBuffer.allocate(MOST_BYTES + 1);
+        while (content.hasRemaining() && channel.read(content, content.position()) > 0) {
+            // a short read is possible; read on until the end of the file or the buffer
+        }
+        return content.position() > MOST_BYTES ? "?" : new String(content.array(), 0, content.position(), StandardCharsets.US_ASCII).strip();
+    }
+
+    /** Empties the lock file while still holding it, then lets go. */
     @Override
     public void close() throws IOException {
         try {
-            Files.deleteIfExists(path);
+            channel.truncate(0);
         } finally {
-            lock.release();
-            channel.close();
+            try {
+                lock.release();
+            } finally {
+                channel.close();
+            }
         }
     }
 }
