@@ -141,7 +141,12 @@ public final class ResultsCsv {
         appendWhole(csv, text.toString().getBytes(StandardCharsets.UTF_8), exists);
     }
 
-    private static void appendWhole(Path csv, byte[] text, boolean existed) throws IOException {
+    /**
+     * Appends {@code text} to {@code csv} whole or not at all: a write that fails part-way (a full
+     * disk, a file-size limit) cuts the file back to its old length, and removes it when this call
+     * created it; the exception names the file.
+     */
+    public static void appendWhole(Path csv, byte[] text, boolean existed) throws IOException {
         ByteBuffer bytes = ByteBuffer.wrap(text);
         try (FileChannel channel = FileChannel.open(csv, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             long oldBytes = channel.size();

@@ -28,6 +28,45 @@ class AnswerRoundTest {
         return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** A chapter's name longer than the file-size limit below, so that its row cannot be written whole. */
+    static final String LONG_CHAPTER = "V13PreadVector" + "x".repeat(4096);
+
+    /** Appends one row to the answer CSV named, in a process of its own (for a file-size limit); one line and status 2 on failure. */
+    public static final class AppendOneRow {
+        public static void main(String[] args) {
+            AnswerRound.Run run = AnswerRound.parsePhases(1.300, List.of("phases: origin=launcher jvm_s=0.200 main_s=0.500 "
+                    + "checked_s=0.600 preread_s=0.650 first_search_s=1.100 answer_s=1.150 preread=no")).orElseThrow();
+            List<String> row = AnswerRound.javaRow(LONG_CHAPTER, List.of(run));
+            try {
+                AnswerRound.append(Path.of(args[0]), List.of(row));
+            } catch (IOException e) {
+                System.err.println(e.getMessage());
+                System.exit(2);
+            }
+        }
+    }
+
+    /** A full disk (here a file-size limit) while the round writes its row: the file is named, and no empty or half file is left. */
+    @Test
+    void aRowThatCannotBeWrittenLeavesNoFileBehindAndResumeTakesAnEmptyOne() throws Exception {
+        Path csv = directory.resolve("answer.csv");
+        List<String> command = Subprocess.afterShell("ulimit -f 1", // 1024 bytes
+                Subprocess.javaCommand(List.of("-XX:-UsePerfData"), AppendOneRow.class.getName(), csv.toString()));
+        Subprocess.Result result = Subprocess.run(command, directory.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains(csv.toString()), "the file is named: " + result);
+        assertTrue(!result.stderr().contains("\tat "), "no stack trace: " + result);
+        assertTrue(!Files.exists(csv), "no empty or half answer.csv is left");
+
+        // An empty answer.csv, as a full disk left one before: --resume finds no row in it, and the round writes into it.
+        Files.createFile(csv);
+        assertEquals(java.util.Set.of(), AnswerRound.rowsPresent(csv));
+        Subprocess.Result appended = Subprocess.run(Subprocess.javaCommand(List.of(), AppendOneRow.class.getName(), csv.toString()),
+                directory.resolve("logs-2"));
+        assertEquals(0, appended.exitCode(), appended.toString());
+        assertEquals(java.util.Set.of(AnswerRound.resumeKey(LONG_CHAPTER)), AnswerRound.rowsPresent(csv));
+    }
+
     @Test
     void aPhasesLineBecomesPhasesThatAddUpToTheWholeRun() {
         List<String> stderr = List.of("V13PreadVector: scanning with 512-bit vectors",

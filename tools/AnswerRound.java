@@ -15,7 +15,6 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -283,8 +282,8 @@ public class AnswerRound implements Callable<Integer> {
      * its file and line, as a broken row of the other tables does.
      */
     static Set<String> rowsPresent(Path csv) {
-        if (!Files.exists(csv)) {
-            return Set.of();
+        if (!Files.exists(csv) || isEmpty(csv)) {
+            return Set.of(); // an empty file (as a full disk once left it) holds no row: the round appends its header and rows
         }
         StudyResults.AnswerCsv answers;
         try {
@@ -296,6 +295,14 @@ public class AnswerRound implements Callable<Integer> {
             throw new UserMistakeException(answers.problems().getFirst() + "; mend or remove that line, then resume");
         }
         return answers.rows().stream().filter(row -> !row.isGo()).map(row -> resumeKey(row.chapter())).collect(Collectors.toSet());
+    }
+
+    private static boolean isEmpty(Path csv) {
+        try {
+            return Files.isRegularFile(csv) && Files.size(csv) == 0;
+        } catch (IOException e) {
+            return false; // the reader below names the problem
+        }
     }
 
     /**
@@ -452,6 +459,7 @@ public class AnswerRound implements Callable<Integer> {
             }
         }
         Files.createDirectories(csv.toAbsolutePath().getParent());
-        Files.writeString(csv, text.toString(), StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        // Whole or not at all: a full disk leaves the file as it was, or no file, never an empty or half row.
+        lib.ResultsCsv.appendWhole(csv, text.toString().getBytes(StandardCharsets.UTF_8), Files.exists(csv));
     }
 }
