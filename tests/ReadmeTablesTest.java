@@ -46,6 +46,48 @@ class ReadmeTablesTest {
                 .anyMatch(block -> block.kind().equals("machines")), "results/README.md lists the machines from their machine.json");
     }
 
+    /**
+     * A reader's study writes results/THEIR-MACHINE/ beside the committed folders: the README's blocks,
+     * generated from the committed folders alone (results/committed-machines.txt), are still what
+     * the check finds, in a copy of the project's documents and results.
+     */
+    @Test
+    void aReadersOwnFolderInResultsChangesNoBlockOfTheReadmes() throws IOException {
+        Path clone = folder.resolve("clone");
+        Path results = Files.createDirectories(clone.resolve("results"));
+        Files.copy(Path.of("README.md"), clone.resolve("README.md"));
+        Files.copy(ReadmeTables.RESULTS.resolve("README.md"), results.resolve("README.md"));
+        Files.copy(ReadmeTables.RESULTS.resolve(CommittedMachines.FILE_NAME), results.resolve(CommittedMachines.FILE_NAME));
+        try (java.util.stream.Stream<Path> files = Files.walk(ReadmeTables.RESULTS)) {
+            for (Path file : files.filter(Files::isRegularFile).filter(file -> file.toString().endsWith(".csv")
+                    || file.getFileName().toString().equals("machine.json")).toList()) {
+                Path copy = results.resolve(ReadmeTables.RESULTS.relativize(file).toString());
+                Files.createDirectories(copy.getParent());
+                Files.copy(file, copy);
+            }
+        }
+        Path own = Files.createDirectories(results.resolve("a-readers-machine-4c-avx2"));
+        Files.writeString(own.resolve("machine.json"), "{\"name\": \"a-readers-machine-4c-avx2\", \"cpu_model\": \"Reader CPU\", \"logical_cores\": 4}");
+        Files.writeString(own.resolve("scoreboard.csv"), HEADER + row("V01ReadAll", 1, 2.0));
+
+        for (Path document : List.of(clone.resolve("README.md"), results.resolve("README.md"))) {
+            List<String> differences = ReadmeTables.differences(document.toString(), Files.readString(document),
+                    new ReadmeTables.Results(results, document.getParent()));
+            assertTrue(differences.isEmpty(), String.join("\n", differences));
+        }
+    }
+
+    /** Where the results root names its committed folders, a block can name no other. */
+    @Test
+    void aBlockNamingAFolderThatIsNotCommittedIsRefused() throws IOException {
+        Path results = results(0.25);
+        Files.writeString(results.resolve(CommittedMachines.FILE_NAME), "# committed\nm0\n");
+        UserMistakeException refused = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md", DOCUMENT, source(results)));
+        assertTrue(refused.getMessage().contains("'m1' is not one of the folders committed with the project"), refused.getMessage());
+        String machines = ReadmeTables.machines(source(results), null);
+        assertFalse(machines.contains("m1"), "only committed folders are listed: " + machines);
+    }
+
     /** A results root with one machine whose scoreboard has chapter 1 and chapter 13. */
     private Path results(double chapterThirteenSeconds) throws IOException {
         Path machine = Files.createDirectories(folder.resolve("results").resolve("m1"));
@@ -107,6 +149,26 @@ class ReadmeTablesTest {
         assertTrue(Files.readString(document).contains("`V13PreadVector`"));
         assertEquals(0, ReadmeTables.run(new String[] {"--check", "--results", results.toString(), document.toString()},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    }
+
+    /** A rewritten document keeps its permissions, and a symlinked one stays a link: its target is rewritten. */
+    @Test
+    void aRewrittenDocumentKeepsItsModeAndASymlinkStaysALink() throws IOException {
+        Path results = results(0.25);
+        Path document = Files.writeString(Files.createDirectories(folder.resolve("docs")).resolve("book.md"), DOCUMENT);
+        var readableByAll = java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--");
+        Files.setPosixFilePermissions(document, readableByAll);
+        Path link = Files.createSymbolicLink(folder.resolve("link.md"), Path.of("docs", "book.md"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int exit = ReadmeTables.run(new String[] {"--results", results.toString(), link.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        assertTrue(Files.isSymbolicLink(link), "the link is still a link");
+        assertTrue(Files.readString(document).contains("`V13PreadVector`"), "its target is rewritten");
+        assertEquals(readableByAll, Files.getPosixFilePermissions(document), "with its mode kept");
+        try (var left = Files.list(document.getParent())) {
+            assertEquals(List.of(document), left.toList(), "no temporary file left");
+        }
     }
 
     @Test

@@ -23,6 +23,7 @@
 //SOURCES ../tools/ReadmeTables.java
 //SOURCES ../tools/StudyResults.java
 //SOURCES ../tools/FolderLock.java
+//SOURCES ../tools/CommittedMachines.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 

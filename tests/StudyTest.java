@@ -365,6 +365,44 @@ class StudyTest {
         assertFalse(Files.exists(own.resolve("scoreboard.csv")), "nothing measured into it");
     }
 
+    /**
+     * A reader whose machine has the name of a folder committed with the project (results/committed-machines.txt)
+     * measures into a folder of their own: the committed figures, which README cites, stay as they are.
+     */
+    @Test
+    void aStudyOnAMachineNamedLikeACommittedFolderLeavesThatFolderAlone() throws Exception {
+        Path results = directory.resolve("clone-results");
+        Path committed = Files.createDirectories(results.resolve(MACHINE));
+        Files.writeString(results.resolve(CommittedMachines.FILE_NAME), "# committed with the project\n" + MACHINE + "\n");
+        Path reference = Path.of("results", "amd-epyc-f26m2-2c-avx512");
+        Files.writeString(committed.resolve("machine.json"), Files.readString(reference.resolve("machine.json"))
+                .replace("amd-epyc-f26m2-2c-avx512", MACHINE)); // the committed folder describes this very machine
+        Files.copy(reference.resolve("scoreboard.csv"), committed.resolve("scoreboard.csv"));
+        java.util.Map<String, String> before = contents(committed);
+
+        Subprocess.Result result = study(directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0",
+                "--only", "V04", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts", "--results", results.toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        assertEquals(before, contents(committed), "the committed folder is untouched");
+        Path own = results.resolve(MACHINE + CommittedMachines.OWN_FOLDER_SUFFIX);
+        assertTrue(result.stderr().contains(own.toString()), "the study says where it measures instead: " + result);
+        List<CSVRecord> rows = rows(own.resolve("scoreboard.csv"));
+        assertEquals(1, rows.size());
+        assertEquals("V04Mmap", rows.getFirst().get("chapter"));
+        assertTrue(Files.readString(own.resolve("machine.json")).contains("\"name\": \"" + MACHINE + "\""));
+        assertTrue(Files.isRegularFile(own.resolve("index.html")));
+    }
+
+    private static java.util.Map<String, String> contents(Path folder) throws IOException {
+        java.util.Map<String, String> contents = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+            for (Path file : files.toList()) {
+                contents.put(file.getFileName().toString(), Files.isRegularFile(file) ? Files.readString(file) : "(a folder)");
+            }
+        }
+        return contents;
+    }
+
     /** Two studies in one folder would share its CSVs and the report's partial file: the second is refused, naming the first. */
     @Test
     void aSecondStudyInTheSameFolderIsRefusedNamingTheFirst() throws Exception {

@@ -2,6 +2,7 @@
 //JAVA 25+
 //SOURCES ../lib/*.java
 //SOURCES StudyResults.java
+//SOURCES CommittedMachines.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -34,6 +35,11 @@ import lib.UserMistakeException;
 
 /**
  * Keeps the tables of README.md and results/README.md equal to what the committed CSVs give.
+ *
+ * <p>Only the machine folders named in {@code results/committed-machines.txt} (tools/CommittedMachines)
+ * are read: a reader's own study, in a folder of its own, changes no table, and a block naming any
+ * other folder is refused. A results root without that file ({@code --results DIR}) has every
+ * machine folder in it read.
  *
  * <p>A table in those files sits between two markers, and everything between them is this tool's:
  *
@@ -243,15 +249,25 @@ public final class ReadmeTables {
         }
     }
 
-    /** Writes beside the document and moves over it, so an interrupted run leaves the old file whole. */
+    /**
+     * Writes beside the document and moves over it, so an interrupted run leaves the old file whole.
+     * A symlinked document is rewritten where its link points (the link stays a link), and the new
+     * file keeps the old one's permissions (a temporary file is made private, 0600).
+     */
     private static void replace(Path document, String text) throws IOException {
-        Path temporary = Files.createTempFile(document.toAbsolutePath().getParent(), "." + document.getFileName(), ".partial");
+        Path target = document.toRealPath();
+        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".partial");
         try {
             Files.writeString(temporary, text);
             try {
-                Files.move(temporary, document, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                Files.setPosixFilePermissions(temporary, Files.getPosixFilePermissions(target));
+            } catch (UnsupportedOperationException notPosix) {
+                // a file system without POSIX permissions has none to keep
+            }
+            try {
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, document, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } finally {
             Files.deleteIfExists(temporary);
@@ -580,11 +596,22 @@ public final class ReadmeTables {
             return root;
         }
 
-        /** Every folder of the results root that holds a machine.json, by name. */
+        /** The committed machine folders, when the results root names them (see the class comment). */
+        private Optional<java.util.Set<String>> committed;
+
+        private Optional<java.util.Set<String>> committed() {
+            if (committed == null) {
+                committed = CommittedMachines.of(root);
+            }
+            return committed;
+        }
+
+        /** Every folder of the results root that holds a machine.json, by name; only the committed ones where it names them. */
         List<String> machines() {
             try (Stream<Path> folders = Files.list(root)) {
                 return folders.filter(folder -> Files.isRegularFile(folder.resolve("machine.json")))
-                        .map(folder -> folder.getFileName().toString()).sorted().toList();
+                        .map(folder -> folder.getFileName().toString())
+                        .filter(name -> committed().map(names -> names.contains(name)).orElse(true)).sorted().toList();
             } catch (IOException e) {
                 throw new UserMistakeException("cannot list " + Quote.name(root) + ": " + e.getMessage());
             }
@@ -629,6 +656,10 @@ public final class ReadmeTables {
         private Path folder(String machine) {
             if (!machine.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
                 throw new UserMistakeException("machine " + Quote.name(machine) + " is not a folder name");
+            }
+            if (committed().isPresent() && !committed().get().contains(machine)) {
+                throw new UserMistakeException("machine " + Quote.name(machine) + " is not one of the folders committed with the project ("
+                        + root.resolve(CommittedMachines.FILE_NAME) + ")");
             }
             Path folder = root.resolve(machine);
             if (!Files.isDirectory(folder)) {

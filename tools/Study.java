@@ -11,6 +11,7 @@
 //SOURCES ReusedRows.java
 //SOURCES ChildProcess.java
 //SOURCES FolderLock.java
+//SOURCES CommittedMachines.java
 //SOURCES SizeSweep.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -273,8 +274,13 @@ public class Study implements Callable<Integer> {
             throw new UserMistakeException("run the study from the project's root directory (where ./jbang and variants/ are)");
         }
         checkOptions();
-        machine = machineName != null ? machineName : Machine.current().name(); // a study measures into its own machine's folder
+        // A study measures into its own machine's folder, never into one committed with the project (CommittedMachines).
+        machine = machineName != null ? machineName : CommittedMachines.studyFolder(results, Machine.current().name());
         folder = results.resolve(machine);
+        if (!reportOnly && !machine.equals(Machine.current().name())) {
+            System.err.println("study: " + results.resolve(Machine.current().name()) + " holds figures committed with the project (see "
+                    + results.resolve(CommittedMachines.FILE_NAME) + "), so this study measures into " + folder + " instead");
+        }
         List<String> chapters = chapters();
         List<Step> steps = reportOnly ? finish() : plan(chapters);
         if (steps.stream().noneMatch(Step::measures) && !reportOnly) {
@@ -751,7 +757,7 @@ public class Study implements Callable<Integer> {
         Path json = folder.resolve("machine.json");
         if (Files.exists(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             String described = describedMachine(json);
-            if (!machine.equals(described)) {
+            if (!Machine.current().name().equals(described)) {
                 throw new UserMistakeException(Quote.name(json) + " describes " + (described == null ? "no machine of this project's"
                         : "another machine, " + Quote.name(described)) + "; left it alone (choose another --results)");
             }
