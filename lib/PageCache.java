@@ -81,6 +81,12 @@ public final class PageCache {
     }
 
     private static void evict(Path file, String option, String consequence) throws IOException {
+        // By the file system's type first: a sparse file's holes are not resident, so residency alone can pass a tmpfs file.
+        long type = Native.fileSystemMagic(file);
+        if (type == Native.TMPFS_MAGIC || type == Native.RAMFS_MAGIC) {
+            throw new UserMistakeException(option + ": " + Quote.name(file) + " is on tmpfs or ramfs, whose pages are the file itself "
+                    + "and are never read back from a disk, so " + consequence + " (put it on a disk's file system such as ext4 or XFS)");
+        }
         try {
             Native.evictFromPageCache(file);
         } catch (IOException e) {
@@ -89,12 +95,8 @@ public final class PageCache {
         }
         double resident = residentShare(file);
         if (resident > STILL_RESIDENT_LIMIT) {
-            long magic = Native.fileSystemMagic(file);
             throw new UserMistakeException(option + ": " + Quote.name(file) + " is still "
-                    + Math.round(resident * 100) + " % in memory after eviction"
-                    + (magic == Native.TMPFS_MAGIC || magic == Native.RAMFS_MAGIC
-                    ? " (it is on tmpfs or ramfs, where the pages are the file itself)"
-                    : " (another program may hold it mapped or locked)")
+                    + Math.round(resident * 100) + " % in memory after eviction (another program may hold it mapped or locked)"
                     + ", so " + consequence);
         }
     }

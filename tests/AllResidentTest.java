@@ -60,6 +60,41 @@ class AllResidentTest {
         assertTrue(warm.stdout().contains("offset=" + (3 * MIB + 8)), warm.stdout());
     }
 
+    /**
+     * A sparse file on tmpfs: its holes are not resident, so a check of residency alone would call it
+     * evicted, and a "cold" run would read RAM. It is refused by its file system's type, in one line.
+     */
+    @Test
+    void coldIsRefusedOnTmpfsEvenForASparseFile() throws Exception {
+        Path sharedMemory = Path.of("/dev/shm");
+        assumeTrue(Files.isDirectory(sharedMemory) && Files.isWritable(sharedMemory)
+                && Native.fileSystemMagic(sharedMemory) == Native.TMPFS_MAGIC, "no writable tmpfs at /dev/shm");
+        Path shared = Files.createTempDirectory(sharedMemory, "cold-test-");
+        try {
+            Path file = shared.resolve("sparse.bin");
+            try (var sparse = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+                sparse.setLength(8 * MIB); // all holes: nothing resident
+            }
+            assertEquals(0.0, PageCache.residentShare(file));
+            lib.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.UserMistakeException.class,
+                    () -> PageCache.evict(file));
+            assertTrue(refused.getMessage().startsWith("--cold: ") && refused.getMessage().contains("tmpfs"), refused.getMessage());
+
+            Subprocess.Result cold = Subprocess.run(Subprocess.javaCommand(List.of(), "V13PreadVector", file.toString(),
+                    "--runs", "1", "--warmup", "0", "--cold", "--csv", directory.resolve("cold.csv").toString()),
+                    Files.createTempDirectory(directory, "cold-"));
+            assertEquals(2, cold.exitCode(), cold.toString());
+            assertTrue(cold.stderr().contains("tmpfs") && !cold.stderr().contains("\tat "), cold.toString());
+            assertFalse(Files.exists(directory.resolve("cold.csv")), "no row recorded as cold");
+        } finally {
+            try (var left = Files.walk(shared)) {
+                for (Path path : left.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+
     private Subprocess.Result oneShot(Path file) throws IOException, InterruptedException {
         Path logs = Files.createTempDirectory(directory, "one-shot-");
         return Subprocess.run(Subprocess.javaCommand(List.of(), "V13PreadVector", file.toString(), "--runs", "1", "--warmup", "0"), logs);
