@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -80,9 +81,49 @@ class FioBesideTest {
 
     @Test
     void eachJobReadsItsOwnShareInWholeBlocksLikeAWorker() {
-        List<String> command = new FioBeside.FioJob("io_uring", 16, true, "shmhuge").command(Path.of("h.bin"), 10 * MIB + 8, 3, MIB);
-        assertTrue(command.containsAll(List.of("--readonly", "--numjobs=3", "--bs=1048576", "--size=" + 3 * MIB,
-                "--offset_increment=" + 3 * MIB, "--ioengine=io_uring", "--iodepth=16", "--direct=1", "--iomem=shmhuge")), command::toString);
+        List<String> command = new FioBeside.FioJob("io_uring", 16, true, "shmhuge").command(Path.of("h.bin"), 10 * MIB, 3, MIB);
+        assertTrue(command.containsAll(List.of("--readonly", "--bs=1048576", "--ioengine=io_uring", "--iodepth=16", "--direct=1",
+                "--iomem=shmhuge")), command::toString);
+        String jobs = String.join(" ", command.subList(command.indexOf("--name=fio-io_uring-qd16-O_DIRECT-2MiB-pages"), command.size()));
+        assertEquals("--name=fio-io_uring-qd16-O_DIRECT-2MiB-pages --offset=0 --size=" + 4 * MIB
+                + " --name=fio-io_uring-qd16-O_DIRECT-2MiB-pages --offset=" + 4 * MIB + " --size=" + 3 * MIB
+                + " --name=fio-io_uring-qd16-O_DIRECT-2MiB-pages --offset=" + 7 * MIB + " --size=" + 3 * MIB, jobs);
+    }
+
+    /** Whatever the worker count, the jobs' shares are contiguous, never empty, and cover every block of the file. */
+    @Test
+    void theJobsSharesCoverTheWholeFileWhateverTheWorkerCount() {
+        for (int workers : List.of(1, 2, 3, 5, 6, 7, 64, 100)) {
+            for (long blocks : List.of(1L, 3L, 64L, 4096L)) {
+                List<long[]> shares = FioBeside.shares(blocks * MIB, workers, MIB);
+                long next = 0;
+                for (long[] share : shares) {
+                    assertEquals(next, share[0], workers + " workers, " + blocks + " blocks: contiguous");
+                    assertTrue(share[1] > 0 && share[1] % MIB == 0, workers + " workers, " + blocks + " blocks: whole blocks, never none");
+                    next += share[1];
+                }
+                assertEquals(blocks * MIB, next, workers + " workers, " + blocks + " blocks: the whole file");
+                assertEquals(Math.min(workers, blocks), shares.size());
+            }
+        }
+    }
+
+    /** Three workers on 64 MiB, the needle in the last block: fio's jobs read all 64 MiB, and the checking ones find it. */
+    @Test
+    void whereFioIsInstalledThreeJobsReadTheWholeFileAndFindANeedleInItsTail() throws Exception {
+        assumeTrue(FioBeside.onPath("fio"), "fio is not installed (tools/setup-fio installs it): no real fio run");
+        TestFiles.Layout layout = TestFiles.Layout.zeros("64 MiB, one byte in the last block", 64 * MIB).plant(64 * MIB - 100, (byte) 0x21);
+        Path file = TestFiles.write(directory.resolve("tail.bin"), layout);
+        for (FioBeside.FioJob job : List.of(new FioBeside.FioJob("psync", 1, true, "malloc"), new FioBeside.FioJob("psync", 1, true, "malloc", true))) {
+            Process fio = new ProcessBuilder(job.command(file, 64 * MIB, 3, MIB)).redirectErrorStream(true).start();
+            String out = new String(fio.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            fio.waitFor();
+            if (job.checking()) {
+                assertEquals(java.util.OptionalLong.of(layout.expectedOffset()), FioBeside.nonZeroWordFound(out), job.name() + ": " + out);
+            } else {
+                assertEquals(64 * MIB, (long) FioBeside.bytesAndSeconds(out)[0], job.name() + ": " + out);
+            }
+        }
     }
 
     @Test
@@ -91,8 +132,13 @@ class FioBesideTest {
         double[] figures = FioBeside.bytesAndSeconds("some warning\n" + terse);
         assertEquals(4L << 30, (long) figures[0]);
         assertEquals(2.0, figures[1], 1e-9);
-        assertThrows(IllegalArgumentException.class, () -> FioBeside.bytesAndSeconds("fio: no such file\n"));
-        assertThrows(IllegalArgumentException.class, () -> FioBeside.bytesAndSeconds("3;fio-3.33;x;0;0;0;0;0;0;0\n"));
+        // Output of another shape is the environment's fault: one line (the tools print it with status 2), no stack trace.
+        for (String unexpected : List.of("fio: no such file\n", "3;fio-3.33;x;0;0;0;0;0;0;0\n", "3;fio-3.33;x;0;0\n",
+                "3;fio-3.33;x;0;0;many;2097152;2048;2000\n", "")) {
+            lib.UserMistakeException refused = assertThrows(lib.UserMistakeException.class, () -> FioBeside.bytesAndSeconds(unexpected),
+                    unexpected);
+            assertFalse(refused.getMessage().contains("\n"), refused.getMessage());
+        }
     }
 
     @Test
@@ -101,6 +147,23 @@ class FioBesideTest {
         assertEquals(2, FioBeside.hugePagesNeeded(2, 1, MIB)); // half a page is a whole one
         assertEquals(37, FioBeside.freeHugePages("MemTotal: 1 kB\nHugePages_Total:      40\nHugePages_Free:       37\n"));
         assertEquals(0, FioBeside.freeHugePages("MemTotal: 1 kB\n"));
+    }
+
+    /** --help needs nothing of the project's folders: FioBeside and SizeSweep answer it from any directory. */
+    @Test
+    void fioBesideAndSizeSweepAnswerHelpFromAnotherDirectory() throws Exception {
+        for (String tool : List.of("FioBeside", "SizeSweep")) {
+            Path logs = directory.resolve(tool + "-logs");
+            java.nio.file.Files.createDirectories(logs);
+            Process process = new ProcessBuilder(Subprocess.javaCommand(List.of(), tool, "--help"))
+                    .directory(directory.toFile())
+                    .redirectOutput(logs.resolve("stdout").toFile()).redirectError(logs.resolve("stderr").toFile()).start();
+            assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), tool + " still running");
+            String out = java.nio.file.Files.readString(logs.resolve("stdout")), err = java.nio.file.Files.readString(logs.resolve("stderr"));
+            assertEquals(0, process.exitValue(), tool + ":\n" + out + err);
+            assertTrue(out.contains("Usage:"), tool + ": " + out);
+            assertFalse(err.contains("Exception"), tool + ": " + err);
+        }
     }
 
     @Test

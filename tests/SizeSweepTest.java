@@ -33,8 +33,10 @@ class SizeSweepTest {
     @Test
     void theDefaultSizesRunFrom256MiBToOneAndAHalfTimesMemory() {
         assertEquals(List.of(256 * MIB, GIB, 4 * GIB, 12 * GIB, 36 * GIB), SizeSweep.chosenSizes(null, 24 * GIB));
-        // Half of 2 GiB is 1 GiB, already on the list; 1.5 × memory is 3 GiB.
-        assertEquals(List.of(256 * MIB, GIB, 3 * GIB, 4 * GIB), SizeSweep.chosenSizes(null, 2 * GIB));
+        // Half of 2 GiB is 1 GiB, already on the list; 1.5 × memory is 3 GiB, where the sweep ends: no 4 GiB.
+        assertEquals(List.of(256 * MIB, GIB, 3 * GIB), SizeSweep.chosenSizes(null, 2 * GIB));
+        // --memory 128m: from half of it to 1.5 × it, no fixed size past that.
+        assertEquals(List.of(64 * MIB, 192 * MIB), SizeSweep.chosenSizes(null, 128 * MIB));
         // Memory that is no whole number of MiB: the sizes are rounded down to whole MiB.
         List<Long> odd = SizeSweep.chosenSizes(null, 3 * GIB + 12345);
         assertTrue(odd.stream().allMatch(bytes -> bytes % MIB == 0), odd::toString);

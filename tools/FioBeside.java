@@ -71,8 +71,13 @@ import picocli.CommandLine.Parameters;
 public class FioBeside implements Callable<Integer> {
 
     static final String CSV_NAME = "fio.csv";
-    /** The chapters that read around the page cache, as they declare (lib/BypassesPageCache). */
-    static final List<String> CHAPTERS = lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+    /**
+     * The chapters that read around the page cache, as they declare (lib/BypassesPageCache). A method,
+     * not a constant: it reads variants/, which {@code --help} from another directory must not need.
+     */
+    static List<String> chapters() {
+        return lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+    }
     /** fio's reads in flight per job for libaio and io_uring: chapter 15's, half and twice it. */
     static final String QUEUE_DEPTHS = (V15IoUring.QUEUE_DEPTH + 1) / 2 + "," + V15IoUring.QUEUE_DEPTH + "," + 2 * V15IoUring.QUEUE_DEPTH;
     /** fio's terse output, version 3: the fields used here, counted from 0 (see fio's HOWTO, "Terse output"). */
@@ -123,17 +128,42 @@ public class FioBeside implements Callable<Integer> {
                     + (iomem.equals("shmhuge") ? " 2MiB-pages" : direct ? " 4KiB-pages" : "") + (checking ? " " + CHECKING : "");
         }
 
+        /**
+         * fio's command: the options every job shares, then one job per worker, each with its own
+         * contiguous share of the file's whole blocks ({@link #shares}), so that together they read
+         * all of it, whatever the worker count.
+         */
         List<String> command(Path file, long fileBytes, int jobs, long blockBytes) {
-            long perJob = fileBytes / jobs / blockBytes * blockBytes; // whole blocks: O_DIRECT reads nothing else
-            List<String> command = new ArrayList<>(List.of("fio", "--name=" + name().replace(' ', '-'), "--filename=" + file,
-                    "--readonly", "--rw=read", "--bs=" + blockBytes, "--numjobs=" + jobs, "--size=" + perJob,
-                    "--offset_increment=" + perJob, "--ioengine=" + engine, "--iodepth=" + depth, "--direct=" + (direct ? 1 : 0),
-                    "--iomem=" + iomem, "--group_reporting", "--output-format=terse", "--terse-version=3"));
+            List<String> command = new ArrayList<>(List.of("fio", "--filename=" + file,
+                    "--readonly", "--rw=read", "--bs=" + blockBytes, "--ioengine=" + engine, "--iodepth=" + depth,
+                    "--direct=" + (direct ? 1 : 0), "--iomem=" + iomem, "--group_reporting", "--output-format=terse", "--terse-version=3"));
             if (checking) {
                 command.addAll(List.of("--verify=pattern", "--verify_pattern=0")); // every block compared with zeros as it lands
             }
+            for (long[] share : shares(fileBytes, jobs, blockBytes)) { // each --name starts a job; the options above are global
+                command.addAll(List.of("--name=" + name().replace(' ', '-'), "--offset=" + share[0], "--size=" + share[1]));
+            }
             return List.copyOf(command);
         }
+    }
+
+    /**
+     * Each job's {offset, bytes}: the file's whole blocks dealt out in contiguous shares, the first
+     * {@code blocks % jobs} shares one block longer, so the shares cover every block (three jobs on
+     * 64 blocks read 22, 21 and 21). Never an empty share: fio reads a job of size 0 as "the whole
+     * file", so a file of fewer blocks than jobs gets one job a block.
+     */
+    static List<long[]> shares(long fileBytes, int jobs, long blockBytes) {
+        long blocks = fileBytes / blockBytes;
+        int used = (int) Math.max(1, Math.min(jobs, blocks));
+        List<long[]> shares = new ArrayList<>();
+        long offset = 0;
+        for (int job = 0; job < used; job++) {
+            long bytes = (blocks / used + (job < blocks % used ? 1 : 0)) * blockBytes;
+            shares.add(new long[] {offset, bytes});
+            offset += bytes;
+        }
+        return shares;
     }
 
     /**
@@ -182,17 +212,33 @@ public class FioBeside implements Callable<Integer> {
         }
     }
 
-    /** Bytes and seconds of one fio run, from its one line of terse output (with --group_reporting). */
+    /**
+     * Bytes and seconds of one fio run, from its one line of terse output (with --group_reporting).
+     * Output of another shape (another fio version, a short or garbled line) is the environment's
+     * fault: one line naming what was expected, never a stack trace.
+     */
     static double[] bytesAndSeconds(String terse) {
         String line = terse.lines().filter(text -> text.startsWith("3;")).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no terse version 3 line in fio's output: " + terse.strip()));
+                .orElseThrow(() -> new UserMistakeException("fio's output has no terse version 3 line: " + firstLine(terse)));
         String[] fields = line.split(";", -1);
-        double bytes = Long.parseLong(fields[TERSE_READ_KIB]) * 1024.0;
-        double seconds = Long.parseLong(fields[TERSE_READ_RUNTIME_MS]) / 1000.0;
+        double bytes, seconds;
+        try {
+            bytes = Long.parseLong(fields[TERSE_READ_KIB]) * 1024.0;
+            seconds = Long.parseLong(fields[TERSE_READ_RUNTIME_MS]) / 1000.0;
+        } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
+            throw new UserMistakeException("fio's terse line has no whole numbers in fields " + TERSE_READ_KIB + " (KiB read) and "
+                    + TERSE_READ_RUNTIME_MS + " (ms): " + firstLine(line));
+        }
         if (bytes <= 0 || seconds <= 0) {
-            throw new IllegalArgumentException("fio read nothing: " + line);
+            throw new UserMistakeException("fio read nothing: " + firstLine(line));
         }
         return new double[] {bytes, seconds};
+    }
+
+    /** The first line of fio's output, cut short: enough to recognise it in a one-line message. */
+    private static String firstLine(String output) {
+        String first = output.strip().lines().findFirst().orElse("(no output)");
+        return first.length() > 200 ? first.substring(0, 200) + "…" : first;
     }
 
     /** 2 MiB pages the kernel holds free for {@code --iomem=shmhuge}, from /proc/meminfo's HugePages_Free. */
@@ -236,9 +282,10 @@ public class FioBeside implements Callable<Integer> {
                     + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=N reserves them)");
         }
         List<FioJob> jobs = jobs(queueDepths, hugePages);
+        List<String> chapters = chapters();
         Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
         if (dryRun) {
-            for (String chapter : CHAPTERS) {
+            for (String chapter : chapters) {
                 System.out.println(String.join(" ", chapterCommand(chapter, jobCount, csv)));
             }
             for (FioJob job : jobs) {
@@ -250,12 +297,16 @@ public class FioBeside implements Callable<Integer> {
         ResultsCsv.checkWritable(csv);
         Haystack.findOrCreate(file, size != null ? OptionalLong.of(size) : OptionalLong.empty(), System.err);
         long fileBytes = Files.size(file);
+        if (fileBytes < chunkBytes || fileBytes % chunkBytes != 0) {
+            throw new UserMistakeException(lib.Quote.name(file) + " holds " + fileBytes + " bytes, not a whole number of --chunk blocks of "
+                    + chunkBytes + ": fio's O_DIRECT jobs read whole blocks, so they would leave its tail unread (give a --chunk that divides it)");
+        }
         Map<String, List<Double>> mbps = new LinkedHashMap<>();
         int failures = 0;
         OptionalLong answer = OptionalLong.empty(); // the chapters' answer, which fio's checking jobs must find too
         for (int round = 1; round <= rounds; round++) {
             System.err.println("fio: round " + round + " of " + rounds);
-            for (String chapter : CHAPTERS) {
+            for (String chapter : chapters) {
                 Process process = new ProcessBuilder(chapterCommand(chapter, jobCount, csv))
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -290,6 +341,11 @@ public class FioBeside implements Callable<Integer> {
                     continue;
                 }
                 double[] figures = bytesAndSeconds(out);
+                if (!job.checking() && (long) figures[0] != fileBytes) { // a checking job stops at the needle; one that only reads must read all
+                    System.err.println("fio: " + job.name() + " read " + (long) figures[0] + " of the file's " + fileBytes + " bytes; not recorded");
+                    failures++;
+                    continue;
+                }
                 Measurement.Result result = new Measurement.Result(job.name(), jobCount, "cold", (long) figures[0],
                         OptionalLong.of(chunkBytes), found.orElse(-1), new double[0], new double[] {figures[1]});
                 System.out.println(result.summaryLine());
@@ -319,7 +375,7 @@ public class FioBeside implements Callable<Integer> {
         for (boolean checking : new boolean[] {false, true}) {
             medians.entrySet().stream().filter(entry -> entry.getKey().contains("O_DIRECT") && entry.getKey().endsWith(" " + CHECKING) == checking)
                     .max(Comparator.comparingDouble(Map.Entry::getValue))
-                    .ifPresent(best -> CHAPTERS.stream().filter(medians::containsKey).forEach(chapter -> lines.add(String.format(Locale.ROOT,
+                    .ifPresent(best -> chapters().stream().filter(medians::containsKey).forEach(chapter -> lines.add(String.format(Locale.ROOT,
                             "%s cold: %,.0f MB/s, %.2f × fio's best O_DIRECT job %s (%s, %,.0f MB/s)", chapter, medians.get(chapter),
                             medians.get(chapter) / best.getValue(), checking ? "checking every byte" : "reading only", best.getKey(), best.getValue()))));
         }

@@ -56,14 +56,17 @@ public class SizeSweep implements Callable<Integer> {
     static final List<String> SIZE_ROUND_CHOICE = List.of("V03ChunkedLong", "V09MmapParallelVector", "V13PreadVector",
             "V14DirectIo", "V15IoUring", "V17ReadDontCache");
     /** The O_DIRECT chapters never consult the page cache: warming it for them would only cost a pass over the file. */
-    static final List<String> ALWAYS_COLD = lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+    /** The chapters that read around the page cache; a method, as it reads variants/, which --help from elsewhere must not need. */
+    static List<String> alwaysCold() {
+        return lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+    }
     static final String CSV_NAME = "sizes.csv";
     /** Past memory each run is a pass over the disk, a minute for 36 GiB: two, not five. */
     static final int DEFAULT_RUNS_PAST_MEMORY = 2;
     private static final long MIB = 1L << 20;
 
     @Option(names = "--sizes", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
-            description = "Haystack sizes (default: 256m, 1g, 4g, half of --memory and 1.5 × --memory).")
+            description = "Haystack sizes (default: 256m, 1g and 4g where not past 1.5 × --memory, half of --memory and 1.5 × --memory).")
     List<Long> sizes;
 
     @Option(names = "--memory", paramLabel = "SIZE", converter = SizeConverter.class,
@@ -192,8 +195,12 @@ public class SizeSweep implements Callable<Integer> {
             throw new UserMistakeException("--memory " + memoryBytes + " is less than 1 MiB: give the machine's memory, e.g. 24g");
         }
         // Half of memory and 1.5 × memory, rounded down to whole MiB: a haystack's size is a multiple of 8.
+        // The fixed sizes only up to 1.5 × memory: the sweep ends there, as its help says, on a small machine too.
         long half = memoryBytes / 2 / MIB * MIB, pastMemory = memoryBytes / 2 * 3 / MIB * MIB;
-        return List.copyOf(new TreeSet<>(List.of(256 * MIB, 1024 * MIB, 4096 * MIB, half, pastMemory)));
+        TreeSet<Long> sizes = new TreeSet<>(List.of(256 * MIB, 1024 * MIB, 4096 * MIB));
+        sizes.removeIf(bytes -> bytes > pastMemory);
+        sizes.addAll(List.of(half, pastMemory));
+        return List.copyOf(sizes);
     }
 
     /** "256m,1g" as byte counts, or one line naming the size that is not one. */
@@ -234,11 +241,12 @@ public class SizeSweep implements Callable<Integer> {
     static List<Step> plan(List<Long> sizes, long memoryBytes, List<String> chapters, Path haystacks, int runs, int warmup,
                            int runsPastMemory, Path csv) {
         List<Step> steps = new ArrayList<>();
+        List<String> alwaysCold = alwaysCold();
         for (long bytes : new TreeSet<>(sizes)) {
             Path haystack = haystackFor(haystacks, bytes);
             boolean pastMemory = bytes > memoryBytes;
             for (String chapter : chapters) {
-                boolean cold = pastMemory || ALWAYS_COLD.contains(chapter);
+                boolean cold = pastMemory || alwaysCold.contains(chapter);
                 List<String> command = new ArrayList<>(List.of("./jbang", "variants/" + chapter + ".java", haystack.toString(),
                         "--runs", Integer.toString(pastMemory ? runsPastMemory : runs),
                         "--warmup", Integer.toString(pastMemory ? 0 : warmup), "--csv", csv.toString()));
