@@ -64,6 +64,11 @@ public final class Haystack {
      * than the one asked for.
      */
     public static Path findOrCreate(Path path, OptionalLong requestedBytes, PrintStream err) throws IOException {
+        return findOrCreate(path, requestedBytes, "--size", err);
+    }
+
+    /** As {@link #findOrCreate(Path, OptionalLong, PrintStream)}, for a tool whose size option has another name ({@code sizeOption}). */
+    public static Path findOrCreate(Path path, OptionalLong requestedBytes, String sizeOption, PrintStream err) throws IOException {
         checkName(path);
         if (Files.isSymbolicLink(path) && !Files.exists(path)) {
             throw new UserMistakeException(Quote.name(path) + " is a symbolic link to nothing; refusing to create a file through it");
@@ -92,7 +97,7 @@ public final class Haystack {
                     + " on a real file system can be timed");
         }
         if (requestedBytes.isPresent() && Files.size(path) != requestedBytes.getAsLong()) {
-            throw new UserMistakeException(Quote.name(path) + " exists with " + Files.size(path) + " bytes, not the --size "
+            throw new UserMistakeException(Quote.name(path) + " exists with " + Files.size(path) + " bytes, not the " + sizeOption + " "
                     + requestedBytes.getAsLong() + " you asked for; it is left as it is (choose another FILE for a new haystack)");
         }
         return path;

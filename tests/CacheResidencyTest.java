@@ -59,6 +59,19 @@ class CacheResidencyTest {
         assertEquals("a,b\n1,2\n", Files.readString(foreign));
     }
 
+    /** A bystander of another size than --bystander-size (1 GiB unless given) is refused naming that option, not --size. */
+    @Test
+    void aBystanderOfAnotherSizeIsRefusedNamingBystanderSize() throws Exception {
+        Path scanned = TestFiles.write(directory.resolve("scanned.bin"), TestFiles.Layout.zeros("scanned", 4 * MIB));
+        Path bystander = TestFiles.write(directory.resolve("bystander.bin"), TestFiles.Layout.zeros("bystander", 4 * MIB));
+        Subprocess.Result result = Subprocess.run(Subprocess.javaCommand(List.of(), "CacheResidency", scanned.toString(),
+                "--bystander", bystander.toString()), directory.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> lines = result.errorLines();
+        assertEquals(1, lines.size(), result.toString());
+        assertTrue(lines.getFirst().contains("not the --bystander-size " + (1L << 30) + " you asked for"), lines.getFirst());
+    }
+
     @Test
     void onlyChapters13And17AreMeasured() {
         assertEquals("V13PreadVector", CacheResidency.chapter("V13PreadVector").getClass().getSimpleName());

@@ -129,7 +129,7 @@ public class CacheResidency implements Callable<Integer> {
         if (csv != null) {
             checkCsv(csv);
         }
-        Haystack.findOrCreate(bystander, OptionalLong.of(bystanderBytes), err);
+        Haystack.findOrCreate(bystander, OptionalLong.of(bystanderBytes), "--bystander-size", err);
         int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         List<Row> rows = new ArrayList<>();
         for (NeedleSearch scan : scans) {
