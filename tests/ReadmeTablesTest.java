@@ -77,6 +77,18 @@ class ReadmeTablesTest {
         }
     }
 
+    /** Each folder results/committed-machines.txt names is there, with its machine.json: a typo would drop a machine from the tables. */
+    @Test
+    void everyCommittedFolderIsThere() {
+        java.util.Set<String> committed = CommittedMachines.of(ReadmeTables.RESULTS).orElseThrow();
+        assertFalse(committed.isEmpty());
+        for (String machine : committed) {
+            assertTrue(Files.isRegularFile(ReadmeTables.RESULTS.resolve(machine).resolve("machine.json")), machine);
+        }
+        assertEquals("amd-epyc-f26m2-2c-avx512-local", CommittedMachines.studyFolder(ReadmeTables.RESULTS, "amd-epyc-f26m2-2c-avx512"), "a committed name gets a folder of its own");
+        assertEquals("a-machine-of-its-own", CommittedMachines.studyFolder(ReadmeTables.RESULTS, "a-machine-of-its-own"));
+    }
+
     /** Where the results root names its committed folders, a block can name no other. */
     @Test
     void aBlockNamingAFolderThatIsNotCommittedIsRefused() throws IOException {
