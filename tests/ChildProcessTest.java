@@ -34,6 +34,14 @@ class ChildProcessTest {
         assertEquals("v1-naive-readall", ended.stdout().getLast());
     }
 
+    /** A child ended by SIGTERM (status 143) was stopped on purpose: the tool stops too, rather than going on to its next step. */
+    @Test
+    void aChildEndedBySigtermStopsTheTool() {
+        ChildProcess.StoppedException stopped = org.junit.jupiter.api.Assertions.assertThrows(ChildProcess.StoppedException.class,
+                () -> ChildProcess.of(List.of("sh", "-c", "kill -TERM $$")).timeLimit(Duration.ofSeconds(60), 0).run("a child stopped", line -> {}));
+        assertTrue(stopped.getMessage().contains("a child stopped was stopped by a signal (status 143)"), stopped.getMessage());
+    }
+
     @Test
     void aLineWithoutEndIsCut() throws Exception {
         ChildProcess.Ended ended = ChildProcess.of(List.of("sh", "-c", "head -c 3000000 /dev/zero | tr '\\0' x; echo; echo after"))

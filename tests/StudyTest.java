@@ -403,6 +403,36 @@ class StudyTest {
         return contents;
     }
 
+    /** SIGTERM while a chapter runs: the study stops there, neither "going on" to its next step nor writing the report. */
+    @Test
+    void aStudyStoppedBySigtermStopsAndWritesNoReport() throws Exception {
+        Path results = directory.resolve("results");
+        Path logs = directory.resolve("sigterm-logs");
+        Process process = Subprocess.start(List.of("./jbang", "tools/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
+                "--runs", "3", "--warmup", "1", "--only", "V02", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts",
+                "--results", results.toString()), logs);
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
+            while (!Files.readString(logs.resolve("stderr")).contains("waiting for") && process.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(process.isAlive(), "the study ended before its chapter started:\n" + Files.readString(logs.resolve("stderr")));
+            ProcessHandle study = java.util.stream.Stream.concat(java.util.stream.Stream.of(process.toHandle()), process.descendants())
+                    .filter(handle -> handle.info().commandLine().map(line -> line.contains("java") && line.contains("Study")).orElse(false))
+                    .findFirst().orElseThrow();
+            study.destroy(); // SIGTERM, as `kill PID` sends it
+            assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the study ends after SIGTERM");
+        } finally {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        String stderr = Files.readString(logs.resolve("stderr"));
+        assertTrue(process.exitValue() != 0, stderr);
+        assertFalse(stderr.contains("going on"), stderr);
+        assertFalse(stderr.contains("report:"), "no report step after SIGTERM:\n" + stderr);
+        assertFalse(Files.exists(results.resolve(MACHINE).resolve("index.html")), stderr);
+    }
+
     /** Two studies in one folder would share its CSVs and the report's partial file: the second is refused, naming the first. */
     @Test
     void aSecondStudyInTheSameFolderIsRefusedNamingTheFirst() throws Exception {

@@ -61,8 +61,32 @@ final class ChildProcess {
     /** Every child running now, stopped by one shutdown hook when the tool is interrupted. */
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
 
+    /** Set when the tool is being stopped (SIGTERM, Ctrl-C): from then on no child is started or waited on as if nothing happened. */
+    private static volatile boolean stopping;
+
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(ChildProcess::stop)));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping = true;
+            RUNNING.forEach(ChildProcess::stop);
+        }));
+    }
+
+    /** A child's exit status when a signal ended it: 128 + SIGINT (Ctrl-C), 128 + SIGTERM. */
+    private static final Set<Integer> STOPPED_BY_SIGNAL = Set.of(128 + 2, 128 + 15);
+
+    /**
+     * The tool, or the child it waited for, was stopped by a signal: whoever stopped it wants it to
+     * end, so the tool ends here rather than going on to its next step.
+     */
+    static final class StoppedException extends IOException {
+        StoppedException(String message) {
+            super(message);
+        }
+    }
+
+    /** Whether the tool is being stopped by a signal; a tool checks it before each step it takes without a child. */
+    static boolean stopping() {
+        return stopping;
     }
 
     /**
@@ -165,6 +189,9 @@ final class ChildProcess {
      * waits for {@code what}, and for how long at most.
      */
     Ended run(String what, Consumer<String> notes) throws IOException, InterruptedException {
+        if (stopping) {
+            throw new StoppedException("stopped by a signal before " + what);
+        }
         notes.accept("waiting for " + what + " (at most " + human(limit) + ")");
         ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().putAll(environment);
@@ -181,6 +208,10 @@ final class ChildProcess {
             // A grandchild that keeps the pipes open is not waited for: what was relayed is kept.
             outRelay.join(DRAIN);
             errRelay.join(DRAIN);
+            if (stopping || (ended && STOPPED_BY_SIGNAL.contains(process.exitValue()))) {
+                throw new StoppedException(what + " was stopped by a signal" + (stopping ? ", and so is this tool" : " (status "
+                        + process.exitValue() + ")") + "; what finished before it is kept");
+            }
             return new Ended(what, limit, ended ? process.exitValue() : -1, !ended, snapshot(out), snapshot(err));
         } finally {
             RUNNING.remove(process);

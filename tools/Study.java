@@ -158,7 +158,7 @@ public class Study implements Callable<Integer> {
 
     @Option(names = "--sizes", arity = "0..1", paramLabel = "SIZE[,SIZE...]", fallbackValue = "", hideParamSyntax = true,
             description = "Add a round, not run by default (it takes long and makes files up to 1.5 × memory): chapters 3, 9, 13, 14, 15 "
-                    + "and 17 on haystacks of these sizes (default: 256m, 1g, 4g, half of memory, 1.5 × memory) beside FILE, "
+                    + "and 17 on haystacks of these sizes (default: 256m, 1g, 4g, half of memory, 1.5 × memory, none past that) beside FILE, "
                     + "into sizes.csv (tools/SizeSweep.java).")
     String sizes;
 
@@ -325,6 +325,10 @@ public class Study implements Callable<Integer> {
         try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> expectedSeconds(step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
             for (int i = 0; i < steps.size(); i++) {
                 Step step = steps.get(i);
+                if (ChildProcess.stopping()) {
+                    throw new ChildProcess.StoppedException("stopped by a signal before " + step.toString().replaceAll("\\s+", " ")
+                            + "; what finished before it is kept (--resume goes on from there)");
+                }
                 if (((step.measures() || step.table().equals(AnswerRound.TABLE)) && done.contains(step.key(fileBytes))) || graphPresent(step)) {
                     progress.skip(i, step + "  already done, skipped");
                     skipped++;
