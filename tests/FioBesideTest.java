@@ -149,21 +149,34 @@ class FioBesideTest {
         assertEquals(0, FioBeside.freeHugePages("MemTotal: 1 kB\n"));
     }
 
-    /** --help needs nothing of the project's folders: FioBeside and SizeSweep answer it from any directory. */
+    /**
+     * --help needs nothing of the project's folders: FioBeside and SizeSweep answer it from any
+     * directory; a run from elsewhere is refused in one line, status 2.
+     */
     @Test
     void fioBesideAndSizeSweepAnswerHelpFromAnotherDirectory() throws Exception {
         for (String tool : List.of("FioBeside", "SizeSweep")) {
-            Path logs = directory.resolve(tool + "-logs");
-            java.nio.file.Files.createDirectories(logs);
-            Process process = new ProcessBuilder(Subprocess.javaCommand(List.of(), tool, "--help"))
-                    .directory(directory.toFile())
-                    .redirectOutput(logs.resolve("stdout").toFile()).redirectError(logs.resolve("stderr").toFile()).start();
-            assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), tool + " still running");
-            String out = java.nio.file.Files.readString(logs.resolve("stdout")), err = java.nio.file.Files.readString(logs.resolve("stderr"));
-            assertEquals(0, process.exitValue(), tool + ":\n" + out + err);
-            assertTrue(out.contains("Usage:"), tool + ": " + out);
-            assertFalse(err.contains("Exception"), tool + ": " + err);
+            String[] help = fromAnotherDirectory(tool, "--help");
+            assertEquals("0", help[0], tool + ":\n" + help[1] + help[2]);
+            assertTrue(help[1].contains("Usage:"), tool + ": " + help[1]);
+            assertFalse(help[2].contains("Exception"), tool + ": " + help[2]);
+
+            String[] run = fromAnotherDirectory(tool, "--dry-run");
+            List<String> lines = run[2].lines().filter(line -> !line.startsWith("WARNING: Using incubator modules")).toList();
+            assertEquals("2", run[0], tool + ":\n" + run[1] + run[2]);
+            assertEquals(List.of(tool + ": run it from the project's root directory (where ./jbang and variants/ are)"), lines);
         }
+    }
+
+    /** {exit status, stdout, stderr} of {@code tool args} run in the test's temporary directory. */
+    private String[] fromAnotherDirectory(String tool, String... args) throws Exception {
+        Path logs = java.nio.file.Files.createTempDirectory(directory, tool + "-logs");
+        Process process = new ProcessBuilder(Subprocess.javaCommand(List.of(), tool, args))
+                .directory(directory.toFile())
+                .redirectOutput(logs.resolve("stdout").toFile()).redirectError(logs.resolve("stderr").toFile()).start();
+        assertTrue(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), tool + " still running");
+        return new String[] {Integer.toString(process.exitValue()), java.nio.file.Files.readString(logs.resolve("stdout")),
+                java.nio.file.Files.readString(logs.resolve("stderr"))};
     }
 
     @Test
