@@ -94,7 +94,7 @@ public class ColdTuning implements Callable<Integer> {
         }
         for (long chunk : chunks) {
             for (int depth : depths) {
-                settings.add(new Setting("V15IoUring qd" + depth, chunk, new V15IoUring(depth, true)));
+                settings.add(new Setting("V15IoUring qd" + depth, chunk, new V15IoUring(depth)));
             }
         }
         return settings;

@@ -9,7 +9,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -35,6 +34,7 @@ import lib.ChunkedSearch;
 import lib.FileChangedException;
 import lib.Harness;
 import lib.HugePageBuffer;
+import lib.NeedleSearch;
 import lib.Quote;
 import lib.UserMistakeException;
 
@@ -43,16 +43,16 @@ import lib.UserMistakeException;
  *
  * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
  * Here the disk writes straight into each worker's buffer, so a cold run costs the disk and nothing
- * else; a warm run costs the same, since the cache is never consulted. Only the worker changes:
- * its file is opened with O_DIRECT, its reads are widened to whole blocks, and a thread of its own
- * keeps the next chunks' reads queued while it scans, so the disk is never left idle.
+ * else; a warm run costs the same, since the cache is never consulted. Only the worker changes: it
+ * opens the file with O_DIRECT, widens each read to whole blocks, and hands its reads to a thread of
+ * its own that keeps the next chunks queued, so the disk is not idle while the worker scans.
  *
  * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
  * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
  * for uses like this one), but every buffer address, position and length must then be a multiple
- * of the file system's block size. Arithmetic gives the positions; the buffers come from 2 MiB
- * huge pages ({@link HugePageBuffer}), which are aligned for any block size and, being physically
- * contiguous, let the disk take a whole chunk as one request, not a dozen.
+ * of the file system's block size. Arithmetic gives the positions; the buffers come from 2 MiB huge
+ * pages ({@link HugePageBuffer}), aligned for any block size and physically contiguous, so that the
+ * disk takes a whole chunk as one request, not a dozen.
  *
  * <pre>
  * How to run:   ./jbang variants/V14DirectIo.java haystack.bin --cold
@@ -67,6 +67,11 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
 
     /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
     static final long SHARD_ALIGN_BYTES = 4096;
+    /**
+     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
+     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
+     */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
     /**
      * Reads queued on a worker's read thread beyond the chunk it scans. With one, the thread waits
      * after each read for the worker to wake and ask for the next (two thread wake-ups on every
@@ -92,6 +97,10 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
 
     // ---------------------------------------------------------------- the shards and their threads
 
+    /**
+     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
+     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
+     */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -121,16 +130,33 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
     }
 
-    // ---------------------------------------------------------------- one worker: O_DIRECT reads, queued ahead
+    /** Waits for a worker or a read, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    static void await(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker or a read", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- one worker: O_DIRECT reads, queued on a thread of their own
 
     /**
-     * Walks {@code [shardStart, shardEnd)} a chunk at a time, until its first hit or one below it
-     * is known. A pread blocks its thread, so the reads run on a thread of their own, which keeps
-     * {@link #READS_AHEAD} chunks queued, each into its own buffer: the moment one read lands the
-     * next begins, while the worker scans.
+     * A worker reads its shard a chunk at a time with its own O_DIRECT FileChannel. A pread blocks
+     * its thread, so the reads run on a second thread, which keeps {@link #READS_AHEAD} chunks
+     * queued, chunk {@code i} into buffer {@code i % BUFFERS}: the moment one read lands the next
+     * begins, while the worker scans.
      */
-    private static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
-                                  AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
+    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
+                          AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         // A chunk can start and end mid-block, so it can touch one block more at each end.
         long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, HugePageBuffer.HUGE_PAGE_BYTES) * HugePageBuffer.HUGE_PAGE_BYTES;
         ArrayDeque<Future<?>> reads = new ArrayDeque<>(); // queued or in flight, in file order
@@ -144,29 +170,27 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
                     if (failed.get()) {
                         return;
                     }
-                    while (reads.size() < BUFFERS && nextRead < shardEnd) { // chunk i always goes to buffer i % BUFFERS
+                    while (reads.size() < BUFFERS && nextRead < shardEnd) {
                         long readFrom = nextRead, readTo = Math.min(nextRead + chunkBytes, shardEnd);
                         MemorySegment buffer = buffers.asSlice(readsQueued++ % BUFFERS * bufferBytes, bufferBytes);
                         reads.add(readThread.submit(() -> readBlocks(channel, buffer, readFrom, readTo, blockBytes)));
                         nextRead = readTo;
                     }
                     await(reads.poll());
-                    MemorySegment buffer = buffers.asSlice(chunk % BUFFERS * bufferBytes, bufferBytes);
-                    long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
-                    long hit = firstNonZeroWordWidest(buffer, from - alignedFrom, Math.min(from + chunkBytes, shardEnd) - alignedFrom);
+                    long hit = scan(buffers.asSlice(chunk % BUFFERS * bufferBytes, bufferBytes), from, Math.min(from + chunkBytes, shardEnd), blockBytes);
                     if (hit >= 0) {
-                        lowestHit.accumulateAndGet(alignedFrom + hit, Math::min);
+                        lowestHit.accumulateAndGet(hit, Math::min);
                         return;
                     }
                 }
             } finally {
                 reads.forEach(read -> read.cancel(false)); // a worker that stops early needs none of the reads not yet begun
             }
-        } // the read thread closes first, and waits for the read in flight: the disk is writing into a buffer
+        } // the read thread closes first and lets the read in flight land: the disk is writing into a buffer
     }
 
-    /** Reads the whole blocks around {@code [from, to)} into {@code buffer}, from its start. */
-    private static Void readBlocks(FileChannel channel, MemorySegment buffer, long from, long to, long blockBytes) throws IOException {
+    /** Reads the whole blocks around {@code [from, to)} into the buffer, from its start. */
+    static Void readBlocks(FileChannel channel, MemorySegment buffer, long from, long to, long blockBytes) throws IOException {
         long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
         long alignedTo = Math.ceilDiv(to, blockBytes) * blockBytes;
         long wanted = to - alignedFrom; // the bytes we need, up to `to`
@@ -182,7 +206,7 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         return null;
     }
 
-    /** The file opened with O_DIRECT, or one line saying that its file system refuses it. */
+    /** The file, opened with O_DIRECT. */
     static FileChannel openDirect(Path file) throws IOException {
         try {
             return FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
@@ -195,16 +219,50 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         }
     }
 
+    /** Scans {@code [from, to)} of the file, which lies in the buffer from the start of its first block, a slice at a time. */
+    static long scan(MemorySegment buffer, long from, long to, long blockBytes) {
+        long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
+        for (long slice = from - alignedFrom; slice < to - alignedFrom; slice += SCAN_SLICE_BYTES) {
+            long hit = firstNonZeroWordWidest(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, to - alignedFrom));
+            if (hit >= 0) {
+                return alignedFrom + hit;
+            }
+        }
+        return NOT_FOUND;
+    }
+
     /** The alignment O_DIRECT asks for on this file's file system, in bytes. */
     static long blockBytes(Path file) throws IOException {
         return Files.getFileStore(file).getBlockSize();
     }
 
-    // ---------------------------------------------------------------- the vector kernel
+    // ---------------------------------------------------------------- the kernel: 8 bytes per step
 
+    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
+    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
+        long offset = from;
+        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
+            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
+                return offset;
+            }
+        }
+        for (; offset < to; offset++) { // the 1-7 tail bytes
+            if (segment.get(JAVA_BYTE, offset) != 0) {
+                return NeedleSearch.wordContaining(offset);
+            }
+        }
+        return NOT_FOUND;
+    }
+
+    // ---------------------------------------------------------------- the vector kernels
+
+    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
+    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
+    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
     static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
-    static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
     static final int BLOCK_BYTES_256 = 4 * 32;
+    static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
     static final int BLOCK_BYTES_512 = 4 * 64;
     /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
     static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
@@ -216,9 +274,10 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         } else if (WIDEST_BITS >= 256) {
             return firstNonZeroWord256(segment, from, to);
         }
-        return firstNonZeroWord(segment, from, to);
+        return firstNonZeroWordScalar(segment, from, to);
     }
 
+    /** 256-bit vectors, AVX2 width: 128 bytes per step. Same contract as the scalar kernel. */
     static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
         long offset = from;
         for (; offset <= to - BLOCK_BYTES_256; offset += BLOCK_BYTES_256) {
@@ -226,13 +285,17 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
             LongVector b = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 32, ByteOrder.LITTLE_ENDIAN);
             LongVector c = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
             LongVector d = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 96, ByteOrder.LITTLE_ENDIAN);
+            // "Not every lane zero", asked of eight int lanes: the same bits as "any long lane
+            // non-zero", in fewer instructions (with AVX2, an equality compare and vtestps).
             if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
                 break; // this block holds the first non-zero word
             }
         }
-        return firstNonZeroWord(segment, offset, to); // the block that hit, or the tail
+        keepFaultsCatchable(segment, from, to);
+        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
     }
 
+    /** 512-bit vectors, AVX-512 width: 256 bytes per step. Same contract as the scalar kernel. */
     static long firstNonZeroWord512(MemorySegment segment, long from, long to) {
         long offset = from;
         for (; offset <= to - BLOCK_BYTES_512; offset += BLOCK_BYTES_512) {
@@ -240,44 +303,22 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
             LongVector b = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
             LongVector c = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 128, ByteOrder.LITTLE_ENDIAN);
             LongVector d = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 192, ByteOrder.LITTLE_ENDIAN);
-            if (a.or(b).or(c.or(d)).compare(VectorOperators.NE, 0).anyTrue()) {
-                break;
+            if (a.or(b).or(c.or(d)).compare(VectorOperators.NE, 0).anyTrue()) { // kortest on the compare's mask
+                break; // this block holds the first non-zero word
             }
         }
-        return firstNonZeroWord(segment, offset, to);
+        keepFaultsCatchable(segment, from, to);
+        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
     }
 
-    /** The first non-zero word in {@code [from, to)}, 8 bytes a step; a short word at the end counts too. */
-    static long firstNonZeroWord(MemorySegment segment, long from, long to) {
-        long offset = from;
-        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
-            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
-                return offset;
-            }
-        }
-        for (; offset < to; offset++) { // the 1-7 tail bytes
-            if (segment.get(JAVA_BYTE, offset) != 0) {
-                return offset & ~7L;
-            }
-        }
-        return NOT_FOUND;
-    }
-
-    /** Waits for a task on another thread, and throws here what it threw there, not wrapped. */
-    private static void await(Future<?> task) throws IOException {
-        try {
-            task.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker or a read", e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case UncheckedIOException io -> throw io.getCause();
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IOException(e.getCause());
-            }
+    /**
+     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
+     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
+     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
+     */
+    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
+        if (from < to) {
+            byte ignored = segment.get(JAVA_BYTE, from);
         }
     }
 }
