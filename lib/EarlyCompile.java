@@ -2,7 +2,7 @@
 // turns, so that a first run waits less for C2 (colons: JBang quotes commas). JBang gives every script
 // that sources lib/ these options; each names one chapter's kernel, never one of a chapter that maps
 // the file (FirstRunOptionsTest says why, and checks both).
-//RUNTIME_OPTIONS -XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling:V11PreadParallelVector256::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord256:0.01
+//RUNTIME_OPTIONS -XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling:V11PreadParallelVector256::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord256:0.01
 package lib;
 
 import java.lang.foreign.Arena;
@@ -63,11 +63,13 @@ public final class EarlyCompile {
     /**
      * The kernel to compile early for {@code chapter}: its static {@code firstNonZeroWordWidest(MemorySegment,
      * long, long)}, where it also has a static long {@code SCAN_SLICE_BYTES} (it scans buffers of its own,
-     * a slice at a time) and does not map the file. A mapped chapter's kernel compiled that early can
-     * lack the scalar read that makes a fault in a shrinking mapping catchable (MappedShrinkTest).
+     * a slice at a time), does not map the file and reads through the page cache. A mapped chapter's
+     * kernel compiled that early can lack the scalar read that makes a fault in a shrinking mapping
+     * catchable (MappedShrinkTest); a chapter that reads around the cache runs cold, where the first
+     * run waits for the disk, not for C2.
      */
     public static Optional<Declared> declaredBy(Class<?> chapter) {
-        if (MapsTheFile.class.isAssignableFrom(chapter)) {
+        if (MapsTheFile.class.isAssignableFrom(chapter) || BypassesPageCache.class.isAssignableFrom(chapter)) {
             return Optional.empty();
         }
         try {

@@ -1,23 +1,29 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lib.Kernel;
 import lib.NeedleSearch;
-import lib.PositionalReader;
-import lib.VectorKernel;
-import lib.WordKernel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pread worker hands its kernel the chunk it read a slice at a time: a needle on either side of
- * every slice edge, in a short last slice, or in two slices at once must come back exactly as the
- * word-by-word kernel finds it over the whole chunk.
+ * A pread chapter's worker hands its kernel the chunk it read a slice at a time ({@code readAndScan}
+ * in chapters 7, 11 and 13): a needle on either side of every slice edge, in a short last slice, or
+ * in two slices at once must come back exactly as a byte-by-byte look finds it over the whole chunk.
  */
-class PositionalReaderTest {
+class PreadChunkTest {
+
+    /** One chapter's read of {@code [from, to)} into a buffer, and its scan. */
+    @FunctionalInterface
+    interface ReadAndScan {
+        long firstNonZeroWord(FileChannel channel, MemorySegment buffer, ByteBuffer bufferView, long from, long to) throws IOException;
+    }
 
     private static final long KIB = 1024;
     private static final long SLICE_BYTES = 64 * KIB;
@@ -40,8 +46,8 @@ class PositionalReaderTest {
             Path file = TestFiles.write(directory.resolve("needle-" + needle + ".bin"),
                     TestFiles.Layout.zeros("needle at " + needle, CHUNK_BYTES).plant(needle, (byte) 0x2a));
             long expected = needle / Long.BYTES * Long.BYTES;
-            for (Kernel kernel : kernels()) {
-                assertEquals(expected, firstNonZeroWord(file, kernel, 0, CHUNK_BYTES), "needle at " + needle);
+            for (ReadAndScan chapter : chapters()) {
+                assertEquals(expected, firstNonZeroWord(file, chapter, 0, CHUNK_BYTES), "needle at " + needle);
             }
         }
     }
@@ -51,21 +57,29 @@ class PositionalReaderTest {
         Path file = TestFiles.write(directory.resolve("two.bin"), TestFiles.Layout.zeros("two needles", CHUNK_BYTES)
                 .plant(2 * SLICE_BYTES + 16, (byte) 1).plant(SLICE_BYTES + 40, (byte) 2));
         Path zeros = TestFiles.write(directory.resolve("zeros.bin"), TestFiles.Layout.zeros("zeros", CHUNK_BYTES));
-        for (Kernel kernel : kernels()) {
-            assertEquals(SLICE_BYTES + 40, firstNonZeroWord(file, kernel, 0, CHUNK_BYTES));
-            assertEquals(2 * SLICE_BYTES + 16, firstNonZeroWord(file, kernel, SLICE_BYTES + 48, CHUNK_BYTES),
+        for (ReadAndScan chapter : chapters()) {
+            assertEquals(SLICE_BYTES + 40, firstNonZeroWord(file, chapter, 0, CHUNK_BYTES));
+            assertEquals(2 * SLICE_BYTES + 16, firstNonZeroWord(file, chapter, SLICE_BYTES + 48, CHUNK_BYTES),
                     "a chunk that starts past the first needle, at an offset that is not a slice's");
-            assertEquals(NeedleSearch.NOT_FOUND, firstNonZeroWord(zeros, kernel, 0, CHUNK_BYTES));
+            assertEquals(NeedleSearch.NOT_FOUND, firstNonZeroWord(zeros, chapter, 0, CHUNK_BYTES));
         }
     }
 
-    private static List<Kernel> kernels() {
-        return List.of(WordKernel::firstNonZeroWord, VectorKernel::firstNonZeroWordWidest);
+    @Test
+    void theChaptersScanInSlicesOfTheSizeThisTestChecks() {
+        assertEquals(List.of(SLICE_BYTES, SLICE_BYTES, SLICE_BYTES), List.of(V07PreadParallel.SCAN_SLICE_BYTES,
+                V11PreadParallelVector256.SCAN_SLICE_BYTES, V13PreadVector.SCAN_SLICE_BYTES));
     }
 
-    private static long firstNonZeroWord(Path file, Kernel kernel, long from, long to) throws IOException {
-        try (PositionalReader reader = new PositionalReader(file, to - from, kernel)) {
-            return reader.firstNonZeroWord(from, to);
+    private static List<ReadAndScan> chapters() {
+        return List.of(V07PreadParallel::readAndScan, V11PreadParallelVector256::readAndScan, V13PreadVector::readAndScan);
+    }
+
+    /** Reads {@code [from, to)} of {@code file} into a buffer of its own size, as a worker would, and scans it. */
+    private static long firstNonZeroWord(Path file, ReadAndScan chapter, long from, long to) throws IOException {
+        try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(to - from, 4096);
+            return chapter.firstNonZeroWord(channel, buffer, buffer.asByteBuffer(), from, to);
         }
     }
 }

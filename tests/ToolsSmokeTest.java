@@ -105,7 +105,7 @@ class ToolsSmokeTest {
         assertTrue(Files.size(html) > 0, html + " is empty");
         String graph = Files.readString(html);
         assertTrue(graph.contains("cpool"), "no flame graph frames in " + html);
-        assertTrue(graph.contains("ParallelSearch"), "the workers' frames are missing from " + html);
+        assertTrue(graph.contains("V13PreadVector.scanShard"), "the workers' frames are missing from " + html);
 
         Outcome again = run(new V13PreadVector(), haystack.toString(), "--runs", "2", "--workers", "1",
                 "--profile", "--flamegraphs", graphs.toString());
