@@ -153,10 +153,10 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
     // ---------------------------------------------------------------- one worker: a ring of reads in flight
 
-    /** One chunk's read: its buffer, the whole blocks from {@code alignedFrom} that hold {@code [.., to)}, and the bytes landed. */
+    /** One chunk's read: its buffer, the whole blocks from {@code alignedFrom} on that hold the chunk up to {@code to}, and the bytes in. */
     static final class Read {
         final MemorySegment buffer;
-        long alignedFrom, to, landed;
+        long alignedFrom, to, filled;
 
         Read(MemorySegment buffer) {
             this.buffer = buffer;
@@ -191,26 +191,26 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                         int slot = (int) (readsQueued % queueDepth);
                         reads[slot].alignedFrom = Math.floorDiv(nextRead, blockBytes) * blockBytes;
                         reads[slot].to = nextRead = Math.min(nextRead + chunkBytes, shardEnd);
-                        reads[slot].landed = 0;
+                        reads[slot].filled = 0;
                         queueTheRest(ring, fd, reads[slot], blockBytes, slot);
                         inFlight++;
                     }
                     Read read = reads[(int) (chunk % queueDepth)];
-                    while (read.landed < read.to - read.alignedFrom) { // reads complete in any order
+                    while (read.filled < read.to - read.alignedFrom) { // reads complete in any order
                         IoUring.Completion completion = ring.submitAndWait();
                         inFlight--;
-                        Read landed = reads[(int) completion.tag()];
+                        Read done = reads[(int) completion.tag()];
                         if (completion.result() < 0) {
-                            throw new IOException("read at " + (landed.alignedFrom + landed.landed) + ": " + Native.strerror(-completion.result()));
+                            throw new IOException("read at " + (done.alignedFrom + done.filled) + ": " + Native.strerror(-completion.result()));
                         }
-                        landed.landed += completion.result();
-                        if (landed.landed < landed.to - landed.alignedFrom) { // cut short: send the rest again
-                            if (completion.result() == 0 || landed.landed % blockBytes != 0) {
+                        done.filled += completion.result();
+                        if (done.filled < done.to - done.alignedFrom) { // cut short: send the rest again
+                            if (completion.result() == 0 || done.filled % blockBytes != 0) {
                                 // O_DIRECT reads whole blocks; only the end of the file cuts one short of a block, too early here.
-                                throw new FileChangedException("the file ended near " + (landed.alignedFrom + landed.landed)
+                                throw new FileChangedException("the file ended near " + (done.alignedFrom + done.filled)
                                         + " bytes, shorter than when the search began");
                             }
-                            queueTheRest(ring, fd, landed, blockBytes, completion.tag());
+                            queueTheRest(ring, fd, done, blockBytes, completion.tag());
                             inFlight++;
                         }
                     }
@@ -232,8 +232,8 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     /** Queues the read of what {@code read} still lacks of its whole blocks; its completion comes back tagged {@code slot}. */
     static void queueTheRest(IoUring ring, int fd, Read read, long blockBytes, long slot) {
         long alignedTo = Math.ceilDiv(read.to, blockBytes) * blockBytes;
-        ring.queueRead(fd, read.buffer.asSlice(read.landed, alignedTo - read.alignedFrom - read.landed),
-                read.alignedFrom + read.landed, slot);
+        ring.queueRead(fd, read.buffer.asSlice(read.filled, alignedTo - read.alignedFrom - read.filled),
+                read.alignedFrom + read.filled, slot);
     }
 
     /**
