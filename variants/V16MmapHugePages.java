@@ -30,6 +30,7 @@ import lib.MappedFileShrankException;
 import lib.MapsTheFile;
 import lib.Native;
 import lib.NeedleSearch;
+import lib.UserMistakeException;
 
 /**
  * Chapter 16: the page cache in 2 MiB folios, mapped 2 MiB at a time.
@@ -151,6 +152,9 @@ public class V16MmapHugePages implements NeedleSearch, MapsTheFile {
         } catch (Native.ErrnoException e) {
             if (e.errno() == Native.ErrnoException.EFAULT) { // a page past the file's end: it was cut while mapped
                 throw new MappedFileShrankException("MADV_POPULATE_READ");
+            }
+            if (e.errno() == Native.ErrnoException.EINVAL) {
+                throw new UserMistakeException("this kernel refuses MADV_POPULATE_READ (" + e.getMessage() + "): it needs Linux 5.14 or later");
             }
             throw e;
         }
