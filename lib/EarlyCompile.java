@@ -1,25 +1,43 @@
+// A chapter's kernels that scan buffers of its own compile after 1% of the JIT's usual calls and loop
+// turns, so that a first run waits less for C2 (colons: JBang quotes commas). JBang gives every script
+// that sources lib/ these options; each names one chapter's kernel, never one of a chapter that maps
+// the file (FirstRunOptionsTest says why, and checks both).
+//RUNTIME_OPTIONS -XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling:V11PreadParallelVector256::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord256:0.01
 package lib;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Optional;
+import jdk.incubator.vector.LongVector;
 
 /**
  * Gets a chapter's kernel compiled by C2 while the JVM is still busy with other things: reading the
  * options, checking the file. A fresh JVM runs the Vector API as plain Java, an object per vector,
  * until C2 has compiled the kernel, and C2 starts only once the kernel has run often enough; a
  * one-shot run ({@code --runs 1 --warmup 0}) used to spend its first few hundred milliseconds of
- * search that way. So, from the first line of {@code main}, a daemon thread runs the kernel over a
+ * search that way. So, from the first line of the harness, a daemon thread runs the kernel over a
  * small buffer of its own (zeros, never the file), on the second core, while the main thread parses
  * the options.
  *
- * <p>The buffer is the readers' own kind, a confined arena's page-aligned native segment scanned
- * {@link PositionalReader#SCAN_SLICE_BYTES} at a time, so the kernel's profile, and the code C2
- * makes from it, are those of the real scan. The thread stops when the kernel scans a slice at
- * compiled speed, or at {@link #stop()}, which the harness calls before the first run: it never
- * runs beside a timed search, and once warm-up runs have compiled the kernel anyway, a timed
- * run cannot tell it ever ran.
+ * <p>The harness does this for a chapter that declares, by their names, a kernel and the slice it
+ * scans its buffers in ({@link #declaredBy}). The buffer is the chapter's own kind, a confined
+ * arena's page-aligned native segment scanned a slice at a time, so the kernel's profile, and the
+ * code C2 makes from it, are those of the real scan. The thread stops when the kernel scans a slice
+ * at compiled speed, or at {@link #stop()}, which the harness calls before the first run: it never
+ * runs beside a timed search, and once warm-up runs have compiled the kernel anyway, a timed run
+ * cannot tell it ever ran.
  */
 public final class EarlyCompile {
+
+    /** The kernel a chapter has compiled early: the widest vectors this CPU has ({@link #widestDescription}). */
+    public static final String KERNEL_NAME = "firstNonZeroWordWidest";
+    /** The static long field that says how much of its buffer a chapter hands the kernel per call. */
+    public static final String SLICE_FIELD = "SCAN_SLICE_BYTES";
 
     /** A slice scanned faster than this (64 KiB at more than about 6.5 GB/s) ran as C2's vector code, not the interpreter's or C1's. */
     private static final long COMPILED_SLICE_NANOS = 10_000;
@@ -28,17 +46,71 @@ public final class EarlyCompile {
     /** However busy the machine, the thread gives up after this long. */
     private static final long GIVE_UP_NANOS = 5_000_000_000L;
 
+    /** A kernel as the thread calls it: the offset of the first non-zero word in {@code [from, to)}, or -1. */
+    @FunctionalInterface
+    public interface Scan {
+        long firstNonZeroWord(MemorySegment segment, long from, long to);
+    }
+
+    /** What a chapter declares: its kernel, and the bytes it scans per call. */
+    public record Declared(Scan kernel, long sliceBytes) {}
+
     private static volatile boolean stopping;
     private static Thread thread;
 
     private EarlyCompile() {}
 
-    /** Starts compiling {@code kernel} in the background; call it first thing in {@code main}. */
-    public static synchronized void start(Kernel kernel) {
+    /**
+     * The kernel to compile early for {@code chapter}: its static {@code firstNonZeroWordWidest(MemorySegment,
+     * long, long)}, where it also has a static long {@code SCAN_SLICE_BYTES} (it scans buffers of its own,
+     * a slice at a time), does not map the file and reads through the page cache. A mapped chapter's
+     * kernel compiled that early can lack the scalar read that makes a fault in a shrinking mapping
+     * catchable (MappedShrinkTest); a chapter that reads around the cache runs cold, where the first
+     * run waits for the disk, not for C2.
+     */
+    public static Optional<Declared> declaredBy(Class<?> chapter) {
+        if (MapsTheFile.class.isAssignableFrom(chapter) || BypassesPageCache.class.isAssignableFrom(chapter)) {
+            return Optional.empty();
+        }
+        try {
+            Field slice = chapter.getDeclaredField(SLICE_FIELD);
+            if (!Modifier.isStatic(slice.getModifiers()) || slice.getType() != long.class) {
+                return Optional.empty();
+            }
+            slice.setAccessible(true);
+            MethodHandle kernel = MethodHandles.privateLookupIn(chapter, MethodHandles.lookup()).findStatic(chapter, KERNEL_NAME,
+                    MethodType.methodType(long.class, MemorySegment.class, long.class, long.class));
+            return Optional.of(new Declared((segment, from, to) -> {
+                try {
+                    return (long) kernel.invokeExact(segment, from, to);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable impossible) { // the kernel declares no checked exception
+                    throw new IllegalStateException(impossible);
+                }
+            }, slice.getLong(null)));
+        } catch (NoSuchFieldException | NoSuchMethodException | IllegalAccessException notDeclared) {
+            return Optional.empty();
+        }
+    }
+
+    /** Starts compiling the kernel {@code chapter} declares, if it declares one; the harness's first step. */
+    public static void startFor(NeedleSearch chapter) {
+        declaredBy(chapter.getClass()).ifPresent(declared -> start(declared.kernel(), declared.sliceBytes()));
+    }
+
+    /** What the widest kernel runs on this CPU, for people to read: "512-bit vectors". */
+    public static String widestDescription() {
+        int bits = LongVector.SPECIES_PREFERRED.vectorBitSize();
+        return bits >= 256 ? bits + "-bit vectors" : "scalar words (no 256-bit vectors on this CPU)";
+    }
+
+    /** Starts running {@code kernel} over {@code sliceBytes} of zeros in the background. */
+    public static synchronized void start(Scan kernel, long sliceBytes) {
         if (thread != null) {
             return;
         }
-        thread = Thread.ofPlatform().daemon().name("early-compile").start(() -> run(kernel));
+        thread = Thread.ofPlatform().daemon().name("early-compile").start(() -> run(kernel, sliceBytes));
     }
 
     /** Stops the thread, if one runs, and waits until it has: the searches to come have both cores. */
@@ -54,9 +126,8 @@ public final class EarlyCompile {
         }
     }
 
-    private static void run(Kernel kernel) {
+    private static void run(Scan kernel, long slice) {
         loadMappedSegments();
-        long slice = PositionalReader.SCAN_SLICE_BYTES;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(slice, 4096);
             long started = System.nanoTime();

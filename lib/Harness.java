@@ -1,6 +1,10 @@
 //DEPS info.picocli:picocli:4.7.7
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS me.tongfei:progressbar:0.10.1
+// Should a JVM still die of a fault (a mapped file cut under a scan: docs/safety.md), its banner goes
+// to stderr, never among the summary lines on stdout, and its crash report to /tmp, not into the
+// working directory. JBang gives every script that sources lib/ these options.
+//RUNTIME_OPTIONS -XX:+DisplayVMOutputToStderr -XX:ErrorFile=/tmp/hs_err_pid%p.log
 package lib;
 
 import java.io.IOException;
@@ -91,6 +95,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** A chapter's {@code main}: runs the command line and exits with its status. */
     public static void run(NeedleSearch search, String[] args) {
+        EarlyCompile.startFor(search); // while the options are read and the file checked
         Phases.end("main");
         int status = execute(search, args, System.out, System.err);
         if (status != ERROR) { // a refusal stays one line
@@ -145,6 +150,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
         Path haystack = runOptions.findOrCreateFile(err);
         String note = search.note(haystack);
+        if (note == null && EarlyCompile.declaredBy(search.getClass()).isPresent()) {
+            note = "scanning with " + EarlyCompile.widestDescription();
+        }
         if (note != null) {
             err.println(chapter + ": " + note);
         }
@@ -187,7 +195,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** The loop for one worker count: evicts the file before each run with --cold, profiles only the timed runs. */
     private Measurement measurement(Path haystack, int workerCount) throws IOException {
-        PmdShares pmdShares = new PmdShares(); // what each run's mapping was, read outside its time
+        PmdShares pmdShares = new PmdShares(); // how the file was mapped after each run, read outside its time
         return new Measurement(chapter, haystack, out, err)
                 .runs(runOptions.warmup(), runOptions.runs())
                 .budget(runOptions.budget())
@@ -204,7 +212,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 })
                 .untimedInEachRun(() -> {
                     Phases.end("first_search");
-                    return pmdShares.afterRun();
+                    return pmdShares.afterRun(search instanceof MapsTheFile ? haystack : null);
                 })
                 .runNote(pmdShares::note)
                 .afterRuns(() -> PageCache.requireStillHeld(haystack, pageCache, pmdShares))

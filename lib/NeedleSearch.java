@@ -22,17 +22,13 @@ public interface NeedleSearch {
 
     long search(Path file, int workers) throws IOException;
 
-    /** A line the harness prints once its checks have passed, before the first run; none by default. */
-    default String note() {
-        return null;
-    }
-
     /**
-     * The line to print for {@code file}: {@link #note()} unless a chapter's way of reading depends on
-     * the file's kernel and file system, and says which way it found.
+     * A line the harness prints once its checks have passed, before the first run, for a chapter whose
+     * way of reading depends on the file's kernel and file system (chapter 17 says which way it
+     * found); none by default.
      */
     default String note(Path file) throws IOException {
-        return note();
+        return null;
     }
 
     /**

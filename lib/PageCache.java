@@ -319,7 +319,7 @@ public final class PageCache {
                 }
             }
             for (Future<?> part : parts) {
-                ParallelSearch.await(part, "the population of " + file);
+                await(part, "the population of " + file);
             }
             return PmdMapping.of(mapped);
         }
@@ -331,6 +331,27 @@ public final class PageCache {
         if (magic == Native.TMPFS_MAGIC || magic == Native.RAMFS_MAGIC) {
             throw new UserMistakeException("--page-cache " + state + ": " + Quote.name(file) + " is on tmpfs or ramfs, whose pages are the file"
                     + " itself and cannot be evicted and read back (put it on a disk's file system such as ext4 or XFS)");
+        }
+    }
+
+    /**
+     * Waits for a task on another thread, and throws here what it threw there: its I/O error as
+     * itself, not wrapped. {@code waitingFor} says, if the wait is interrupted, what it waited for.
+     */
+    static void await(Future<?> result, String waitingFor) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for " + waitingFor, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case java.io.UncheckedIOException io -> throw io.getCause();
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
         }
     }
 }

@@ -21,12 +21,12 @@ import java.util.regex.Pattern;
  * fast a mapped scan can go (one TLB entry per 2 MiB or per 4 KiB), and it changes from one run to
  * the next with the page cache, so every mapped chapter's run reports it.
  *
- * <p>How a run reports it without slowing down: the chapter calls {@link #recordAfterScan} after
- * its scan, before it unmaps. When the harness asked for it ({@link #startRecording}), that reads
- * {@code smaps} for the mapping (a few milliseconds: the kernel walks the page tables) and notes
- * how long the reading took; the harness takes that time back out of the run's. Otherwise the call
- * does nothing, so tests and other callers pay nothing. The harness keeps what each run recorded
- * ({@link PmdShares}).
+ * <p>The harness measures a mapped chapter's file after each run ({@link PmdShares}). A yardstick
+ * that scans memory of its own, which the harness cannot map, calls {@link #recordAfterScan} after
+ * its scan instead. When the harness asked for it ({@link #startRecording}), that reads
+ * {@code smaps} for the memory (a few milliseconds: the kernel walks the page tables) and notes how
+ * long the reading took; the harness takes that time back out of the run's. Otherwise the call does
+ * nothing, so tests and other callers pay nothing.
  */
 public record PmdMapping(long rssBytes, long filePmdMappedBytes, long anonHugePagesBytes) {
 
@@ -98,8 +98,8 @@ public record PmdMapping(long rssBytes, long filePmdMappedBytes, long anonHugePa
     }
 
     /**
-     * A mapped chapter's last step before it unmaps: records how {@code mapping} is mapped, if the
-     * harness is recording. A failure to read {@code smaps} records nothing rather than failing the search.
+     * A yardstick's last step after its scan: records how {@code mapping} is mapped, if the harness is
+     * recording. A failure to read {@code smaps} records nothing rather than failing the search.
      */
     public static void recordAfterScan(MemorySegment mapping) {
         if (!recording) {

@@ -1,14 +1,18 @@
 package lib;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The harness's record of how a mapped chapter's runs were mapped: before each run it asks
- * {@link PmdMapping} to record; right after, {@link #afterRun} takes what the chapter recorded
- * and returns the time spent reading {@code smaps}, which is not the search's; {@link #note} ends
- * the run's line; the median, highest and lowest share sum up the timed runs.
+ * The harness's record of how a mapped chapter's runs were mapped. Right after each run, outside its
+ * time, {@link #afterRun} maps the file once more as the page cache holds it and reads
+ * {@code /proc/self/smaps} ({@link PageCache#mappedAsCached}): whether a page is mapped 2 MiB at a
+ * time depends on the folio the page cache holds it in, which the chapter's mapping met the same way.
+ * A yardstick that scans memory of its own records that memory instead ({@link PmdMapping#recordAfterScan}).
+ * {@link #note} ends the run's line; the median, highest and lowest share sum up the timed runs.
  */
 public final class PmdShares {
     private final List<Double> timedPercents = new ArrayList<>();
@@ -20,10 +24,19 @@ public final class PmdShares {
         PmdMapping.startRecording();
     }
 
-    /** Right after a run, before its time is taken: the nanoseconds spent reading smaps, not the search's. */
-    public long afterRun() {
+    /**
+     * Right after a run, before its time is taken: measures a mapping of {@code mappedFile} (null for a
+     * search that does not map the file), or takes what a yardstick recorded. Returns the nanoseconds
+     * the run itself spent reading smaps, which are not the search's (none for a mapped file's
+     * measurement, made here after the run). A file not wholly cached is not measured: a mapping of
+     * it would read the rest in.
+     */
+    public long afterRun(Path mappedFile) {
         last = PmdMapping.takeRecorded();
         PmdMapping.stopRecording();
+        if (last == null && mappedFile != null) {
+            last = measure(mappedFile);
+        }
         if (last == null) {
             return 0;
         }
@@ -31,6 +44,14 @@ public final class PmdShares {
             timedPercents.add(last.mapping().pmdMappedPercent());
         }
         return last.readingNanos();
+    }
+
+    private static PmdMapping.Recorded measure(Path file) {
+        try {
+            return PageCache.isAllResident(file) ? new PmdMapping.Recorded(PageCache.mappedAsCached(file), 0) : null;
+        } catch (IOException | RuntimeException noSmaps) { // a failure to look fails no search
+            return new PmdMapping.Recorded(null, 0);
+        }
     }
 
     /** For the run's line on stderr: "PMD-mapped 100.0%", or empty for a chapter that does not map. */

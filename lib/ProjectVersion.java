@@ -21,6 +21,6 @@ public final class ProjectVersion implements CommandLine.IVersionProvider {
         Machine machine = Machine.current();
         String cpu = machine.avx512() ? "AVX-512" : machine.avx2() ? "AVX2" : "neither AVX2 nor AVX-512";
         return "haystack-search " + VERSION + ", JDK " + Runtime.version() + " (" + System.getProperty("java.vm.vendor")
-                + "), " + VectorKernel.WIDEST_BITS + "-bit vectors (" + cpu + ")";
+                + "), " + jdk.incubator.vector.LongVector.SPECIES_PREFERRED.vectorBitSize() + "-bit vectors (" + cpu + ")";
     }
 }

@@ -14,11 +14,9 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import lib.ChunkedSearch;
 import lib.NeedleSearch;
-import lib.ParallelSearch;
 import lib.ReferenceSearch;
 import lib.Shard;
 import lib.UserMistakeException;
-import lib.VectorKernel;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
@@ -104,7 +102,7 @@ class ChapterCorrectnessTest {
 
     @Test
     void chapter12RefusesWithAUserMistakeExceptionWithout512BitVectors(@TempDir Path dir) throws IOException {
-        Assumptions.assumeFalse(VectorKernel.has512BitVectors(), "this CPU has 512-bit vectors, so chapter 12 runs here");
+        Assumptions.assumeFalse(V12Vector512.WIDEST_BITS >= 512, "this CPU has 512-bit vectors, so chapter 12 runs here");
         Path file = TestFiles.write(dir.resolve("haystack.bin"), TestFiles.Layout.zeros("all zeros", 4 * KIB));
         assertThrows(UserMistakeException.class, () -> new V12Vector512().search(file, 1));
     }
@@ -158,7 +156,7 @@ class ChapterCorrectnessTest {
         long size = randomSize(random, 2 * MIB + 1, 3 * MIB);
         SortedSet<Long> edges = new TreeSet<>();
         for (Shard shard : Shard.split(size, workers)) {
-            for (long step : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES, ParallelSearch.CHECK_EVERY_BYTES)) {
+            for (long step : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES, V06MmapParallel.CHECK_EVERY_BYTES)) {
                 for (long stepStart = shard.start(); stepStart < shard.end(); stepStart += step) {
                     edges.add(stepStart); // where a reader's read, or a mapping's check, begins
                 }

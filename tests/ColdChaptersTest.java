@@ -1,5 +1,4 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -12,15 +11,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import lib.DirectReader;
 import lib.IoUring;
-import lib.ParallelSearch;
 import lib.ChunkedSearch;
 import lib.ReferenceSearch;
 import lib.Shard;
-import lib.UringReader;
 import lib.UserMistakeException;
-import lib.VectorKernel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,61 +65,48 @@ class ColdChaptersTest {
     }
 
     @Test
-    void ioUringThroughThePageCacheAgreesToo() throws IOException {
+    void ioUringAtAnotherDepthAgreesToo() throws IOException {
+        assumeDirectIoWorks();
         assumeIoUringWorks();
-        int queueDepth = 3; // shallower than the chapter's, and not a power of two
-        checkAgainstReference((file, workers, chunkBytes) -> {
-            long bytes = Files.size(file);
-            return ParallelSearch.firstNonZeroWord(bytes, workers, chunkBytes, () -> new UringReader(
-                    file, bytes, chunkBytes, queueDepth, false, VectorKernel::firstNonZeroWordWidest));
-        });
+        checkAgainstReference(new V15IoUring(3)); // shallower than the chapter's, and not a power of two
     }
 
     /**
-     * Chapter 14's reader queues the chunks that follow the one asked for. Asked for something
-     * else (a chunk again, a jump back, a jump past what it queued, a range not on a chunk edge),
-     * it must still answer for exactly that range; and closed with reads queued (a worker that
-     * stopped early), it must let them land and close its file.
+     * A worker that stops at its first chunk still has the next chunks' reads queued (chapter 14)
+     * or in flight (chapter 15): it must let them land and close its file (and chapter 15 its ring),
+     * every time. Their descriptors are counted in /proc/self/fd before and after.
      */
     @Test
-    void directReaderAnswersForTheRangeAskedEvenOffItsQueue() throws IOException {
+    void aWorkerThatStopsEarlyLetsItsReadsLandAndClosesItsFiles() throws IOException {
         assumeDirectIoWorks();
+        Path descriptors = Path.of("/proc/self/fd");
+        assumeTrue(Files.isDirectory(descriptors), "needs Linux procfs");
         int size = Math.toIntExact(6 * MIB + 4096 + 517); // its last word is 5 bytes long
         byte[] content = new byte[size];
-        long[] needles = {5, MIB - 1, 2 * MIB + 8, 4 * MIB + 4095, size - 1};
-        for (long needle : needles) {
+        for (long needle : new long[] {5, MIB - 1, 2 * MIB + 8, 4 * MIB + 4095, size - 1}) {
             content[(int) needle] = (byte) 0x5a;
         }
-        Path file = directory.resolve("reader-jumps.bin");
+        Path file = directory.resolve("stops-early.bin");
         Files.write(file, content, StandardOpenOption.CREATE_NEW);
-        long[][] ranges = {{0, MIB}, {MIB, 2 * MIB}, {MIB, 2 * MIB}, {0, MIB}, {4 * MIB, 5 * MIB}, {2 * MIB + 8, 3 * MIB},
-                {2 * MIB + 16, 3 * MIB}, {3 * MIB, 4 * MIB}, {4 * MIB, 5 * MIB}, {5 * MIB, size}, {16, 4096}, {size - 5, size}};
-        FileChannel channel = V14DirectIo.openDirect(file);
-        try (DirectReader reader = new DirectReader(channel, DirectReader.blockBytes(file), MIB, size, VectorKernel::firstNonZeroWordWidest)) {
-            for (long[] range : ranges) {
-                assertEquals(firstNonZeroWord(content, range[0], range[1]), reader.firstNonZeroWord(range[0], range[1]),
-                        "range [" + range[0] + ", " + range[1] + ")");
+        List<ChunkedSearch> chapters = new ArrayList<>(List.of(new V14DirectIo()));
+        if (ioUringWorks()) {
+            chapters.add(new V15IoUring());
+        }
+        long before = openDescriptors(descriptors);
+        for (ChunkedSearch chapter : chapters) {
+            for (int search = 0; search < 5; search++) {
+                assertEquals(0, chapter.search(file, 1, MIB), chapter.getClass().getSimpleName()); // the word holding byte 5
+                assertEquals(0, chapter.search(file, 2, MIB), chapter.getClass().getSimpleName());
             }
         }
-        assertFalse(channel.isOpen(), "the reader closes its file");
-        channel = V14DirectIo.openDirect(file);
-        try (DirectReader reader = new DirectReader(channel, DirectReader.blockBytes(file), MIB, size, VectorKernel::firstNonZeroWordWidest)) {
-            assertEquals(0, reader.firstNonZeroWord(0, MIB)); // the word holding byte 5; and it stops here, the next chunks queued
-        }
-        assertFalse(channel.isOpen(), "a reader closed early closes its file too");
+        assertEquals(before, openDescriptors(descriptors), "descriptors left open by a worker that stopped early");
         Files.delete(file);
     }
 
-    /** The offset of the first word (8 bytes from a multiple of 8, or the file's short last word) in {@code [from, to)} that is not zero, or -1. */
-    private static long firstNonZeroWord(byte[] content, long from, long to) {
-        for (long word = Math.floorDiv(from, Long.BYTES) * Long.BYTES; word < to; word += Long.BYTES) {
-            for (long i = word; i < Math.min(word + Long.BYTES, content.length); i++) {
-                if (content[(int) i] != 0 && word >= from) {
-                    return word;
-                }
-            }
+    private static long openDescriptors(Path descriptors) throws IOException {
+        try (Stream<Path> open = Files.list(descriptors)) {
+            return open.count();
         }
-        return -1;
     }
 
     private void checkAgainstReference(ChunkedSearch chapter) throws IOException {
@@ -198,6 +180,14 @@ class ColdChaptersTest {
             // the kernel gave us a ring
         } catch (UserMistakeException refused) {
             assumeTrue(false, refused.getMessage());
+        }
+    }
+
+    private static boolean ioUringWorks() throws IOException {
+        try (IoUring ignored = new IoUring(1)) {
+            return true;
+        } catch (UserMistakeException refused) {
+            return false;
         }
     }
 }

@@ -9,13 +9,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import lib.DontCacheReader;
 import lib.Harness;
 import lib.Native;
 import lib.PageCache;
-import lib.ParallelSearch;
 import lib.Shard;
-import lib.VectorKernel;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -56,23 +53,23 @@ class DontCacheTest {
             Path file = TestFiles.write(directory.resolve("edge-" + edge + ".bin"), layout);
             for (int workers = 1; workers <= 8; workers++) {
                 for (long chunkBytes : new long[] {MIB, 8200}) {
-                    assertEquals(layout.expectedOffset(), search(file, workers, chunkBytes, DontCacheReader.Mode.FADV_DONTNEED),
+                    assertEquals(layout.expectedOffset(), search(file, workers, chunkBytes, V17ReadDontCache.Mode.FADV_DONTNEED),
                             layout.details() + ", " + workers + " workers, " + chunkBytes + "-byte chunks");
                 }
             }
             Files.delete(file);
         }
         Path zeros = TestFiles.write(directory.resolve("zeros.bin"), TestFiles.Layout.zeros("all zeros", AWKWARD_BYTES));
-        assertEquals(-1, search(zeros, 3, MIB, DontCacheReader.Mode.FADV_DONTNEED));
+        assertEquals(-1, search(zeros, 3, MIB, V17ReadDontCache.Mode.FADV_DONTNEED));
     }
 
     @Test
     void eitherWayTheFileReadIsNotLeftInTheCacheWhereAPlainReadLeavesIt() throws IOException {
         Path file = TestFiles.write(directory.resolve("read-once.bin"), TestFiles.Layout.zeros("32 MiB of zeros", 32 * MIB));
-        List<DontCacheReader.Mode> modes = DontCacheReader.modeFor(file).mode() == DontCacheReader.Mode.RWF_DONTCACHE
-                ? List.of(DontCacheReader.Mode.RWF_DONTCACHE, DontCacheReader.Mode.FADV_DONTNEED)
-                : List.of(DontCacheReader.Mode.FADV_DONTNEED);
-        for (DontCacheReader.Mode mode : modes) {
+        List<V17ReadDontCache.Mode> modes = V17ReadDontCache.modeFor(file).mode() == V17ReadDontCache.Mode.RWF_DONTCACHE
+                ? List.of(V17ReadDontCache.Mode.RWF_DONTCACHE, V17ReadDontCache.Mode.FADV_DONTNEED)
+                : List.of(V17ReadDontCache.Mode.FADV_DONTNEED);
+        for (V17ReadDontCache.Mode mode : modes) {
             PageCache.evict(file);
             // One worker: several would each leave the readahead past their shard's end behind.
             assertEquals(-1, search(file, 1, MIB, mode));
@@ -88,7 +85,7 @@ class DontCacheTest {
     @Test
     void whereTheFlagIsTakenTheRowSaysSo() throws IOException {
         Path file = TestFiles.write(directory.resolve("haystack.bin"), TestFiles.Layout.zeros("needle", 2 * MIB).plant(MIB + 9, (byte) 1));
-        assumeTrue(DontCacheReader.modeFor(file).refusal() == null, "this file system refuses RWF_DONTCACHE");
+        assumeTrue(V17ReadDontCache.modeFor(file).refusal() == null, "this file system refuses RWF_DONTCACHE");
         Subprocess.Result run = runChapter(file, directory.resolve("rows.csv"));
         assertEquals(Harness.FOUND, run.exitCode(), run::toString);
         assertTrue(run.stderr().contains("V17ReadDontCache: reading with RWF_DONTCACHE"), run.stderr());
@@ -102,7 +99,7 @@ class DontCacheTest {
         Path shared = Files.createTempDirectory(SHARED_MEMORY, "dont-cache-test-");
         try {
             Path file = TestFiles.write(shared.resolve("haystack.bin"), TestFiles.Layout.zeros("needle", 2 * MIB).plant(5, (byte) 1));
-            assumeTrue(DontCacheReader.modeFor(file).refusal() != null, "tmpfs took RWF_DONTCACHE here");
+            assumeTrue(V17ReadDontCache.modeFor(file).refusal() != null, "tmpfs took RWF_DONTCACHE here");
             Subprocess.Result run = runChapter(file, directory.resolve("rows.csv"));
             assertEquals(Harness.FOUND, run.exitCode(), run::toString);
             List<String> refusals = run.stderr().lines().filter(line -> line.contains("RWF_DONTCACHE")).toList();
@@ -115,9 +112,8 @@ class DontCacheTest {
         }
     }
 
-    private static long search(Path file, int workers, long chunkBytes, DontCacheReader.Mode mode) throws IOException {
-        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
-                () -> new DontCacheReader(file, chunkBytes, mode, VectorKernel::firstNonZeroWordWidest));
+    private static long search(Path file, int workers, long chunkBytes, V17ReadDontCache.Mode mode) throws IOException {
+        return new V17ReadDontCache().search(file, workers, chunkBytes, mode);
     }
 
     private static Subprocess.Result runChapter(Path file, Path csv) {

@@ -8,19 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import lib.Kernel;
 import lib.NeedleSearch;
-import lib.VectorKernel;
-import lib.WordKernel;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The scan kernels against a plain byte loop, on heap segments (a {@code byte[]}, only 1-byte
- * aligned) and native ones (off-heap, as the chapters use: a confined arena where one thread scans,
- * a shared one where several do), over random {@code [from, to)} ranges.
+ * The chapters' scan kernels against a plain byte loop, on heap segments (a {@code byte[]}, only
+ * 1-byte aligned) and native ones (off-heap, as the chapters use: a confined arena where one thread
+ * scans, a shared one where several do), over random {@code [from, to)} ranges. Every chapter's own
+ * copy of each kernel is tested: a chapter holds its whole search, its kernels included.
  */
 class KernelTest {
 
@@ -29,6 +27,15 @@ class KernelTest {
     static final int RANGES_PER_KERNEL = 3_000;
 
     enum Memory { HEAP, NATIVE, SHARED_NATIVE }
+
+    /** A kernel's contract: the offset of the first non-zero word in {@code [from, to)}, or -1. */
+    @FunctionalInterface
+    interface Kernel {
+        long firstNonZeroWord(MemorySegment segment, long from, long to);
+    }
+
+    /** The widest vectors C2 uses on this CPU, in bits. */
+    static final int WIDEST_BITS = jdk.incubator.vector.LongVector.SPECIES_PREFERRED.vectorBitSize();
 
     /** A kernel with the name its tests show, and whether it needs AVX-512 to run as real SIMD. */
     record KernelUnderTest(String name, Kernel kernel, boolean needs512BitVectors) {
@@ -39,13 +46,41 @@ class KernelTest {
     }
 
     static Stream<Arguments> kernelsAndMemory() {
-        List<KernelUnderTest> kernels = List.of(
-                new KernelUnderTest("WordKernel", WordKernel::firstNonZeroWord, false),
-                new KernelUnderTest("VectorKernel 256-bit", VectorKernel::firstNonZeroWord256, false),
-                new KernelUnderTest("VectorKernel 512-bit", VectorKernel::firstNonZeroWord512, true),
-                new KernelUnderTest("VectorKernel widest (" + VectorKernel.widestDescription() + ")",
-                        VectorKernel::firstNonZeroWordWidest, false));
-        return kernels.stream().flatMap(kernel -> Stream.of(Memory.values()).map(memory -> Arguments.of(kernel, memory)));
+        return kernels().stream().flatMap(kernel -> Stream.of(Memory.values()).map(memory -> Arguments.of(kernel, memory)));
+    }
+
+    /** Every chapter's copy of every kernel it has. */
+    static List<KernelUnderTest> kernels() {
+        List<KernelUnderTest> kernels = new ArrayList<>();
+        scalar(kernels, "V03ChunkedLong", V03ChunkedLong::firstNonZeroWordScalar);
+        scalar(kernels, "V04Mmap", V04Mmap::firstNonZeroWordScalar);
+        scalar(kernels, "V05MmapMadvise", V05MmapMadvise::firstNonZeroWordScalar);
+        scalar(kernels, "V06MmapParallel", V06MmapParallel::firstNonZeroWordScalar);
+        scalar(kernels, "V07PreadParallel", V07PreadParallel::firstNonZeroWordScalar);
+        scalar(kernels, "V08Vector256", V08Vector256::firstNonZeroWordScalar);
+        scalar(kernels, "V09MmapParallelVector", V09MmapParallelVector::firstNonZeroWordScalar);
+        scalar(kernels, "V10MmapPopulate", V10MmapPopulate::firstNonZeroWordScalar);
+        scalar(kernels, "V11PreadParallelVector256", V11PreadParallelVector256::firstNonZeroWordScalar);
+        scalar(kernels, "V12Vector512", V12Vector512::firstNonZeroWordScalar);
+        scalar(kernels, "V13PreadVector", V13PreadVector::firstNonZeroWordScalar);
+        scalar(kernels, "V16MmapHugePages", V16MmapHugePages::firstNonZeroWordScalar);
+        kernels.add(new KernelUnderTest("V08Vector256 256-bit", V08Vector256::firstNonZeroWord256, false));
+        kernels.add(new KernelUnderTest("V09MmapParallelVector 256-bit", V09MmapParallelVector::firstNonZeroWord256, false));
+        kernels.add(new KernelUnderTest("V10MmapPopulate 256-bit", V10MmapPopulate::firstNonZeroWord256, false));
+        kernels.add(new KernelUnderTest("V11PreadParallelVector256 256-bit", V11PreadParallelVector256::firstNonZeroWord256, false));
+        kernels.add(new KernelUnderTest("V13PreadVector 256-bit", V13PreadVector::firstNonZeroWord256, false));
+        kernels.add(new KernelUnderTest("V16MmapHugePages 256-bit", V16MmapHugePages::firstNonZeroWord256, false));
+        kernels.add(new KernelUnderTest("V12Vector512 512-bit", V12Vector512::firstNonZeroWord512, true));
+        kernels.add(new KernelUnderTest("V13PreadVector 512-bit", V13PreadVector::firstNonZeroWord512, true));
+        kernels.add(new KernelUnderTest("V16MmapHugePages 512-bit", V16MmapHugePages::firstNonZeroWord512, true));
+        String widest = " widest (" + WIDEST_BITS + "-bit on this CPU)";
+        kernels.add(new KernelUnderTest("V13PreadVector" + widest, V13PreadVector::firstNonZeroWordWidest, false));
+        kernels.add(new KernelUnderTest("V16MmapHugePages" + widest, V16MmapHugePages::firstNonZeroWordWidest, false));
+        return kernels;
+    }
+
+    private static void scalar(List<KernelUnderTest> kernels, String chapter, Kernel kernel) {
+        kernels.add(new KernelUnderTest(chapter + " scalar", kernel, false));
     }
 
     /** Where a test's native memory comes from: the arena kind decides which checks the JIT must keep. */
@@ -123,8 +158,7 @@ class KernelTest {
     /** The 512-bit kernel only runs as real SIMD with AVX-512; elsewhere it is skipped, not passed. */
     static void assumeKernelRunsHere(KernelUnderTest kernel) {
         if (kernel.needs512BitVectors()) {
-            Assumptions.assumeTrue(VectorKernel.has512BitVectors(),
-                    "512-bit vectors needed; this CPU offers " + VectorKernel.WIDEST_BITS + "-bit");
+            Assumptions.assumeTrue(WIDEST_BITS >= 512, "512-bit vectors needed; this CPU offers " + WIDEST_BITS + "-bit");
         }
     }
 }

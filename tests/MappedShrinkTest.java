@@ -18,7 +18,6 @@ import lib.Haystack;
 import lib.HugeFolios;
 import lib.Native;
 import lib.NeedleSearch;
-import lib.VectorKernel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,10 +37,10 @@ class MappedShrinkTest {
     /** Runs before the cut: by then C2 has compiled the kernel (it is called per 1 MiB chunk, thousands of times). */
     private static final int RUNS_BEFORE_CUT = 40;
     /**
-     * Chapter 16's runs end with a read of /proc/self/smaps (its PMD count) outside the scan, so its
-     * cuts often fall between two runs: with 6 tries, all six did so in one run of the suite out of
-     * about a dozen. A try that cuts inside a scan ends the test, so the extra tries cost nothing when
-     * the first ones hit.
+     * A mapped chapter's runs are followed by the harness's look at how the file is mapped (its PMD
+     * count, from /proc/self/smaps) outside the scan, so cuts often fall between two runs: with 6
+     * tries, all six did so for chapter 16 in one run of the suite out of about a dozen. A try that
+     * cuts inside a scan ends the test, so the extra tries cost nothing when the first ones hit.
      */
     private static final int MAX_TRIES = 16;
 
@@ -51,7 +50,7 @@ class MappedShrinkTest {
     @ParameterizedTest
     @ValueSource(strings = {"V04Mmap", "V08Vector256", "V09MmapParallelVector", "V10MmapPopulate", "V12Vector512", "V16MmapHugePages"})
     void fileCutWhileAMappedChapterScansIsOneLineNotACrash(String chapter) throws Exception {
-        assumeTrue(!chapter.equals("V12Vector512") || VectorKernel.has512BitVectors(), "V12Vector512 needs 512-bit vectors");
+        assumeTrue(!chapter.equals("V12Vector512") || V12Vector512.WIDEST_BITS >= 512, "V12Vector512 needs 512-bit vectors");
         // chapter 16 populates each shard with MADV_POPULATE_READ first, which meets the cut as EFAULT, not as a fault in a scan
         assumeTrue(!chapter.equals("V16MmapHugePages") || HugeFolios.whyNot(dir) == null, () -> "chapter 16 cannot run here");
         List<String> outcomes = new ArrayList<>();
@@ -95,8 +94,9 @@ class MappedShrinkTest {
     }
 
     /**
-     * Chapter 16's first step on each shard, MADV_POPULATE_READ, meets a cut file as EFAULT rather than
-     * as a fault in a scan: the same event, so the same one line. Here the cut always comes first.
+     * Chapter 16's first step on each shard, MADV_POPULATE_READ ({@code V16MmapHugePages.populate}),
+     * meets a cut file as EFAULT rather than as a fault in a scan: the same event, so the same one
+     * line. Here the cut always comes first.
      */
     @Test
     void populatingAMappingWhoseFileWasCutGivesTheShrankLine() throws IOException {
@@ -108,8 +108,8 @@ class MappedShrinkTest {
                 try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) { // the test's own file
                     channel.truncate(1 << 20);
                 }
-                HugeFolios.populate(mapped);
-                return VectorKernel.firstNonZeroWordWidest(mapped, 0, mapped.byteSize());
+                V16MmapHugePages.populate(mapped); // the chapter's own first step on a shard
+                return V16MmapHugePages.firstNonZeroWordWidest(mapped, 0, mapped.byteSize());
             }
         };
         var result = InProcess.run(cutThenPopulate, file.toString(), "--runs", "1", "--warmup", "0");

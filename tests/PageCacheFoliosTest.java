@@ -13,7 +13,6 @@ import lib.HugeFolios;
 import lib.NeedleSearch;
 import lib.PageCache;
 import lib.PmdMapping;
-import lib.VectorKernel;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +42,7 @@ class PageCacheFoliosTest {
             if (adviseHuge) {
                 HugeFolios.advise(mapped);
             }
-            assertEquals(NeedleSearch.wordContaining(NEEDLE_BYTE), VectorKernel.firstNonZeroWord256(mapped, 0, mapped.byteSize()));
+            assertEquals(NeedleSearch.wordContaining(NEEDLE_BYTE), V08Vector256.firstNonZeroWord256(mapped, 0, mapped.byteSize()));
             return PmdMapping.of(mapped);
         }
     }

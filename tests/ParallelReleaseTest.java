@@ -7,17 +7,14 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.NeedleSearch;
-import lib.ParallelRelease;
 import lib.PmdMapping;
-import lib.Shard;
-import lib.VectorKernel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Chapter 9's parallel release of a mapping, checked the way the kernel reports it: after it, none
+ * Chapter 9's parallel release of a mapping ({@code V09MmapParallelVector.releasePageTables}), checked the way the kernel reports it: after it, none
  * of the mapping is resident in the process ({@code Rss} in {@code /proc/self/smaps}), and the file
  * still reads the same through it.
  */
@@ -37,30 +34,30 @@ class ParallelReleaseTest {
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
             long needle = NeedleSearch.wordContaining(NEEDLE_BYTE);
-            assertEquals(needle, VectorKernel.firstNonZeroWord256(mapped, 0, mapped.byteSize()));
+            assertEquals(needle, V09MmapParallelVector.firstNonZeroWord256(mapped, 0, mapped.byteSize()));
             assertEquals(FILE_BYTES, PmdMapping.of(mapped).rssBytes(), "the scan faulted every page in");
 
-            ParallelRelease.pageTables(mapped, workers);
+            V09MmapParallelVector.releasePageTables(mapped, workers);
 
             assertEquals(0, PmdMapping.of(mapped).rssBytes(), "nothing of the mapping is left mapped");
-            assertEquals(needle, VectorKernel.firstNonZeroWord256(mapped, 0, mapped.byteSize()), "read again, faulted back in");
+            assertEquals(needle, V09MmapParallelVector.firstNonZeroWord256(mapped, 0, mapped.byteSize()), "read again, faulted back in");
         }
     }
 
     @Test
     void aMappingSmallerThanOneShardPerWorkerIsReleasedWhole() throws IOException {
-        long bytes = 2 * Shard.ALIGN_BYTES + 5; // three shards at most, released with eight workers
+        long bytes = 2 * V09MmapParallelVector.SHARD_ALIGN_BYTES + 5; // three shards at most, released with eight workers
         Path file = TestFiles.write(dir.resolve("small.bin"), TestFiles.Layout.zeros("three shards", bytes).plant(bytes - 1, (byte) 1));
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofShared()) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-            assertEquals(NeedleSearch.wordContaining(bytes - 1), VectorKernel.firstNonZeroWord256(mapped, 0, bytes));
-            ParallelRelease.pageTables(mapped, 8);
+            assertEquals(NeedleSearch.wordContaining(bytes - 1), V09MmapParallelVector.firstNonZeroWord256(mapped, 0, bytes));
+            V09MmapParallelVector.releasePageTables(mapped, 8);
             assertEquals(0, PmdMapping.of(mapped).rssBytes());
         }
     }
 
     @Test
     void anEmptyMappingHasNothingToRelease() {
-        assertDoesNotThrow(() -> ParallelRelease.pageTables(MemorySegment.NULL, 2));
+        assertDoesNotThrow(() -> V09MmapParallelVector.releasePageTables(MemorySegment.NULL, 2));
     }
 }

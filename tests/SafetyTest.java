@@ -27,8 +27,6 @@ import lib.FileChangedException;
 import lib.Harness;
 import lib.Haystack;
 import lib.NeedleSearch;
-import lib.PositionalReader;
-import lib.WordKernel;
 import lib.ResultsCsv;
 import lib.UserMistakeException;
 import org.junit.jupiter.api.Test;
@@ -659,15 +657,17 @@ class SafetyTest {
         }, "changed size", "--runs", "3", "--warmup", "0");
     }
 
-    /** A pread worker whose file shrank under it reports that, rather than reading past the end. */
+    /** A pread chapter's worker whose file shrank under it reports that, rather than reading past the end. */
     @Test
     void preadWorkerNeverReadsPastAShrunkEnd() throws IOException {
         Path file = haystack("haystack.bin", BYTES);
-        try (PositionalReader reader = new PositionalReader(file, 64 * 1024, WordKernel::firstNonZeroWord)) {
+        try (FileChannel reader = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(64 * 1024, 4096);
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
                 channel.truncate(BYTES / 2);
             }
-            assertThrows(FileChangedException.class, () -> reader.firstNonZeroWord(BYTES - 64 * 1024, BYTES));
+            assertThrows(FileChangedException.class,
+                    () -> V07PreadParallel.readAndScan(reader, buffer, buffer.asByteBuffer(), BYTES - 64 * 1024, BYTES));
         }
     }
 

@@ -4,28 +4,37 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import lib.FileChangedException;
 import lib.NeedleSearch;
-import lib.ParallelSearch;
+import lib.ReferenceSearch;
 import lib.Shard;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * How work is divided ({@link Shard#split}) and how the workers' answers are merged
- * ({@link ParallelSearch}): the lowest hit wins, failures reach the caller, no thread outlives a search.
+ * How work is divided ({@link Shard#split}, which the harness sizes chunks by, and the parallel
+ * chapters' own split) and how the chapters' workers merge their answers: the lowest hit wins, a
+ * worker stops once a lower hit is known, failures reach the caller as themselves, no thread
+ * outlives a search.
  */
 class ShardTest {
 
@@ -80,197 +89,157 @@ class ShardTest {
         assertThrows(IllegalArgumentException.class, () -> Shard.split(4096, workers));
     }
 
-    // ---------------------------------------------------------------- ParallelSearch
+    // ---------------------------------------------------------------- the parallel chapters' workers
 
-    static final long SHARD_BYTES = 4 * Shard.ALIGN_BYTES;
-    static final int WORKERS = 4;
-    static final long FILE_BYTES = WORKERS * SHARD_BYTES; // Shard.split gives exactly 4 shards of SHARD_BYTES
-    static final long CHUNK_BYTES = Shard.ALIGN_BYTES;
     static final long WAIT_SECONDS = 30; // a generous bound on a busy machine, never reached when all is well
+    static final long KIB = 1024;
 
-    /**
-     * A pretend file: scanners report hits at fixed offsets and can be made to wait, so a test
-     * decides which worker finishes first.
-     */
-    static class ScriptedFile {
-        final long[] hits;
-        final AtomicInteger opened = new AtomicInteger();
-        final AtomicInteger closed = new AtomicInteger();
-        /** Chunks each shard's scanners were asked for, by shard index. */
-        final Map<Integer, AtomicInteger> chunksByShard = new ConcurrentHashMap<>();
+    @TempDir
+    Path dir;
 
-        ScriptedFile(long... hits) {
-            this.hits = hits;
-        }
-
-        /** Called before each chunk is scanned; a test overrides it to wait or to fail. */
-        void beforeChunk(int shard, long from) throws IOException {}
-
-        /** Called as a scanner closes, after its worker has reported what it found. */
-        void afterScanner(int shard) {}
-
-        ParallelSearch.ChunkScanner open() {
-            opened.incrementAndGet();
-            return new ParallelSearch.ChunkScanner() {
-                int shard = -1;
-
-                @Override
-                public long firstNonZeroWord(long from, long to) throws IOException {
-                    shard = (int) (from / SHARD_BYTES);
-                    chunksByShard.computeIfAbsent(shard, s -> new AtomicInteger()).incrementAndGet();
-                    beforeChunk(shard, from);
-                    return LongStream.of(hits).filter(hit -> hit >= from && hit < to).min().orElse(NeedleSearch.NOT_FOUND);
-                }
-
-                @Override
-                public void close() {
-                    closed.incrementAndGet();
-                    afterScanner(shard);
-                }
-            };
-        }
-
-        long search() throws IOException {
-            return ParallelSearch.firstNonZeroWord(FILE_BYTES, WORKERS, CHUNK_BYTES, this::open);
-        }
+    /** One chapter's worker over a mapping: {@code scanShard(mapped, shardStart, shardEnd, lowestHit, failed)}. */
+    @FunctionalInterface
+    interface MappedWorker {
+        void scanShard(MemorySegment mapped, long shardStart, long shardEnd, AtomicLong lowestHit, AtomicBoolean failed) throws IOException;
     }
 
-    static void await(CountDownLatch latch, String what) throws IOException {
-        try {
-            if (!latch.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                throw new IOException("gave up waiting for " + what);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted waiting for " + what, e);
-        }
+    /** One chapter's pread worker: {@code scanShard(file, shardStart, shardEnd, chunkBytes, lowestHit, failed)}. */
+    @FunctionalInterface
+    interface PreadWorker {
+        void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, AtomicLong lowestHit, AtomicBoolean failed) throws IOException;
+    }
+
+    /** One chapter's wait for a worker's result. */
+    @FunctionalInterface
+    interface Await {
+        void await(Future<?> result) throws IOException;
+    }
+
+    static final List<MappedWorker> MAPPED_WORKERS = List.of(V06MmapParallel::scanShard, V09MmapParallelVector::scanShard,
+            V10MmapPopulate::scanShard);
+    static final List<PreadWorker> PREAD_WORKERS = List.of(V07PreadParallel::scanShard, V11PreadParallelVector256::scanShard,
+            V13PreadVector::scanShard);
+    static final List<Await> AWAITS = List.of(V06MmapParallel::await, V07PreadParallel::await, V09MmapParallelVector::await,
+            V10MmapPopulate::await, V11PreadParallelVector256::await, V13PreadVector::await, V16MmapHugePages::await);
+
+    static List<NeedleSearch> parallelChapters() {
+        return List.of(new V06MmapParallel(), new V07PreadParallel(), new V09MmapParallelVector(), new V10MmapPopulate(),
+                new V11PreadParallelVector256(), new V13PreadVector());
     }
 
     @Test
     void theLowestHitWinsEvenWhenALaterShardFinishesFirst() throws IOException {
-        long lowHit = 100 * Long.BYTES;                  // shard 0
-        long highHit = 3 * SHARD_BYTES + 2 * Long.BYTES; // shard 3
-        CountDownLatch lastShardDone = new CountDownLatch(1);
-        List<Integer> finishOrder = new java.util.concurrent.CopyOnWriteArrayList<>();
-        ScriptedFile file = new ScriptedFile(lowHit, highHit) {
-            @Override
-            void beforeChunk(int shard, long from) throws IOException {
-                if (shard == 0) {
-                    await(lastShardDone, "the last shard to report its hit");
-                }
+        long shardBytes = 64 * KIB, lowHit = 100 * Long.BYTES, highHit = 3 * shardBytes + 2 * Long.BYTES;
+        Path file = TestFiles.write(dir.resolve("two.bin"), TestFiles.Layout.zeros("two needles", 4 * shardBytes)
+                .plant(lowHit, (byte) 1).plant(highHit, (byte) 2));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mapped = arena.allocate(4 * shardBytes, 4096);
+            mapped.set(ValueLayout.JAVA_BYTE, lowHit, (byte) 1);
+            mapped.set(ValueLayout.JAVA_BYTE, highHit, (byte) 2);
+            for (MappedWorker worker : MAPPED_WORKERS) {
+                AtomicLong lowest = new AtomicLong(Long.MAX_VALUE);
+                worker.scanShard(mapped, 3 * shardBytes, 4 * shardBytes, lowest, new AtomicBoolean()); // the last shard ends first
+                assertEquals(highHit, lowest.get());
+                worker.scanShard(mapped, 0, shardBytes, lowest, new AtomicBoolean());
+                assertEquals(lowHit, lowest.get());
             }
+        }
+        for (PreadWorker worker : PREAD_WORKERS) {
+            AtomicLong lowest = new AtomicLong(Long.MAX_VALUE);
+            worker.scanShard(file, 3 * shardBytes, 4 * shardBytes, 16 * KIB, lowest, new AtomicBoolean());
+            assertEquals(highHit, lowest.get());
+            worker.scanShard(file, 0, shardBytes, 16 * KIB, lowest, new AtomicBoolean());
+            assertEquals(lowHit, lowest.get());
+        }
+    }
 
-            @Override
-            void afterScanner(int shard) {
-                finishOrder.add(shard);
-                if (shard == 3) {
-                    lastShardDone.countDown();
-                }
+    /**
+     * A worker looks at the lowest hit, and whether another worker failed, before each step, and
+     * stops once the hit is below the step: the memory or the file here ends after the steps it may
+     * take, so one step too many throws, as the last line of each case shows.
+     */
+    @Test
+    void aWorkerStopsOnceALowerHitIsKnownAndWhenAnotherFailed() throws IOException {
+        long step = V06MmapParallel.CHECK_EVERY_BYTES, chunk = 16 * KIB;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment oneStep = arena.allocate(step, 4096); // in a shard said to be four steps long
+            for (MappedWorker worker : MAPPED_WORKERS) {
+                AtomicLong lowest = new AtomicLong(step);
+                worker.scanShard(oneStep, 0, 4 * step, lowest, new AtomicBoolean());
+                assertEquals(step, lowest.get());
+                worker.scanShard(oneStep, 0, 4 * step, new AtomicLong(Long.MAX_VALUE), new AtomicBoolean(true));
+                assertThrows(IndexOutOfBoundsException.class,
+                        () -> worker.scanShard(oneStep, 0, 4 * step, new AtomicLong(Long.MAX_VALUE), new AtomicBoolean()));
             }
-        };
-
-        assertEquals(lowHit, file.search());
-        assertTrue(finishOrder.indexOf(3) < finishOrder.indexOf(0), "shard 3 did not finish first: " + finishOrder);
+        }
+        Path file = TestFiles.write(dir.resolve("two-chunks.bin"), TestFiles.Layout.zeros("two chunks", 2 * chunk));
+        for (PreadWorker worker : PREAD_WORKERS) {
+            AtomicLong lowest = new AtomicLong(2 * chunk);
+            worker.scanShard(file, 0, 4 * chunk, chunk, lowest, new AtomicBoolean());
+            assertEquals(2 * chunk, lowest.get());
+            worker.scanShard(file, 0, 4 * chunk, chunk, new AtomicLong(Long.MAX_VALUE), new AtomicBoolean(true));
+            assertThrows(FileChangedException.class, () -> worker.scanShard(file, 0, 4 * chunk, chunk, new AtomicLong(3 * chunk), new AtomicBoolean()),
+                    "with no lower hit known, the third chunk is read, and the file has none");
+        }
     }
 
     @Test
-    void aWorkerStopsOnceALowerHitIsKnown() throws IOException {
-        long lowHit = 8;
-        CountDownLatch firstShardDone = new CountDownLatch(1);
-        ScriptedFile file = new ScriptedFile(lowHit) {
-            @Override
-            void beforeChunk(int shard, long from) throws IOException {
-                if (shard == 1) {
-                    await(firstShardDone, "the first shard to report its hit");
-                }
-            }
-
-            @Override
-            void afterScanner(int shard) {
-                if (shard == 0) {
-                    firstShardDone.countDown();
-                }
-            }
-        };
-
-        assertEquals(lowHit, file.search());
-        // Shard 1 has 4 chunks, but once its first is scanned (if it got that far) the hit in shard 0 is known.
-        int shard1Chunks = file.chunksByShard.getOrDefault(1, new AtomicInteger()).get();
-        assertTrue(shard1Chunks <= 1, "shard 1 scanned " + shard1Chunks + " chunks after a lower hit was known");
+    void aWorkersFailureReachesTheCallerAsItIs() {
+        IOException diskError = new IOException("simulated read error");
+        IllegalStateException bug = new IllegalStateException("simulated bug");
+        AssertionError error = new AssertionError("simulated error");
+        for (Await chapter : AWAITS) {
+            assertSame(diskError, assertThrows(IOException.class, () -> chapter.await(CompletableFuture.failedFuture(diskError))));
+            assertSame(bug, assertThrows(IllegalStateException.class, () -> chapter.await(CompletableFuture.failedFuture(bug))));
+            assertSame(error, assertThrows(AssertionError.class, () -> chapter.await(CompletableFuture.failedFuture(error))));
+        }
     }
 
+    /** A directory has a size but no bytes to read: each pread worker fails, and the search says so, with no thread left. */
     @Test
-    void noHitAnywhereIsNotFound() throws IOException {
-        ScriptedFile file = new ScriptedFile();
-        assertEquals(NeedleSearch.NOT_FOUND, file.search());
-        assertEquals(WORKERS, file.opened.get());
-        int chunks = file.chunksByShard.values().stream().mapToInt(AtomicInteger::get).sum();
-        assertEquals(FILE_BYTES / CHUNK_BYTES, chunks, "every chunk is scanned exactly once");
-    }
-
-    @Test
-    void aWorkersExceptionReachesTheCallerAndEveryScannerIsClosed() {
-        IOException diskError = new IOException("simulated read error in shard 2");
-        ScriptedFile file = new ScriptedFile() {
-            @Override
-            void beforeChunk(int shard, long from) throws IOException {
-                if (shard == 2) {
-                    throw diskError;
-                }
-            }
-        };
-
+    void aPreadWorkersIoErrorFailsTheSearchAndNoThreadOutlivesIt() throws IOException {
+        Path directory = Files.createDirectory(dir.resolve("not-a-file"));
         Set<Thread> workersBefore = liveWorkerThreads();
-        IOException thrown = assertThrows(IOException.class, file::search);
-        assertSame(diskError, thrown);
-        assertEquals(file.opened.get(), file.closed.get(), "a scanner was left open");
-        assertNoWorkerOutlivesTheSearch(workersBefore);
-    }
-
-    @Test
-    void aRuntimeExceptionInAWorkerReachesTheCallerAsItIs() {
-        IllegalStateException bug = new IllegalStateException("simulated bug in a scanner");
-        ScriptedFile file = new ScriptedFile() {
-            @Override
-            void beforeChunk(int shard, long from) {
-                if (shard == 1) {
-                    throw bug;
-                }
-            }
-        };
-        assertSame(bug, assertThrows(IllegalStateException.class, file::search));
-    }
-
-    @Test
-    void aScannerThatCannotOpenFailsTheSearch() {
-        IOException cannotOpen = new IOException("simulated: cannot open the file");
-        Set<Thread> workersBefore = liveWorkerThreads();
-        IOException thrown = assertThrows(IOException.class,
-                () -> ParallelSearch.firstNonZeroWord(FILE_BYTES, WORKERS, CHUNK_BYTES, () -> { throw cannotOpen; }));
-        assertSame(cannotOpen, thrown);
+        for (NeedleSearch chapter : List.of(new V07PreadParallel(), new V11PreadParallelVector256(), new V13PreadVector())) {
+            IOException thrown = assertThrows(IOException.class, () -> chapter.search(directory, 4), chapter.getClass().getSimpleName());
+            assertTrue(String.valueOf(thrown.getMessage()).contains("directory"), thrown.toString());
+        }
         assertNoWorkerOutlivesTheSearch(workersBefore);
     }
 
     @Test
     void noWorkerThreadOutlivesASuccessfulSearch() throws IOException {
+        Path file = TestFiles.write(dir.resolve("haystack.bin"), TestFiles.Layout.zeros("64 KiB", 64 * KIB).plant(40 * KIB + 3, (byte) 1));
         Set<Thread> workersBefore = liveWorkerThreads();
-        assertEquals(SHARD_BYTES + 16, new ScriptedFile(SHARD_BYTES + 16).search());
+        for (NeedleSearch chapter : parallelChapters()) {
+            assertEquals(40 * KIB, chapter.search(file, 4), chapter.getClass().getSimpleName());
+        }
         assertNoWorkerOutlivesTheSearch(workersBefore);
     }
 
     @ParameterizedTest(name = "{0} bytes")
     @ValueSource(longs = {0, 1, 8, 4097})
-    void moreWorkersThanShardsOpensOneScannerPerShard(long fileBytes) throws IOException {
-        AtomicInteger opened = new AtomicInteger();
-        long answer = ParallelSearch.firstNonZeroWord(fileBytes, 8, CHUNK_BYTES, () -> {
-            opened.incrementAndGet();
-            return (from, to) -> NeedleSearch.NOT_FOUND;
-        });
-        assertEquals(NeedleSearch.NOT_FOUND, answer);
-        assertEquals(Shard.split(fileBytes, 8).size(), opened.get());
+    void moreWorkersThanShardsStillFindTheAnswer(long fileBytes) throws IOException {
+        TestFiles.Layout layout = TestFiles.Layout.zeros(fileBytes + " bytes", fileBytes);
+        Path file = TestFiles.write(dir.resolve("small.bin"), fileBytes == 0 ? layout : layout.plant(fileBytes - 1, (byte) 1));
+        long expected = new ReferenceSearch().search(file, 1);
+        assertEquals(fileBytes == 0 ? NeedleSearch.NOT_FOUND : NeedleSearch.wordContaining(fileBytes - 1), expected);
+        for (NeedleSearch chapter : parallelChapters()) {
+            assertEquals(expected, chapter.search(file, 8), chapter.getClass().getSimpleName());
+        }
     }
 
-    /** The threads ParallelSearch starts are named worker-0, worker-1, ... */
+    /** The chapters' split: one shard per worker, on multiples of 4096 bytes, as {@link Shard#split} cuts. */
+    @Test
+    void theChaptersAlignTheirShardsAsShardDoes() {
+        for (long align : List.of(V06MmapParallel.SHARD_ALIGN_BYTES, V07PreadParallel.SHARD_ALIGN_BYTES, V09MmapParallelVector.SHARD_ALIGN_BYTES,
+                V10MmapPopulate.SHARD_ALIGN_BYTES, V11PreadParallelVector256.SHARD_ALIGN_BYTES, V13PreadVector.SHARD_ALIGN_BYTES,
+                V16MmapHugePages.SHARD_ALIGN_BYTES)) {
+            assertEquals(Shard.ALIGN_BYTES, align);
+        }
+    }
+
+    /** The threads the chapters start are named worker-0, worker-1, ... */
     static Set<Thread> liveWorkerThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(thread -> thread.isAlive() && thread.getName().startsWith("worker-"))

@@ -2,6 +2,7 @@
 //JAVA 25+
 //SOURCES ../lib/*.java
 //SOURCES ../variants/V14DirectIo.java
+//SOURCES ../variants/V15IoUring.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -20,16 +21,13 @@ import lib.Haystack;
 import lib.Machine;
 import lib.Measurement;
 import lib.PageCache;
-import lib.ParallelSearch;
 import lib.ProjectVersion;
 import lib.ResultsCsv;
 import lib.SizeConverter;
 import lib.Sizes;
 import lib.Stats;
 import lib.ToolCommand;
-import lib.UringReader;
 import lib.UserMistakeException;
-import lib.VectorKernel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -96,11 +94,7 @@ public class ColdTuning implements Callable<Integer> {
         }
         for (long chunk : chunks) {
             for (int depth : depths) {
-                settings.add(new Setting("V15IoUring qd" + depth, chunk, (file, workers, chunkBytes) -> {
-                    long bytes = Files.size(file);
-                    return ParallelSearch.firstNonZeroWord(bytes, workers, chunkBytes,
-                            () -> new UringReader(file, bytes, chunkBytes, depth, true, VectorKernel::firstNonZeroWordWidest));
-                }));
+                settings.add(new Setting("V15IoUring qd" + depth, chunk, new V15IoUring(depth)));
             }
         }
         return settings;

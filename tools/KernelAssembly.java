@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
+//SOURCES ../variants/V13PreadVector.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -9,10 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.Callable;
 import lib.Haystack;
-import lib.Kernel;
 import lib.SizeConverter;
-import lib.VectorKernel;
-import lib.WordKernel;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,6 +18,8 @@ import picocli.CommandLine.Option;
 /**
  * Calls one scan kernel on an in-cache buffer until C2 has compiled it, so that the JIT's own
  * listing of the kernel can be read ({@code tools/print-kernel-assembly} adds the flags that print it).
+ * The kernels are chapter 13's, {@code V13PreadVector.firstNonZeroWordScalar}, {@code …256} and
+ * {@code …512}: every chapter with one of them writes it the same way (ChapterSourcesTest).
  *
  * <p>The buffer is zeros with the needle in its last word, like the haystack, so every call runs the
  * whole loop. The arena is the one the chapters use: confined for a chapter with one thread, shared
@@ -53,6 +53,12 @@ public class KernelAssembly implements Callable<Integer> {
     @Option(names = "--calls", paramLabel = "N", description = "kernel calls (default: ${DEFAULT-VALUE})", defaultValue = "20000")
     int calls;
 
+    /** A kernel's contract: the offset of the first non-zero word in {@code [from, to)}, or -1. */
+    @FunctionalInterface
+    interface Kernel {
+        long firstNonZeroWord(MemorySegment segment, long from, long to);
+    }
+
     static final class KernelConverter implements CommandLine.ITypeConverter<KernelChoice> {
         @Override
         public KernelChoice convert(String text) {
@@ -71,8 +77,8 @@ public class KernelAssembly implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (kernel == KernelChoice.v512 && !VectorKernel.has512BitVectors()) {
-            System.err.println("KernelAssembly: this CPU offers " + VectorKernel.WIDEST_BITS + "-bit vectors, not 512");
+        if (kernel == KernelChoice.v512 && V13PreadVector.WIDEST_BITS < 512) {
+            System.err.println("KernelAssembly: this CPU offers " + V13PreadVector.WIDEST_BITS + "-bit vectors, not 512");
             return 2;
         }
         if (bufferBytes < Long.BYTES || calls < 1) {
@@ -80,9 +86,9 @@ public class KernelAssembly implements Callable<Integer> {
             return 2;
         }
         Kernel scan = switch (kernel) {
-            case word -> WordKernel::firstNonZeroWord;
-            case v256 -> VectorKernel::firstNonZeroWord256;
-            case v512 -> VectorKernel::firstNonZeroWord512;
+            case word -> V13PreadVector::firstNonZeroWordScalar;
+            case v256 -> V13PreadVector::firstNonZeroWord256;
+            case v512 -> V13PreadVector::firstNonZeroWord512;
         };
         try (Arena memory = arena == ArenaChoice.confined ? Arena.ofConfined() : Arena.ofShared()) {
             MemorySegment buffer = memory.allocate(bufferBytes, 4096); // zeroed

@@ -22,11 +22,11 @@ import lib.UserMistakeException;
 /**
  * Chapter 1: read the whole file into memory, then look at every byte.
  *
- * <p>The obvious program, and the baseline. In Java the obvious call, {@code Files.readAllBytes},
- * cannot even start on the 4 GiB haystack: a {@code byte[]} holds at most 2^31-1 bytes, so it
- * throws {@code OutOfMemoryError: Required array size too large}. The honest equivalent is one
- * off-heap buffer the size of the file, filled by reads, then the same byte loop. It pays twice: a
- * copy of every byte, then a slow scan.
+ * <p>Chapter 0's search (the shell's {@code cmp}) in Java, the obvious way, and the baseline. In
+ * Java the obvious call, {@code Files.readAllBytes}, cannot even start on the 4 GiB haystack: a
+ * {@code byte[]} holds at most 2^31-1 bytes, so it throws {@code OutOfMemoryError: Required array
+ * size too large}. The honest equivalent is one off-heap buffer the size of the file, filled by
+ * reads, then the same byte loop. It pays twice: a copy of every byte, then a slow scan.
  *
  * <p>Which buffer matters. {@code Arena.allocate(size)} writes zeros over all of it before the read
  * overwrites them: a page fault for every 4 KiB page of the buffer, and a second pass over 4 GiB.

@@ -16,9 +16,9 @@ import lib.SingleThreaded;
 /**
  * Chapter 2: the textbook answer, a BufferedInputStream and one {@code read()} per byte.
  *
- * <p>No giant allocation this time: a 64 KiB buffer refills from the file and {@code read()} hands
- * out one byte per call. The JIT inlines the call, but each byte still pays for a bounds check, a
- * position update and the stream's lock, four billion times.
+ * <p>Chapter 1 without its file-sized buffer: a 64 KiB buffer refills from the file and
+ * {@code read()} hands out one byte per call. The JIT inlines the call, but each byte still pays
+ * for a bounds check, a position update and the stream's lock, four billion times.
  *
  * <pre>
  * How to run:   ./jbang variants/V02BufferedByte.java haystack.bin

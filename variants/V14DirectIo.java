@@ -2,37 +2,57 @@
 //JAVA 25+
 //SOURCES ../lib/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
-// The vector kernels compile after 1% of the JIT's usual calls and loops, so a first run waits less for C2 (colons: JBang quotes commas).
-//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling:lib.VectorKernel::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:lib.VectorKernel::firstNonZeroWord256:0.01
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 import lib.BypassesPageCache;
 import lib.ChunkedSearch;
-import lib.DirectReader;
+import lib.FileChangedException;
 import lib.Harness;
-import lib.ParallelSearch;
-import lib.VectorKernel;
+import lib.HugePageBuffer;
+import lib.NeedleSearch;
+import lib.Quote;
+import lib.UserMistakeException;
 
 /**
- * Chapter 14: cold files, read around the page cache with O_DIRECT.
+ * Chapter 14: chapter 13 for a cold cache, reading around the page cache with O_DIRECT.
  *
  * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
- * Here the disk writes straight into each worker's buffer ({@link DirectReader}), so a cold run
- * costs the disk and nothing else; a warm run costs the same, since the cache is never consulted.
- * Each worker's reads run on a thread of their own, the next few chunks queued, so the disk is not
- * left idle while the worker scans, nor while the worker wakes to ask for the next chunk.
+ * Here the disk writes straight into each worker's buffer, so a cold run costs the disk and nothing
+ * else; a warm run costs the same, since the cache is never consulted. Only the worker changes: it
+ * opens the file with O_DIRECT, widens each read to whole blocks, and hands its reads to a thread of
+ * its own that keeps the next chunks queued, so the disk is not idle while the worker scans.
  *
  * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
  * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
  * for uses like this one), but every buffer address, position and length must then be a multiple
- * of the file system's block size. Arithmetic gives the positions; the buffer comes from 2 MiB
- * huge pages ({@link lib.HugePageBuffer}), which are aligned for any block size and, being
- * physically contiguous, let the disk take a whole chunk as one request.
+ * of the file system's block size. Arithmetic gives the positions; the buffers come from 2 MiB huge
+ * pages ({@link HugePageBuffer}), aligned for any block size and physically contiguous, so that the
+ * disk takes a whole chunk as one request, not a dozen.
  *
  * <pre>
  * How to run:   ./jbang variants/V14DirectIo.java haystack.bin --cold
@@ -45,18 +65,148 @@ import lib.VectorKernel;
  */
 public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
 
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+    /**
+     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
+     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
+     */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
+    /**
+     * Reads queued on a worker's read thread beyond the chunk it scans. With one, the thread waits
+     * after each read for the worker to wake and ask for the next (two thread wake-ups on every
+     * chunk; about 15 % of the speed on a 2-core VM); three keep it busy.
+     */
+    static final int READS_AHEAD = 3;
+    /** The chunk being scanned, and one for each read queued. */
+    static final int BUFFERS = READS_AHEAD + 1;
+
     public static void main(String[] args) {
         Harness.run(new V14DirectIo(), args);
     }
 
     @Override
-    public long search(Path file, int workers, long chunkBytes) throws IOException {
-        long blockBytes = DirectReader.blockBytes(file);
-        return ParallelSearch.firstNonZeroWord(Files.size(file), workers, chunkBytes,
-                shard -> new DirectReader(openDirect(file), blockBytes, chunkBytes, shard.end(),
-                        VectorKernel::firstNonZeroWordWidest));
+    public int buffersPerWorker() {
+        return BUFFERS;
     }
 
+    @Override
+    public long smallestChunkBytes(Path file) throws IOException {
+        return blockBytes(file); // O_DIRECT reads whole blocks
+    }
+
+    // ---------------------------------------------------------------- the shards and their threads
+
+    /**
+     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
+     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
+     */
+    @Override
+    public long search(Path file, int workers, long chunkBytes) throws IOException {
+        long fileBytes = Files.size(file);
+        long blockBytes = blockBytes(file);
+        long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
+        AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
+        AtomicBoolean failed = new AtomicBoolean();
+        List<Future<?>> results = new ArrayList<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
+            for (long start = 0; start < fileBytes; start += shardBytes) {
+                long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
+                results.add(threads.submit(() -> {
+                    try {
+                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, lowestHit, failed);
+                    } catch (IOException | RuntimeException | Error e) {
+                        failed.set(true); // tells the other workers to stop early
+                        throw e;
+                    }
+                    return null;
+                }));
+            }
+        } // closing the executor waits for every worker
+        for (Future<?> result : results) {
+            await(result);
+        }
+        long hit = lowestHit.get();
+        return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
+    }
+
+    /** Waits for a worker or a read, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    static void await(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker or a read", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- one worker: O_DIRECT reads, queued on a thread of their own
+
+    /**
+     * A worker reads its shard a chunk at a time with its own O_DIRECT FileChannel. A pread blocks
+     * its thread, so the reads run on a second thread, which keeps {@link #READS_AHEAD} chunks
+     * queued, chunk {@code i} into buffer {@code i % BUFFERS}: the moment one read lands the next
+     * begins, while the worker scans.
+     */
+    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
+                          AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
+        // A chunk can start and end mid-block, so it can touch one block more at each end.
+        long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, HugePageBuffer.HUGE_PAGE_BYTES) * HugePageBuffer.HUGE_PAGE_BYTES;
+        ArrayDeque<Future<?>> reads = new ArrayDeque<>(); // queued or in flight, in file order
+        try (FileChannel channel = openDirect(file);
+             Arena arena = Arena.ofShared(); // the read thread writes into the buffers too
+             ExecutorService readThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("read-ahead").factory())) {
+            MemorySegment buffers = HugePageBuffer.allocate(BUFFERS * bufferBytes, arena);
+            long readsQueued = 0, nextRead = shardStart;
+            try {
+                for (long from = shardStart, chunk = 0; from < shardEnd && from < lowestHit.get(); from += chunkBytes, chunk++) {
+                    if (failed.get()) {
+                        return;
+                    }
+                    while (reads.size() < BUFFERS && nextRead < shardEnd) {
+                        long readFrom = nextRead, readTo = Math.min(nextRead + chunkBytes, shardEnd);
+                        MemorySegment buffer = buffers.asSlice(readsQueued++ % BUFFERS * bufferBytes, bufferBytes);
+                        reads.add(readThread.submit(() -> readBlocks(channel, buffer, readFrom, readTo, blockBytes)));
+                        nextRead = readTo;
+                    }
+                    await(reads.poll());
+                    long hit = scan(buffers.asSlice(chunk % BUFFERS * bufferBytes, bufferBytes), from, Math.min(from + chunkBytes, shardEnd), blockBytes);
+                    if (hit >= 0) {
+                        lowestHit.accumulateAndGet(hit, Math::min);
+                        return;
+                    }
+                }
+            } finally {
+                reads.forEach(read -> read.cancel(false)); // a worker that stops early needs none of the reads not yet begun
+            }
+        } // the read thread closes first and lets the read in flight land: the disk is writing into a buffer
+    }
+
+    /** Reads the whole blocks around {@code [from, to)} into the buffer, from its start. */
+    static Void readBlocks(FileChannel channel, MemorySegment buffer, long from, long to, long blockBytes) throws IOException {
+        long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
+        long alignedTo = Math.ceilDiv(to, blockBytes) * blockBytes;
+        long wanted = to - alignedFrom; // the bytes we need, up to `to`
+        ByteBuffer view = buffer.asSlice(0, alignedTo - alignedFrom).asByteBuffer();
+        while (view.position() < wanted) {
+            long position = alignedFrom + view.position();
+            int read = channel.read(view, position);
+            if (read <= 0 || (read % blockBytes != 0 && view.position() < wanted)) {
+                // Only the end of the file cuts a read short of a block, and it came too early.
+                throw new FileChangedException("the file ended near " + position + " bytes, shorter than when the search began");
+            }
+        }
+        return null;
+    }
+
+    /** The file, opened with O_DIRECT. */
     static FileChannel openDirect(Path file) throws IOException {
         try {
             return FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
@@ -64,17 +214,111 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
             if (!Files.isReadable(file)) {
                 throw e; // a missing or unreadable file is not the file system's fault
             }
-            throw DirectReader.refused(file, e);
+            throw new UserMistakeException("the file system of " + Quote.name(file) + " refuses O_DIRECT (" + e.getMessage()
+                    + "); put the file on a disk file system such as ext4 or xfs");
         }
     }
 
-    @Override
-    public int buffersPerWorker() {
-        return DirectReader.BUFFERS;
+    /** Scans {@code [from, to)} of the file, which lies in the buffer from the start of its first block, a slice at a time. */
+    static long scan(MemorySegment buffer, long from, long to, long blockBytes) {
+        long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
+        for (long slice = from - alignedFrom; slice < to - alignedFrom; slice += SCAN_SLICE_BYTES) {
+            long hit = firstNonZeroWordWidest(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, to - alignedFrom));
+            if (hit >= 0) {
+                return alignedFrom + hit;
+            }
+        }
+        return NOT_FOUND;
     }
 
-    @Override
-    public long smallestChunkBytes(Path file) throws IOException {
-        return DirectReader.blockBytes(file); // O_DIRECT reads whole blocks
+    /** The alignment O_DIRECT asks for on this file's file system, in bytes. */
+    static long blockBytes(Path file) throws IOException {
+        return Files.getFileStore(file).getBlockSize();
+    }
+
+    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+
+    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
+    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
+        long offset = from;
+        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
+            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
+                return offset;
+            }
+        }
+        for (; offset < to; offset++) { // the 1-7 tail bytes
+            if (segment.get(JAVA_BYTE, offset) != 0) {
+                return NeedleSearch.wordContaining(offset);
+            }
+        }
+        return NOT_FOUND;
+    }
+
+    // ---------------------------------------------------------------- the vector kernels
+
+    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
+    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
+    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
+    static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
+    static final int BLOCK_BYTES_256 = 4 * 32;
+    static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
+    static final int BLOCK_BYTES_512 = 4 * 64;
+    /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
+    static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
+
+    /** The widest kernel this CPU runs as real SIMD: 512 bits, else 256, else scalar words. */
+    static long firstNonZeroWordWidest(MemorySegment segment, long from, long to) {
+        if (WIDEST_BITS >= 512) { // a constant: C2 keeps only one branch
+            return firstNonZeroWord512(segment, from, to);
+        } else if (WIDEST_BITS >= 256) {
+            return firstNonZeroWord256(segment, from, to);
+        }
+        return firstNonZeroWordScalar(segment, from, to);
+    }
+
+    /** 256-bit vectors, AVX2 width: 128 bytes per step. Same contract as the scalar kernel. */
+    static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
+        long offset = from;
+        for (; offset <= to - BLOCK_BYTES_256; offset += BLOCK_BYTES_256) {
+            LongVector a = LongVector.fromMemorySegment(SPECIES_256, segment, offset, ByteOrder.LITTLE_ENDIAN);
+            LongVector b = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 32, ByteOrder.LITTLE_ENDIAN);
+            LongVector c = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
+            LongVector d = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 96, ByteOrder.LITTLE_ENDIAN);
+            // "Not every lane zero", asked of eight int lanes: the same bits as "any long lane
+            // non-zero", in fewer instructions (with AVX2, an equality compare and vtestps).
+            if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
+                break; // this block holds the first non-zero word
+            }
+        }
+        keepFaultsCatchable(segment, from, to);
+        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
+    }
+
+    /** 512-bit vectors, AVX-512 width: 256 bytes per step. Same contract as the scalar kernel. */
+    static long firstNonZeroWord512(MemorySegment segment, long from, long to) {
+        long offset = from;
+        for (; offset <= to - BLOCK_BYTES_512; offset += BLOCK_BYTES_512) {
+            LongVector a = LongVector.fromMemorySegment(SPECIES_512, segment, offset, ByteOrder.LITTLE_ENDIAN);
+            LongVector b = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
+            LongVector c = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 128, ByteOrder.LITTLE_ENDIAN);
+            LongVector d = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 192, ByteOrder.LITTLE_ENDIAN);
+            if (a.or(b).or(c.or(d)).compare(VectorOperators.NE, 0).anyTrue()) { // kortest on the compare's mask
+                break; // this block holds the first non-zero word
+            }
+        }
+        keepFaultsCatchable(segment, from, to);
+        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
+    }
+
+    /**
+     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
+     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
+     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
+     */
+    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
+        if (from < to) {
+            byte ignored = segment.get(JAVA_BYTE, from);
+        }
     }
 }

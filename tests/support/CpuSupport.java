@@ -3,7 +3,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import lib.HugeFolios;
 import lib.NeedleSearch;
-import lib.VectorKernel;
 import org.junit.jupiter.api.Assumptions;
 
 /** What a chapter needs from the CPU and kernel, so tests skip visibly where it is missing, never pass quietly. */
@@ -14,8 +13,8 @@ final class CpuSupport {
     /** Chapter 12 refuses to run without 512-bit vectors (it throws a UserMistakeException): skip it there. */
     static void assumeChapterRunsHere(NeedleSearch chapter) {
         if (chapter instanceof V12Vector512) {
-            Assumptions.assumeTrue(VectorKernel.has512BitVectors(),
-                    "V12Vector512 needs 512-bit vectors; this CPU offers " + VectorKernel.WIDEST_BITS + "-bit");
+            Assumptions.assumeTrue(V12Vector512.WIDEST_BITS >= 512,
+                    "V12Vector512 needs 512-bit vectors; this CPU offers " + V12Vector512.WIDEST_BITS + "-bit");
         }
         if (chapter instanceof V16MmapHugePages) { // its files are made under the temporary directory
             String reason = whyNoHugeFolios(Path.of(System.getProperty("java.io.tmpdir")));

@@ -12,10 +12,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The command is this JVM's own: the same {@code java} binary, class path and options (which
  * carry {@code --add-modules} and {@code --enable-native-access}), so the child sees exactly the
- * classes under test. Its JIT commands are the chapter's own, not this JVM's: the test runner
- * gathers every chapter's {@code //RUNTIME_OPTIONS}, and a mapped chapter run with the vector
- * chapters' early compile can crash on a shrinking file where it would otherwise say one line
- * (FirstRunOptionsTest says why).
+ * classes under test. Its JIT commands are lib's ({@code lib/EarlyCompile.java}'s header), which
+ * name chapters' own kernels, and its chapter header's, if it has any; not every header's, which the
+ * test runner gathers: a chapter run with another chapter's early compile could crash on a shrinking
+ * file where it would otherwise say one line (FirstRunOptionsTest says why).
  */
 final class Subprocess {
 
@@ -46,9 +46,13 @@ final class Subprocess {
         command.add(ProcessHandle.current().info().command().orElseThrow());
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(option -> !option.startsWith(JIT_COMMAND)).forEach(command::add);
+        List<Path> headers = new ArrayList<>(List.of(Path.of("lib", "EarlyCompile.java")));
         Path chapter = Path.of("variants", mainClass + ".java");
         if (Files.isRegularFile(chapter)) {
-            runtimeOptions(chapter).stream().filter(option -> option.startsWith(JIT_COMMAND)).forEach(command::add);
+            headers.add(chapter);
+        }
+        for (Path header : headers) {
+            runtimeOptions(header).stream().filter(option -> option.startsWith(JIT_COMMAND)).forEach(command::add);
         }
         command.addAll(extraJvmOptions);
         command.add("-cp");
@@ -60,7 +64,7 @@ final class Subprocess {
 
     private static final String JIT_COMMAND = "-XX:CompileCommand=";
 
-    /** The JVM options a chapter's header asks for, from its {@code //RUNTIME_OPTIONS} lines, in order. */
+    /** The JVM options a script's header asks for (a chapter's, or a lib file's), from its {@code //RUNTIME_OPTIONS} lines, in order. */
     static List<String> runtimeOptions(Path chapter) {
         try {
             return Files.readString(chapter).lines()
