@@ -206,6 +206,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                     Phases.end("first_search");
                     return pmdShares.afterRun();
                 })
+                .untimedCountsInEachRun(pmdShares::readingCounts)
                 .runNote(pmdShares::note)
                 .afterRuns(() -> PageCache.requireStillHeld(haystack, pageCache, pmdShares))
                 .pageCache(pageCache)

@@ -136,6 +136,34 @@ public final class KernelCounters {
             }
             return difference;
         }
+
+        /**
+         * Everything counted from {@code before} to this snapshot, both snapshots' own reads of
+         * /proc/self/io included: what a step inside a run cost the run's counts, for a caller
+         * that takes that step back out of the run's bill (as it takes its time out of the run's).
+         */
+        public long[] spentSince(Snapshot before) {
+            long[] spent = new long[COUNTS];
+            for (int i = 0; i < COUNTS; i++) {
+                spent[i] = counts[i] == UNKNOWN || before.counts[i] == UNKNOWN ? UNKNOWN : counts[i] - before.counts[i];
+            }
+            if (ownReadBytes != UNKNOWN) { // this snapshot's read, counted after its values were taken
+                spent[READ_CALLS] += spent[READ_CALLS] == UNKNOWN ? 0 : 1;
+                spent[RETURNED_BYTES] += spent[RETURNED_BYTES] == UNKNOWN ? 0 : ownReadBytes;
+            }
+            return spent;
+        }
+
+        /** {@code counts} less {@code untimed} (both as {@link #since} returns them), never below zero; UNKNOWN stays. */
+        public static long[] less(long[] counts, long[] untimed) {
+            long[] rest = counts.clone();
+            for (int i = 0; i < COUNTS && untimed != null; i++) {
+                if (rest[i] != UNKNOWN && untimed[i] != UNKNOWN) {
+                    rest[i] = Math.max(0, rest[i] - untimed[i]);
+                }
+            }
+            return rest;
+        }
     }
 
     /** The counts now: call it right before a run's clock starts and right after it stops. */

@@ -166,6 +166,7 @@ public final class Measurement {
     private OptionalLong chunkBytes = OptionalLong.empty();
     private BeforeRun beforeRun = (index, timed) -> {};
     private LongSupplier untimedNanos = () -> 0;
+    private Supplier<long[]> untimedCounts = () -> null;
     private Supplier<String> runNote = () -> "";
     private AfterRuns afterRuns = () -> {};
     private Optional<PageCache.Folios> pageCache = Optional.empty();
@@ -227,6 +228,15 @@ public final class Measurement {
         return this;
     }
 
+    /**
+     * Asked right after each run, after {@link #untimedInEachRun}: what that untimed step added to
+     * the run's counts ({@link KernelCounters.Snapshot#spentSince}), taken out of the run's bill; null for nothing.
+     */
+    public Measurement untimedCountsInEachRun(Supplier<long[]> counts) {
+        this.untimedCounts = counts;
+        return this;
+    }
+
     /** Asked right after each run; a non-empty note ends that run's line on stderr. */
     public Measurement runNote(Supplier<String> note) {
         this.runNote = note;
@@ -277,6 +287,7 @@ public final class Measurement {
             long end = System.nanoTime();
             long[] counts = KernelCounters.now().since(countsBefore);
             double elapsed = (end - start - untimedNanos.getAsLong()) / 1e9;
+            counts = KernelCounters.Snapshot.less(counts, untimedCounts.get());
             check(i == 0 ? offset : answer, offset);
             answer = offset;
             (timed ? seconds : warmupSeconds)[index] = elapsed;

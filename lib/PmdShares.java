@@ -33,6 +33,11 @@ public final class PmdShares {
         return last.readingNanos();
     }
 
+    /** What reading smaps added to the last run's bill, to be taken out of it; null when nothing was read. */
+    public long[] readingCounts() {
+        return last == null ? null : last.readingCounts();
+    }
+
     /** For the run's line on stderr: "PMD-mapped 100.0%", or empty for a chapter that does not map. */
     public String note() {
         if (last == null) {
