@@ -205,6 +205,29 @@ class KernelBillTest {
         assertEquals(0, idle[KernelBill.Item.RETURNED_BYTES.ordinal()], Arrays.toString(idle));
     }
 
+    /**
+     * --perf: where perf can count the CPU's instructions, a line of them per GiB and per byte;
+     * where it cannot, one line saying why, and the runs as without it.
+     */
+    @Test
+    void perfCountsWhereItCanAndSaysWhyNotWhereItCannot() throws Exception {
+        Path file = haystack(4 << 20);
+        Subprocess.Result result = InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "1", "--warmup", "0", "--perf");
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        String why = lib.PerfStat.whyNot();
+        List<String> perfLines = result.stderr().lines().filter(line -> line.contains("perf")).toList();
+        assertEquals(1, perfLines.size(), result::toString);
+        if (why == null) {
+            assertTrue(perfLines.getFirst().contains("instructions per byte"), perfLines::toString);
+        } else {
+            assertTrue(perfLines.getFirst().contains(why), perfLines::toString);
+            assumeTrue(!why.startsWith("no perf"), why);
+            var attached = lib.PerfStat.start(); // perf is here, its counters are not: it attaches and says so per event
+            String line = attached.stop(file.toFile().length());
+            assertTrue(line.contains("instructions=<not"), line);
+        }
+    }
+
     /** Each run's line on stderr carries its bill; the summary line carries the medians under the documented names. */
     @Test
     void everyRunLineAndTheSummaryCarryTheBill() throws Exception {
