@@ -88,10 +88,10 @@ public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
         return new KernelBill(perGiB);
     }
 
-    /** One run's counts as {@code key=value} pairs per GiB of {@code fileBytes}, for its line on stderr. */
+    /** One run's counts as {@code key=value} pairs per GiB of {@code fileBytes}, for its line on stderr (empty for an empty file). */
     public static String runFields(long[] counts, long fileBytes) {
         return Arrays.stream(Item.values())
-                .map(item -> item.key + "=" + (counts[item.ordinal()] == KernelCounters.UNKNOWN ? ""
+                .map(item -> item.key + "=" + (counts[item.ordinal()] == KernelCounters.UNKNOWN || fileBytes <= 0 ? ""
                         : figure(counts[item.ordinal()] * GIB / fileBytes)))
                 .collect(Collectors.joining(" "));
     }
