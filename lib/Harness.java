@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  *   ./jbang variants/VNN….java [FILE] [--runs N] [--warmup N] [--workers N[,N…]] [--cold] [--csv PATH] [--size SIZE]
- *       [--chunk SIZE[,SIZE…]] [--page-cache as-is|small|huge] [--profile [--flamegraphs DIR]]
+ *       [--chunk SIZE[,SIZE…]] [--page-cache as-is|small|huge] [--profile [--flamegraphs DIR]] [--perf]
  * </pre>
  *
  * Exit status: 0 a non-zero word was found, 1 the file is all zeros, 2 anything went wrong.
@@ -68,6 +68,10 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
     boolean profile;
+
+    @Option(names = "--perf", description = "Count the CPU's instructions, cycles, cache and dTLB misses over the timed runs with "
+            + "perf stat, per GiB, on stderr, where this machine lets perf count them (one line says when it does not); recorded nowhere.")
+    boolean perf;
 
     @Option(names = "--flamegraphs", paramLabel = "DIR",
             description = "Where --profile writes CHAPTER.html, never over an earlier one (default: results/MACHINE/flamegraphs, "
@@ -128,7 +132,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** The usage lines as README writes them, with --chunk only where it applies. */
     private String[] synopsis() {
-        String last = "[--profile [--flamegraphs DIR]] [--help] [--version]";
+        String last = "[--profile [--flamegraphs DIR]] [--perf] [--help] [--version]";
         return search instanceof ChunkedSearch
                 ? new String[] {chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
                         "    [--cold] [--csv PATH] [--size SIZE] [--page-cache as-is|small|huge]",
@@ -149,6 +153,13 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
         if (profile) {
             profiler = Profiler.load(err);
+        }
+        if (perf) {
+            String why = PerfStat.whyNot();
+            if (why != null) {
+                err.println(chapter + ": --perf: " + why + "; the runs go on without them");
+                perf = false;
+            }
         }
         Path haystack = runOptions.findOrCreateFile(err);
         String note = search.note(haystack);
@@ -201,6 +212,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     /** The loop for one worker count: evicts the file before each run with --cold, profiles only the timed runs. */
     private Measurement measurement(Path haystack, int workerCount) throws IOException {
         PmdShares pmdShares = new PmdShares(); // how the file was mapped after each run, read outside its time
+        PerfStat[] perfStat = {null};
+        int[] timedRuns = {0};
+        long fileBytes = Files.size(haystack);
         return new Measurement(chapter, haystack, out, err)
                 .runs(runOptions.warmup(), runOptions.runs())
                 .budget(runOptions.budget())
@@ -214,13 +228,28 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                         PageCache.evict(haystack);
                     }
                     pmdShares.beforeRun(timed);
+                    if (perf && timed && index == 0) {
+                        perfStat[0] = PerfStat.start(); // last: the eviction above is not the search's
+                    }
+                    timedRuns[0] += timed ? 1 : 0;
                 })
                 .untimedInEachRun(() -> {
                     Phases.end("first_search");
                     return pmdShares.afterRun(search instanceof MapsTheFile ? haystack : null);
                 })
+                .untimedCountsInEachRun(pmdShares::readingCounts)
                 .runNote(pmdShares::note)
-                .afterRuns(() -> PageCache.requireStillHeld(haystack, pageCache, pmdShares))
+                .afterRuns(() -> {
+                    if (perfStat[0] != null) {
+                        try {
+                            err.println(chapter + ": " + perfStat[0].stop(fileBytes * timedRuns[0]));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        perfStat[0] = null;
+                    }
+                    PageCache.requireStillHeld(haystack, pageCache, pmdShares);
+                })
                 .pageCache(pageCache)
                 .pmdMappedPercent(pmdShares::medianPercent)
                 .readMode(search::readMode);

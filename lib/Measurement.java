@@ -5,7 +5,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.SequencedMap;
 import java.util.Locale;
@@ -26,12 +28,15 @@ import java.util.function.Supplier;
  *
  * <pre>
  *   variant=… workers=… offset=… runs=… mean_s=… median_s=… mbps=… cache=… bytes=… [chunk_bytes=…] [page_cache=…] [pmd_mapped_pct=…]
+ *       [read_mode=…] read_calls=… returned_bytes=… device_bytes=… minor_faults=… major_faults=… voluntary_switches=… involuntary_switches=…
  * </pre>
  *
  * {@code chunk_bytes} is there only for a chapter that reads in chunks, {@code page_cache} only
  * where the caller set up the page cache ({@link #pageCache}), {@code pmd_mapped_pct} only for a
- * chapter that maps the file. A caller adds its own per-run note ({@link #runNote}) without
- * touching this loop.
+ * chapter that maps the file. The last seven are the runs' bill from the kernel ({@link KernelBill}):
+ * medians over the timed runs, per GiB searched, each empty where this system does not count it;
+ * each run's line on stderr ends with its own. A caller adds its own per-run note ({@link #runNote})
+ * without touching this loop.
  */
 public final class Measurement {
 
@@ -59,11 +64,21 @@ public final class Measurement {
      * them a CSV row. {@code pageCache}: the state the warm runs started from, where the caller set
      * one up; {@code pmdMappedPercent}: the median share of a mapped chapter's mapping that was
      * PMD-mapped over the timed runs (see {@link PmdMapping}); {@code readMode}: how a chapter that
-     * can read more than one way read the file ({@link NeedleSearch#readMode}).
+     * can read more than one way read the file ({@link NeedleSearch#readMode}); {@code bill}: what the
+     * timed runs cost the kernel ({@link KernelBill}), empty for figures not measured here (another
+     * program's, a test's).
      */
     public record Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
                          double[] warmupSeconds, double[] seconds, Optional<PageCache.Folios> pageCache,
-                         OptionalDouble pmdMappedPercent, Optional<String> readMode) {
+                         OptionalDouble pmdMappedPercent, Optional<String> readMode, Optional<KernelBill> bill) {
+
+        /** Figures measured elsewhere, with no bill. */
+        public Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
+                      double[] warmupSeconds, double[] seconds, Optional<PageCache.Folios> pageCache,
+                      OptionalDouble pmdMappedPercent, Optional<String> readMode) {
+            this(variant, workers, cache, bytes, chunkBytes, offset, warmupSeconds, seconds, pageCache, pmdMappedPercent, readMode,
+                    Optional.empty());
+        }
 
         /** Figures of a chapter that reads one way only. */
         public Result(String variant, int workers, String cache, long bytes, OptionalLong chunkBytes, long offset,
@@ -100,6 +115,7 @@ public final class Measurement {
             pageCache.ifPresent(folios -> line.append(" page_cache=").append(folios.label));
             pmdMappedPercent.ifPresent(percent -> line.append(" pmd_mapped_pct=").append(PmdMapping.percent(percent)));
             readMode.ifPresent(mode -> line.append(" read_mode=").append(mode));
+            bill.ifPresent(counted -> line.append(' ').append(counted.summaryFields()));
             return line.toString();
         }
     }
@@ -150,6 +166,7 @@ public final class Measurement {
     private OptionalLong chunkBytes = OptionalLong.empty();
     private BeforeRun beforeRun = (index, timed) -> {};
     private LongSupplier untimedNanos = () -> 0;
+    private Supplier<long[]> untimedCounts = () -> null;
     private Supplier<String> runNote = () -> "";
     private AfterRuns afterRuns = () -> {};
     private Optional<PageCache.Folios> pageCache = Optional.empty();
@@ -211,6 +228,15 @@ public final class Measurement {
         return this;
     }
 
+    /**
+     * Asked right after each run, after {@link #untimedInEachRun}: what that untimed step added to
+     * the run's counts ({@link KernelCounters.Snapshot#spentSince}), taken out of the run's bill; null for nothing.
+     */
+    public Measurement untimedCountsInEachRun(Supplier<long[]> counts) {
+        this.untimedCounts = counts;
+        return this;
+    }
+
     /** Asked right after each run; a non-empty note ends that run's line on stderr. */
     public Measurement runNote(Supplier<String> note) {
         this.runNote = note;
@@ -249,27 +275,37 @@ public final class Measurement {
         double[] seconds = new double[runs];
         long answer = NeedleSearch.NOT_FOUND;
         int taken = 0; // timed runs so far: the budget may stop before --runs
+        List<long[]> timedCounts = new ArrayList<>();
+        KernelCounters.missing().forEach(err::println);
         for (int i = 0; i < warmup || (i < warmup + runs && budget.another(runs, Arrays.copyOf(seconds, taken))); i++) {
             boolean timed = i >= warmup;
             int index = timed ? i - warmup : i;
             beforeRun.prepare(index, timed);
+            KernelCounters.Snapshot countsBefore = KernelCounters.now(); // the bill is read outside the run's time
             long start = System.nanoTime();
             long offset = action.run();
             long end = System.nanoTime();
+            long[] counts = KernelCounters.now().since(countsBefore);
             double elapsed = (end - start - untimedNanos.getAsLong()) / 1e9;
+            counts = KernelCounters.Snapshot.less(counts, untimedCounts.get());
             check(i == 0 ? offset : answer, offset);
             answer = offset;
             (timed ? seconds : warmupSeconds)[index] = elapsed;
             taken += timed ? 1 : 0;
+            if (timed) {
+                timedCounts.add(counts);
+            }
             String note = runNote.get();
-            err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d%s%n", timed ? "run" : "warm-up", index + 1,
-                    elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset, note.isEmpty() ? "" : "  " + note);
+            err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d  per GiB: %s%s%n", timed ? "run" : "warm-up", index + 1,
+                    elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset, KernelBill.runFields(counts, bytes),
+                    note.isEmpty() ? "" : "  " + note);
         }
         seconds = Arrays.copyOf(seconds, taken);
         budget.note(variant, runs, seconds).ifPresent(err::println);
         afterRuns.check();
         Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
-                warmupSeconds, seconds, pageCache, pmdMappedPercent.get(), readMode.get());
+                warmupSeconds, seconds, pageCache, pmdMappedPercent.get(), readMode.get(),
+                Optional.of(KernelBill.ofRuns(timedCounts, bytes)));
         out.println(result.summaryLine());
         return result;
     }

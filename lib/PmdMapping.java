@@ -36,8 +36,11 @@ public record PmdMapping(long rssBytes, long filePmdMappedBytes, long anonHugePa
     private static final Pattern RANGE = Pattern.compile("^([0-9a-f]+)-([0-9a-f]+) ");
     private static final Pattern FIELD = Pattern.compile("^(Rss|FilePmdMapped|AnonHugePages):\\s+(\\d+) kB");
 
-    /** What one run recorded: the mapping's state after the scan, and the nanoseconds spent reading it. */
-    public record Recorded(PmdMapping mapping, long readingNanos) {}
+    /**
+     * What one run recorded: the mapping's state after the scan, and the nanoseconds spent reading
+     * it, and what reading it added to the run's bill (see {@link KernelCounters.Snapshot#spentSince}).
+     */
+    public record Recorded(PmdMapping mapping, long readingNanos, long[] readingCounts) {}
 
     private static volatile boolean recording;
     private static final AtomicReference<Recorded> LAST = new AtomicReference<>();
@@ -106,12 +109,15 @@ public record PmdMapping(long rssBytes, long filePmdMappedBytes, long anonHugePa
             return;
         }
         long start = System.nanoTime();
+        KernelCounters.Snapshot countsBefore = KernelCounters.now(); // reading smaps is read calls too: not the search's
+        PmdMapping state;
         try {
-            PmdMapping state = of(mapping);
-            LAST.set(new Recorded(state, System.nanoTime() - start));
+            state = of(mapping);
         } catch (IOException | RuntimeException noSmaps) {
-            LAST.set(new Recorded(null, System.nanoTime() - start));
+            state = null;
         }
+        long[] readingCounts = KernelCounters.now().spentSince(countsBefore);
+        LAST.set(new Recorded(state, System.nanoTime() - start, readingCounts));
     }
 
     /** What the last run recorded, and forgets it; null if the chapter recorded nothing (it does not map). */

@@ -48,10 +48,15 @@ public final class PmdShares {
 
     private static PmdMapping.Recorded measure(Path file) {
         try {
-            return PageCache.isAllResident(file) ? new PmdMapping.Recorded(PageCache.mappedAsCached(file), 0) : null;
+            return PageCache.isAllResident(file) ? new PmdMapping.Recorded(PageCache.mappedAsCached(file), 0, null) : null;
         } catch (IOException | RuntimeException noSmaps) { // a failure to look fails no search
-            return new PmdMapping.Recorded(null, 0);
+            return new PmdMapping.Recorded(null, 0, null);
         }
+    }
+
+    /** What reading smaps added to the last run's bill, to be taken out of it; null when nothing was read. */
+    public long[] readingCounts() {
+        return last == null ? null : last.readingCounts();
     }
 
     /** For the run's line on stderr: "PMD-mapped 100.0%", or empty for a chapter that does not map. */

@@ -28,12 +28,13 @@ import org.apache.commons.csv.CSVPrinter;
  */
 public final class ResultsCsv {
 
-    public static final List<String> COLUMNS = List.of(
+    public static final List<String> COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             "date", "chapter", "workers", "cache", "file_bytes", "chunk_bytes", "offset",
             "warmup_runs", "runs", "mean_s", "median_s", "min_s", "max_s", "mbps",
             "run_s", "warmup_s",
             "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine",
-            "page_cache", "pmd_mapped_pct", "read_mode");
+            "page_cache", "pmd_mapped_pct", "read_mode"),
+            KernelBill.keys().stream()).toList(); // the bill: read_calls … involuntary_switches, per GiB
 
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
@@ -81,12 +82,13 @@ public final class ResultsCsv {
     /**
      * One row of figures: a measurement's runs at one worker count and cache mode, summarised the
      * project's way ({@link Stats}), with the machine they were measured on. {@code chunk_bytes} is
-     * empty for anything that does not read in chunks.
+     * empty for anything that does not read in chunks; a bill's figure ({@link KernelBill}) is empty
+     * where it was not counted.
      */
     public static List<Object> row(Measurement.Result result) {
         double[] seconds = result.seconds();
         Machine machine = Machine.current();
-        return List.of(
+        List<Object> values = new java.util.ArrayList<>(List.of(
                 Instant.now().truncatedTo(ChronoUnit.SECONDS), result.variant(), result.workers(), result.cache(),
                 result.bytes(), result.chunkBytes().isPresent() ? result.chunkBytes().getAsLong() : "", result.offset(),
                 result.warmupSeconds().length, seconds.length,
@@ -98,7 +100,11 @@ public final class ResultsCsv {
                 machine.jdk(), machine.vectorBits(), machine.name(),
                 result.pageCache().map(folios -> folios.label).orElse(""),
                 result.pmdMappedPercent().isPresent() ? PmdMapping.percent(result.pmdMappedPercent().getAsDouble()) : "",
-                result.readMode().orElse(""));
+                result.readMode().orElse("")));
+        for (KernelBill.Item item : KernelBill.Item.values()) {
+            values.add(result.bill().map(bill -> bill.field(item)).orElse(""));
+        }
+        return java.util.Collections.unmodifiableList(values);
     }
 
     private static String fixed(double seconds) {

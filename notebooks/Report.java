@@ -223,7 +223,11 @@ final class Report {
         }
     }
 
-    /** Rows as a table whose columns have the types a reader would guess; the lists of seconds stay text. */
+    /**
+     * Rows as a table whose columns have the types a reader would guess; the lists of seconds stay
+     * text. The bill's columns ({@link StudyResults#BILL}, per GiB) come last, missing in rows
+     * written before it was counted.
+     */
     static Table table(String name, List<StudyResults.Row> rows) {
         StringColumn date = StringColumn.create("date"), chapter = StringColumn.create("chapter"), cache = StringColumn.create("cache"),
                 runSeconds = StringColumn.create("run_s"), warmupSeconds = StringColumn.create("warmup_s"),
@@ -246,9 +250,15 @@ final class Report {
             kernel.append(row.kernel()); jdk.append(row.jdk()); vectorBits.append(row.vectorBits()); machine.append(row.machine());
             pageCache.append(row.pageCache()); append(pmd, row.pmdMappedPercent());
         }
-        return Table.create(name, date, chapter, workers, cache, fileBytes, chunkBytes, offset, warmupRuns, runs, meanSeconds,
+        Table table = Table.create(name, date, chapter, workers, cache, fileBytes, chunkBytes, offset, warmupRuns, runs, meanSeconds,
                 medianSeconds, minSeconds, maxSeconds, mbps, runSeconds, warmupSeconds, cpuModel, logicalCores, memoryBytes,
                 kernel, jdk, vectorBits, machine, pageCache, pmd);
+        for (String item : StudyResults.BILL) {
+            DoubleColumn perGiB = DoubleColumn.create(item);
+            rows.forEach(row -> append(perGiB, row.billPerGiB(item)));
+            table.addColumns(perGiB);
+        }
+        return table;
     }
 
     private static void append(LongColumn column, Long value) {

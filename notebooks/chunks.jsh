@@ -15,8 +15,9 @@
 
 // How big should one read be? MB/s against the bytes per read, 4 KiB to 64 MiB, for chapter 3 (one
 // thread, sequential reads) and chapter 13 (parallel positional reads, widest vectors), warm cache,
-// under the memory-read wall (wall.csv) when the wall probe has been run. One machine's results
-// (results/<machine>/chunks.csv).
+// under the memory-read wall (wall.csv) when the wall probe has been run; beside it, on the same x
+// axis, the read calls per GiB the kernel counted (the bill, dashed, right-hand axis): where more
+// calls stop costing. One machine's results (results/<machine>/chunks.csv).
 // Run from the project's root:   ./jbang notebooks/chunks.jsh           (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/chunks.jsh
 
@@ -43,7 +44,7 @@ StringColumn chunkSizes(NumericColumn<?> bytes) {
 }
 
 rows.addColumns(chunkSizes(rows.longColumn("chunk_bytes")));
-Table sweep = rows.selectColumns("chapter", "workers", "chunk", "mean_s", "mbps");
+Table sweep = rows.selectColumns("chapter", "workers", "chunk", "mean_s", "mbps", "read_calls");
 walls.stream().findFirst().ifPresent(memory -> sweep.addColumns(Report.percentOf(memory, sweep)));
 sweep.setName("Chunk sweep (warm cache), " + Report.machine().name);
 System.out.println(sweep.printAll());
@@ -59,21 +60,47 @@ double[] sizesMeasured = mbpsByChunk.numberColumn("chunk_bytes").asDoubleColumn(
 String[] sizeLabels = mbpsByChunk.stringColumn("chunk").asObjectArray();
 TickSettings everySize = TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY).arrayTicks(sizesMeasured, sizeLabels).build();
 
-// One line per chapter (and per worker count or page-cache setting, should the sweep have more than one).
+// One line per chapter (and per worker count or page-cache setting, should the sweep have more than one),
+// in its own colour: MB/s solid, and its read calls per GiB dashed, where its rows have them (older
+// studies did not count them).
 boolean oneWorkerCount = rows.intColumn("workers").unique().size() == 1;
 boolean onePageCache = Report.pageCaches(rows).size() == 1;
 List<Trace> lines = new ArrayList<>();
+int series = 0;
+boolean anyCalls = false;
 for (Table one : rows.splitOn("chapter", "workers", "page_cache").asTableList()) {
     String name = Report.shortName(one.stringColumn("chapter").get(0)) + (oneWorkerCount ? "" : " ×" + one.intColumn("workers").get(0))
             + (onePageCache ? "" : ", page cache " + one.stringColumn("page_cache").get(0));
+    String colour = Report.colour(series++);
     lines.add(ScatterTrace.builder(one.longColumn("chunk_bytes"), one.doubleColumn("mbps"))
-            .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).build());
+            .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name + ", MB/s")
+            .line(Line.builder().color(colour).build()).marker(Marker.builder().color(colour).build()).build());
+    Table counted = one.where(one.doubleColumn("read_calls").isNotMissing());
+    if (!counted.isEmpty()) {
+        anyCalls = true;
+        lines.add(ScatterTrace.builder(counted.longColumn("chunk_bytes"), counted.doubleColumn("read_calls"))
+                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name + ", read calls per GiB").yAxis(ScatterTrace.YAxis.Y2)
+                .line(Line.builder().color(colour).dash(Line.Dash.DASH).build()).marker(Marker.builder().color(colour).build()).build());
+    }
+}
+if (!anyCalls) {
+    System.out.println("(no read_calls in " + Report.machine().csv("chunks") + ": its rows are older than the bill, so the chart draws MB/s alone)");
 }
 String workersNote = oneWorkerCount ? ", " + rows.intColumn("workers").get(0) + " workers" : "";
-Report.chart("chunks", new Figure(
-        Layout.builder().title(Report.title("MB/s by bytes per read, warm cache" + workersNote, rows))
-                .xAxis(Axis.builder().title("bytes per read (chunk)").type(Axis.Type.LOG).tickSettings(everySize).build())
-                .yAxis(Axis.builder().title("MB/s (decimal)").build())
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        lines.toArray(new Trace[0])), walls);
+
+// The read calls have an axis of their own, on the right, logarithmic like the sizes: 4 KiB reads
+// make 262,144 calls per GiB, 64 MiB reads 16.
+Layout chunkLayout(boolean withCalls) {
+    Layout.LayoutBuilder layout = Layout.builder()
+            .title(Report.title((withCalls ? "MB/s and read calls per GiB" : "MB/s") + " by bytes per read, warm cache" + workersNote, rows))
+            .xAxis(Axis.builder().title("bytes per read (chunk)").type(Axis.Type.LOG).tickSettings(everySize).build())
+            .yAxis(Axis.builder().title(withCalls ? "MB/s (decimal), solid" : "MB/s (decimal)").build())
+            .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX);
+    if (withCalls) {
+        layout.yAxis2(Axis.builder().title("read calls per GiB searched, dashed (log)").type(Axis.Type.LOG)
+                .side(Axis.Side.right).overlaying(ScatterTrace.YAxis.Y).build());
+    }
+    return layout.build();
+}
+Report.chart("chunks", new Figure(chunkLayout(anyCalls), lines.toArray(new Trace[0])), walls);
 Report.loaded("sweep", sweep, "mbpsByChunk", mbpsByChunk, "rows", rows);

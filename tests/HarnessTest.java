@@ -18,6 +18,7 @@ import lib.ChunkedSearch;
 import lib.FileChangedException;
 import lib.Harness;
 import lib.Haystack;
+import lib.KernelBill;
 import lib.Measurement;
 import lib.NeedleSearch;
 import lib.PageCache;
@@ -152,11 +153,13 @@ class HarnessTest {
         assertEquals(Harness.FOUND, mapped.exitCode(), mapped::toString);
         List<String> mappedKeys = new ArrayList<>(common);
         mappedKeys.addAll(List.of("page_cache", "pmd_mapped_pct")); // a mapped chapter says how it was mapped
+        mappedKeys.addAll(KernelBill.keys()); // every chapter ends with its bill
         assertEquals(mappedKeys, keys(mapped.stdout().lines().toList().getLast()));
         var chunked = InProcess.run(new V07PreadParallel(), file.toString(), "--runs", "1", "--warmup", "0", "--workers", "2");
         assertEquals(Harness.FOUND, chunked.exitCode(), chunked::toString);
         List<String> withChunk = new ArrayList<>(common);
         withChunk.addAll(List.of("chunk_bytes", "page_cache"));
+        withChunk.addAll(KernelBill.keys());
         assertEquals(withChunk, keys(chunked.stdout().lines().toList().getLast()));
         assertEquals(String.valueOf(ChunkedSearch.DEFAULT_CHUNK_BYTES), summaries(chunked).getLast().get("chunk_bytes"));
     }
@@ -213,7 +216,7 @@ class HarnessTest {
         assertEquals(1, result.warmupSeconds().length);
         String summary = out.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
         assertEquals(summary, result.summaryLine());
-        assertTrue(summary.endsWith(" bytes=" + HAYSTACK_BYTES + " page_cache=small pmd_mapped_pct=3.0"), summary);
+        assertTrue(summary.contains(" bytes=" + HAYSTACK_BYTES + " page_cache=small pmd_mapped_pct=3.0 read_calls="), summary);
         assertEquals(java.util.Optional.of(PageCache.Folios.SMALL), result.pageCache());
         assertEquals(3.0, result.pmdMappedPercent().orElseThrow());
         List<Object> row = ResultsCsv.row(result);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import lib.KernelBill;
 import lib.Machine;
 import lib.Measurement;
 import lib.ResultsCsv;
@@ -62,10 +63,14 @@ class HostileResultsTest {
         append("fio", with(row("fio psync O_DIRECT 2MiB-pages checking", 2, "cold", 0.5, 1L << 20, Map.of()), "chapter",
                 "fio " + IMG_PMD + " O_DIRECT checking"));
         append("cold", row("V14DirectIo", 2, "cold", 2.0, null, Map.of())); // so the cold chart labels chapter 14 with its fractions
+        // The bill is text from the file too: markup in one figure of it, a script-closing tag in another
+        append("scoreboard", with(row("V07PreadParallel", 2, "warm", 0.5, null, Map.of()), "read_calls", IMG_PMD));
+        append("cold", with(row("V03ChunkedLong", 1, "cold", 2.5, null, Map.of()), "device_bytes", CLOSING_CHAPTER));
         append("wall", row("WallMemoryRead", 2, "warm", 0.2, null, Map.of()));
         for (long chunk : List.of(4096L, 1L << 20)) {
             append("chunks", row("V03ChunkedLong", 1, "warm", chunk == 4096 ? 1.0 : 0.4, chunk, Map.of()));
         }
+        append("chunks", with(row("V03ChunkedLong", 1, "warm", 0.3, 1L << 22, Map.of()), "read_calls", SCRIPT_CHAPTER));
         append("pagecache", row("V04Mmap", 1, "warm", 0.4, null, Map.of("page_cache", "small", "pmd_mapped_pct", "0.0")));
         append("pagecache", with(row("V04Mmap", 1, "warm", 0.3, null, Map.of("page_cache", "huge", "pmd_mapped_pct", "99.0")),
                 "pmd_mapped_pct", IMG_PMD));
@@ -88,7 +93,21 @@ class HostileResultsTest {
                 ? java.util.OptionalDouble.of(Double.parseDouble(extra.get("pmd_mapped_pct"))) : java.util.OptionalDouble.empty();
         return new ArrayList<>(ResultsCsv.row(new Measurement.Result(chapter, workers, cache, 4 * GIB,
                 chunk == null ? OptionalLong.empty() : OptionalLong.of(chunk), 4 * GIB - 8, new double[] {seconds * 3},
-                new double[] {seconds, seconds, seconds, seconds, seconds}, pageCache, pmd)));
+                new double[] {seconds, seconds, seconds, seconds, seconds}, pageCache, pmd, java.util.Optional.empty(),
+                java.util.Optional.of(bill(chunk == null ? 1L << 20 : chunk, cache)))));
+    }
+
+    /** A plausible bill: one read call per chunk, the file copied once, a fault per 64 KiB, from the device only when cold. */
+    static KernelBill bill(long chunk, String cache) {
+        Map<KernelBill.Item, Double> perGiB = new java.util.EnumMap<>(KernelBill.Item.class);
+        perGiB.put(KernelBill.Item.READ_CALLS, (double) GIB / chunk);
+        perGiB.put(KernelBill.Item.RETURNED_BYTES, (double) GIB);
+        perGiB.put(KernelBill.Item.DEVICE_BYTES, cache.equals("cold") ? (double) GIB : 0.0);
+        perGiB.put(KernelBill.Item.MINOR_FAULTS, 16_384.0);
+        perGiB.put(KernelBill.Item.MAJOR_FAULTS, 0.3);
+        perGiB.put(KernelBill.Item.VOLUNTARY_SWITCHES, 250.0);
+        perGiB.put(KernelBill.Item.INVOLUNTARY_SWITCHES, 40.0);
+        return new KernelBill(perGiB);
     }
 
     static List<Object> with(List<Object> row, String column, String value) {
@@ -146,6 +165,17 @@ class HostileResultsTest {
         assertFalse(dom.contains("<img src=\"x\""), "no image element made from the data");
         assertTrue(dom.contains("&lt;script&gt;document.title='PWNED'&lt;/script&gt;") || dom.contains("&lt;script&gt;document.title=&#39;PWNED&#39;"),
                 "machine.json's hostile kernel is shown as text: " + dom);
+    }
+
+    /** The bill reaches the report in words; a figure of it that is not a number leaves its row out, said as text. */
+    @Test
+    void theBillIsShownAndAHostileBillLeavesItsRowOutAsText() throws Exception {
+        String page = Files.readString(StudyReport.write(folder));
+        assertTrue(page.contains("<td>1,024 reads</td>") && page.contains("<td>16,384 faults</td>"), "the scoreboard's bill in words");
+        assertTrue(page.contains("<td>4.0 GiB</td>") || page.contains("<td>1 GiB</td>"), "bytes per GiB in binary units");
+        assertTrue(page.contains("read_calls is &quot;&lt;img src=x"), "the hostile read_calls is said, as text");
+        assertTrue(page.contains("device_bytes is &quot;V77&lt;/script&gt;"), "the hostile device_bytes is said, as text");
+        assertFalse(page.contains("<img src=x") || page.contains("</script><script>document"), "no element from a bill");
     }
 
     /** Every notebook on the hostile folder: each draws (pages only), and no page runs what the data holds. */

@@ -222,6 +222,40 @@ class StudyResultsTest {
         assertTrue(Measurement.Summary.parse("variant=V04Mmap workers=two").isEmpty());
     }
 
+    /**
+     * The bill's columns read back typed, where a row has them; a CSV written before they existed
+     * loads as it did, its rows without a bill, in the reader, the notebooks' tables and the report.
+     */
+    @Test
+    void theBillReadsBackAndOlderCsvsWithoutItStillLoad() throws IOException {
+        assertEquals(lib.KernelBill.keys(), StudyResults.BILL, "the reader and the harness name the bill alike");
+        Path folder = folder();
+        List<Object> billed = row("V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.0);
+        billed = with(with(with(billed, "read_calls", "1024"), "minor_faults", "0.3"), "device_bytes", "");
+        append(folder.resolve("scoreboard.csv"), billed);
+        StudyResults.Row row = StudyResults.read(folder.resolve("scoreboard.csv")).rows().getFirst();
+        assertEquals(1024.0, row.billPerGiB("read_calls"));
+        assertEquals(0.3, row.billPerGiB("minor_faults"));
+        assertEquals(null, row.billPerGiB("device_bytes"), "an empty figure is not counted, not zero");
+
+        List<String> older = ResultsCsv.COLUMNS.subList(0, ResultsCsv.COLUMNS.indexOf("read_mode") + 1);
+        Path old = folder.resolve("cold.csv");
+        Files.writeString(old, String.join(",", older) + "\n", StandardCharsets.UTF_8);
+        append(old, row("V03ChunkedLong", 1, "cold", 4 * GIB, 5, 2.0)); // appended under the file's own, older, header
+        assertEquals(String.join(",", older), Files.readAllLines(old).getFirst());
+        StudyResults.Csv read = StudyResults.read(old);
+        assertEquals(List.of(), read.problems());
+        assertEquals(java.util.Map.of(), read.rows().getFirst().bill());
+        Report.MachineResults machine = Report.choose(root, Machine.current().name());
+        tech.tablesaw.api.Table cold = Report.select(machine, "cold", "cold").rows();
+        assertEquals(1, cold.rowCount());
+        assertTrue(cold.doubleColumn("read_calls").isMissing(0), "an older row's bill is missing in the notebooks' table");
+        tech.tablesaw.api.Table scoreboard = Report.select(machine, "scoreboard", "warm").rows();
+        assertEquals(1024.0, scoreboard.doubleColumn("read_calls").get(0));
+        String page = Files.readString(StudyReport.write(folder));
+        assertTrue(page.contains("<td>1,024 reads</td>"), "the scoreboard's bill in words");
+    }
+
     @Test
     void aHeaderOnlyCsvGivesAnEmptyTableNotACrash() throws IOException {
         Path folder = folder();

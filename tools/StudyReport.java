@@ -140,7 +140,10 @@ public final class StudyReport {
 
         section(html, "scoreboard", "The scoreboard", "Every chapter with a warm page cache, one worker per processor; "
                 + "× ch. 1 is the speed-up over chapter 1, % of wall the share of the memory-read wall, "
-                + "Go the article's figure on its own machine (" + StudyResults.articleMachine() + ").");
+                + "Go the article's figure on its own machine (" + StudyResults.articleMachine() + "). "
+                + "Then the bill from the kernel, per GiB searched, the median of the timed runs: read calls, bytes those "
+                + "reads copied out, page faults (minor and major) and context switches (voluntary and involuntary); "
+                + "– where the row has no bill (older studies, or a system that does not count it).");
         html.append(scoreboardTable(scoreboard, walls));
         charts(html, png -> png.startsWith("scoreboard"));
 
@@ -274,12 +277,39 @@ public final class StudyReport {
                     row.medianSeconds() == null ? "–" : seconds(row.medianSeconds()), bold(fastest, mbps(row.mbps())),
                     chapterOne.map(one -> String.format(Locale.ROOT, "%.1f", one / row.meanSeconds())).orElse("–"),
                     share(row.mbps(), wall),
-                    Optional.ofNullable(article.get(row.number())).map(StudyResults.ArticleRow::mbps).map(StudyReport::mbps).orElse("–")));
+                    Optional.ofNullable(article.get(row.number())).map(StudyResults.ArticleRow::mbps).map(StudyReport::mbps).orElse("–"),
+                    count(row, "reads", "read_calls"), bytesPerGiB(row.billPerGiB("returned_bytes")),
+                    count(row, "faults", "minor_faults", "major_faults"),
+                    count(row, "switches", "voluntary_switches", "involuntary_switches")));
         }
         String wallLine = wall.map(w -> "<p>Memory-read wall: " + mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
                         + (w.beatenBy().isEmpty() ? "" : "<p class=\"beaten\">" + escape(w.beatenNote()) + ".</p>\n"))
                 .orElse("<p>No memory-read wall measured (wall.csv), so no % of wall.</p>\n");
-        return table(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall", "Go MB/s"), cells) + wallLine;
+        return table(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall", "Go MB/s",
+                "reads per GiB", "copied per GiB", "faults per GiB", "switches per GiB"), cells) + wallLine;
+    }
+
+    /**
+     * The sum of the bill's {@code columns} of {@code row} per GiB, in words ("1,024 reads"), or "–"
+     * where the row lacks any of them. The figures were read as numbers (StudyResults), and the text
+     * is escaped all the same, as every value from a CSV is.
+     */
+    private static String count(StudyResults.Row row, String unit, String... columns) {
+        double sum = 0;
+        for (String column : columns) {
+            Double perGiB = row.billPerGiB(column);
+            if (perGiB == null) {
+                return "–";
+            }
+            sum += perGiB;
+        }
+        String figure = sum >= 100 ? String.format(Locale.ROOT, "%,.0f", sum) : String.format(Locale.ROOT, "%.1f", sum).replaceFirst("\\.0$", "");
+        return escape(figure + " " + unit);
+    }
+
+    /** Bytes per GiB searched in binary units ("1.0 GiB", "0 B"), or "–" where not counted. */
+    private static String bytesPerGiB(Double perGiB) {
+        return perGiB == null ? "–" : escape(StudyResults.binarySize(Math.round(perGiB)));
     }
 
     /** One line per mapped chapter: MB/s and PMD-mapped share with small folios, then with 2 MiB ones, against the 2 MiB wall. */
@@ -337,9 +367,11 @@ public final class StudyReport {
             Optional<StudyResults.Row> warm = scoreboard.stream().filter(w -> w.chapter().equals(row.chapter())).findFirst();
             cells.add(List.of("<code>" + escape(row.chapter()) + "</code>", Integer.toString(row.workers()),
                     warm.map(w -> mbps(w.mbps())).orElse("–"), mbps(row.mbps()),
-                    Optional.ofNullable(article.get(row.number())).map(StudyResults.ArticleRow::coldMbps).map(StudyReport::mbps).orElse("–")));
+                    Optional.ofNullable(article.get(row.number())).map(StudyResults.ArticleRow::coldMbps).map(StudyReport::mbps).orElse("–"),
+                    bytesPerGiB(row.billPerGiB("device_bytes")), count(row, "major", "major_faults")));
         }
-        return table(List.of("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s"), cells);
+        return table(List.of("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s", "from the device per GiB",
+                "major faults per GiB"), cells);
     }
 
     /** Each cold chapter as a fraction of fio's best in fio.csv's newest sitting; or the one line that says why not. */

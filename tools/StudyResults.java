@@ -89,10 +89,18 @@ final class StudyResults {
     /** The columns of figures; every other column is text. */
     static final Set<String> WHOLE_NUMBERS = Set.of("workers", "warmup_runs", "runs", "logical_cores", "vector_bits",
             "file_bytes", "chunk_bytes", "offset", "memory_bytes");
-    static final Set<String> DECIMALS = Set.of("mean_s", "median_s", "min_s", "max_s", "mbps", "pmd_mapped_pct");
+    /**
+     * The bill from the kernel (lib/KernelBill): each a median over the timed runs, per GiB searched;
+     * empty where the system did not count it, absent from rows written before it existed.
+     */
+    static final List<String> BILL = List.of("read_calls", "returned_bytes", "device_bytes", "minor_faults", "major_faults",
+            "voluntary_switches", "involuntary_switches");
+    static final Set<String> DECIMALS = Stream.concat(Stream.of("mean_s", "median_s", "min_s", "max_s", "mbps", "pmd_mapped_pct"),
+            BILL.stream()).collect(Collectors.toUnmodifiableSet());
     /** Columns that may be empty: chapters that do not read in chunks, and the columns newer studies add. */
-    static final Set<String> MAY_BE_EMPTY = Set.of("chunk_bytes", "pmd_mapped_pct", "machine", "page_cache",
-            "warmup_s", "run_s", "median_s", "min_s", "max_s", "offset", "memory_bytes", "kernel", "jdk", "date", "cpu_model");
+    static final Set<String> MAY_BE_EMPTY = Stream.concat(Stream.of("chunk_bytes", "pmd_mapped_pct", "machine", "page_cache",
+            "warmup_s", "run_s", "median_s", "min_s", "max_s", "offset", "memory_bytes", "kernel", "jdk", "date", "cpu_model"),
+            BILL.stream()).collect(Collectors.toUnmodifiableSet());
 
     private StudyResults() {}
 
@@ -101,13 +109,19 @@ final class StudyResults {
 
     /**
      * One results row, typed. Optional figures (older columns, or chapters that do not read in
-     * chunks or map the file) are null. {@code file} and {@code line} say where it came from.
+     * chunks or map the file) are null. {@code bill}: the bill's figures per GiB by column name
+     * ({@link #BILL}), only those the row has. {@code file} and {@code line} say where it came from.
      */
     record Row(Path file, long line, String date, String chapter, int workers, String cache, long fileBytes,
                Long chunkBytes, Long offset, int warmupRuns, int runs, double meanSeconds, Double medianSeconds,
                Double minSeconds, Double maxSeconds, double mbps, double[] runSeconds, double[] warmupSeconds,
                String cpuModel, int logicalCores, Long memoryBytes, String kernel, String jdk, int vectorBits,
-               String machine, String pageCache, Double pmdMappedPercent) {
+               String machine, String pageCache, Double pmdMappedPercent, Map<String, Double> bill) {
+
+        /** The bill's figure of {@code column} ({@link #BILL}) per GiB, or null where the row has none. */
+        Double billPerGiB(String column) {
+            return bill.get(column);
+        }
 
         Identity identity() {
             return new Identity(cpuModel, logicalCores, vectorBits);
@@ -266,6 +280,13 @@ final class StudyResults {
             throw new IllegalArgumentException("mean_s is " + values.get("mean_s") + ", not a time");
         }
         Double pmd = optionalDecimal(values, "pmd_mapped_pct", 100);
+        Map<String, Double> bill = new LinkedHashMap<>();
+        for (String column : BILL) {
+            Double perGiB = optionalDecimal(values, column, Double.MAX_VALUE);
+            if (perGiB != null) {
+                bill.put(column, perGiB);
+            }
+        }
         return new Row(file, line, values.get("date"), chapter, (int) whole(values, "workers", 1, Integer.MAX_VALUE), cache,
                 whole(values, "file_bytes", 1, Long.MAX_VALUE), optionalWhole(values, "chunk_bytes", 1),
                 optionalWhole(values, "offset", -1), warmupRuns, runs, meanSeconds,
@@ -274,7 +295,8 @@ final class StudyResults {
                 secondsOf(values, "run_s", runs, "runs"), secondsOf(values, "warmup_s", warmupRuns, "warmup_runs"),
                 values.get("cpu_model"), (int) whole(values, "logical_cores", 1, Integer.MAX_VALUE),
                 optionalWhole(values, "memory_bytes", 0), values.getOrDefault("kernel", ""), values.getOrDefault("jdk", ""),
-                (int) whole(values, "vector_bits", 1, Integer.MAX_VALUE), values.getOrDefault("machine", ""), pageCache, pmd);
+                (int) whole(values, "vector_bits", 1, Integer.MAX_VALUE), values.getOrDefault("machine", ""), pageCache, pmd,
+                java.util.Collections.unmodifiableMap(bill));
     }
 
     private static boolean isText(String column) {

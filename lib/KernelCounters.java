@@ -1,0 +1,239 @@
+package lib;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The counts Linux keeps for every process, read in two cheap calls and no special rights: the
+ * raw material of a run's bill ({@link KernelBill}).
+ *
+ * <ul>
+ *   <li>{@code /proc/self/io}: {@code syscr} (read-type system calls), {@code rchar} (the bytes they
+ *       returned, from the page cache or not) and {@code read_bytes} (bytes the process made the kernel
+ *       fetch from a device). They cover every thread, the ones that already ended too, and the
+ *       children the process waited for;
+ *   <li>{@code getrusage}: minor and major page faults, voluntary and involuntary context switches,
+ *       for {@code RUSAGE_SELF} (every thread, ended ones included) plus {@code RUSAGE_CHILDREN}
+ *       (the programs it ran and waited for, such as chapter 0's {@code cmp}).
+ * </ul>
+ *
+ * A chapter starts and joins its threads inside each run, so a count kept per live thread (as
+ * {@code /proc/self/task/*}{@code /status} keeps context switches) would lose them; these sources do not.
+ *
+ * <p>Reading the counters costs one {@code pread} of {@code /proc/self/io}, kept open, and two
+ * {@code getrusage} calls. The values a read returns are taken before the kernel counts that read
+ * itself, so the snapshot taken before a run adds exactly one read call, and the bytes it returned,
+ * to the counts after it: {@link Snapshot#since} takes them back out.
+ *
+ * <p>A counter this system does not keep (no {@code /proc/self/io} on a kernel built without task
+ * I/O accounting, say) is {@link #UNKNOWN}, never zero, and {@link #missing} says why in one line.
+ */
+public final class KernelCounters {
+
+    /** What {@link Snapshot#counts} holds for a counter this system does not keep. */
+    public static final long UNKNOWN = -1;
+
+    /** The order of the counts in a snapshot: the order of {@link KernelBill.Item}. */
+    private static final int READ_CALLS = 0, RETURNED_BYTES = 1, DEVICE_BYTES = 2, MINOR_FAULTS = 3, MAJOR_FAULTS = 4,
+            VOLUNTARY_SWITCHES = 5, INVOLUNTARY_SWITCHES = 6, COUNTS = 7;
+
+    private static final Path PROC_SELF_IO = Path.of("/proc/self/io");
+    private static final int RUSAGE_SELF = 0, RUSAGE_CHILDREN = -1;
+    /**
+     * struct rusage on 64-bit Linux: two struct timeval (16 bytes each), then fourteen longs, of
+     * which ru_minflt, ru_majflt, ru_nvcsw and ru_nivcsw are the 5th, 6th, 13th and 14th.
+     */
+    private static final long RUSAGE_BYTES = 144, MINFLT_AT = 64, MAJFLT_AT = 72, NVCSW_AT = 128, NIVCSW_AT = 136;
+
+    private static FileChannel procSelfIo;
+    private static final ByteBuffer IO_TEXT = ByteBuffer.allocateDirect(4096);
+    private static MethodHandle getrusage;
+    private static final MemorySegment RUSAGE = Arena.global().allocate(RUSAGE_BYTES, Long.BYTES);
+    private static final List<String> MISSING = new ArrayList<>();
+
+    static {
+        try {
+            procSelfIo = FileChannel.open(PROC_SELF_IO);
+            long[] probe = new long[COUNTS];
+            Arrays.fill(probe, UNKNOWN);
+            if (readProcSelfIo(probe) < 0) {
+                throw new IOException("it reads empty");
+            }
+            List<String> lacking = new ArrayList<>();
+            for (String[] line : new String[][] {{"syscr", "read_calls"}, {"rchar", "returned_bytes"}, {"read_bytes", "device_bytes"}}) {
+                int index = line[1].equals("read_calls") ? READ_CALLS : line[1].equals("returned_bytes") ? RETURNED_BYTES : DEVICE_BYTES;
+                if (probe[index] == UNKNOWN) {
+                    lacking.add(line[1] + " (no " + line[0] + " line)");
+                }
+            }
+            if (!lacking.isEmpty()) {
+                MISSING.add(PROC_SELF_IO + " lacks counts here, left empty: " + String.join(", ", lacking));
+            }
+        } catch (IOException | SecurityException e) {
+            procSelfIo = null;
+            MISSING.add("cannot read " + PROC_SELF_IO + " (" + e.getMessage() + ", a kernel without task I/O accounting?):"
+                    + " read_calls, returned_bytes and device_bytes are left empty");
+        }
+        try {
+            Linker linker = Linker.nativeLinker();
+            getrusage = linker.downcallHandle(linker.defaultLookup().find("getrusage").orElseThrow(),
+                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+            if ((int) getrusage.invokeExact(RUSAGE_SELF, RUSAGE) != 0) {
+                throw new IllegalStateException("getrusage failed");
+            }
+        } catch (Throwable e) { // no C library symbol, native access refused, or the call failed
+            getrusage = null;
+            MISSING.add("getrusage is not available here (" + e + "): minor_faults, major_faults, voluntary_switches and "
+                    + "involuntary_switches are left empty");
+        }
+    }
+
+    private KernelCounters() {}
+
+    /** One line per group of counters this system does not keep, saying why; empty where all are kept. */
+    public static List<String> missing() {
+        return List.copyOf(MISSING);
+    }
+
+    /**
+     * The process's counts now, plus the bytes of text this snapshot's own read of /proc/self/io
+     * returned (what the next snapshot will find added by it).
+     */
+    public record Snapshot(long[] counts, long ownReadBytes) {
+
+        /**
+         * Each count from {@code before} to this snapshot, in the order of {@link KernelBill.Item}, less
+         * {@code before}'s own read of /proc/self/io; UNKNOWN where either snapshot lacks it.
+         */
+        public long[] since(Snapshot before) {
+            long[] difference = new long[COUNTS];
+            for (int i = 0; i < COUNTS; i++) {
+                long after = counts[i], earlier = before.counts[i];
+                difference[i] = after == UNKNOWN || earlier == UNKNOWN ? UNKNOWN : after - earlier;
+            }
+            if (before.ownReadBytes != UNKNOWN) {
+                if (difference[READ_CALLS] != UNKNOWN) {
+                    difference[READ_CALLS] = Math.max(0, difference[READ_CALLS] - 1);
+                }
+                if (difference[RETURNED_BYTES] != UNKNOWN) {
+                    difference[RETURNED_BYTES] = Math.max(0, difference[RETURNED_BYTES] - before.ownReadBytes);
+                }
+            }
+            return difference;
+        }
+
+        /**
+         * Everything counted from {@code before} to this snapshot, both snapshots' own reads of
+         * /proc/self/io included: what a step inside a run cost the run's counts, for a caller
+         * that takes that step back out of the run's bill (as it takes its time out of the run's).
+         */
+        public long[] spentSince(Snapshot before) {
+            long[] spent = new long[COUNTS];
+            for (int i = 0; i < COUNTS; i++) {
+                spent[i] = counts[i] == UNKNOWN || before.counts[i] == UNKNOWN ? UNKNOWN : counts[i] - before.counts[i];
+            }
+            if (ownReadBytes != UNKNOWN) { // this snapshot's read, counted after its values were taken
+                spent[READ_CALLS] += spent[READ_CALLS] == UNKNOWN ? 0 : 1;
+                spent[RETURNED_BYTES] += spent[RETURNED_BYTES] == UNKNOWN ? 0 : ownReadBytes;
+            }
+            return spent;
+        }
+
+        /** {@code counts} less {@code untimed} (both as {@link #since} returns them), never below zero; UNKNOWN stays. */
+        public static long[] less(long[] counts, long[] untimed) {
+            long[] rest = counts.clone();
+            for (int i = 0; i < COUNTS && untimed != null; i++) {
+                if (rest[i] != UNKNOWN && untimed[i] != UNKNOWN) {
+                    rest[i] = Math.max(0, rest[i] - untimed[i]);
+                }
+            }
+            return rest;
+        }
+    }
+
+    /** The counts now: call it right before a run's clock starts and right after it stops. */
+    public static synchronized Snapshot now() {
+        long[] counts = new long[COUNTS];
+        Arrays.fill(counts, UNKNOWN);
+        if (getrusage != null) { // first, so that the pread below is the last call before the run
+            rusage(counts);
+        }
+        long ownReadBytes = procSelfIo == null ? UNKNOWN : readProcSelfIo(counts);
+        return new Snapshot(counts, ownReadBytes);
+    }
+
+    private static void rusage(long[] counts) {
+        try {
+            long minor = 0, major = 0, voluntary = 0, involuntary = 0;
+            for (int who : new int[] {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+                if ((int) getrusage.invokeExact(who, RUSAGE) != 0) {
+                    return; // left UNKNOWN
+                }
+                minor += RUSAGE.get(JAVA_LONG, MINFLT_AT);
+                major += RUSAGE.get(JAVA_LONG, MAJFLT_AT);
+                voluntary += RUSAGE.get(JAVA_LONG, NVCSW_AT);
+                involuntary += RUSAGE.get(JAVA_LONG, NIVCSW_AT);
+            }
+            counts[MINOR_FAULTS] = minor;
+            counts[MAJOR_FAULTS] = major;
+            counts[VOLUNTARY_SWITCHES] = voluntary;
+            counts[INVOLUNTARY_SWITCHES] = involuntary;
+        } catch (Throwable e) {
+            throw new AssertionError(e); // the handle's type is fixed above: an exception here is a bug
+        }
+    }
+
+    /**
+     * Fills syscr, rchar and read_bytes from one pread of /proc/self/io at offset 0 (the kernel
+     * writes the text afresh for each read from the start); returns the bytes read, or UNKNOWN when
+     * the read failed. A line that is missing leaves its count UNKNOWN.
+     */
+    private static long readProcSelfIo(long[] counts) {
+        IO_TEXT.clear();
+        int bytes;
+        try {
+            bytes = procSelfIo.read(IO_TEXT, 0);
+        } catch (IOException e) {
+            return UNKNOWN;
+        }
+        if (bytes <= 0) {
+            return UNKNOWN;
+        }
+        byte[] text = new byte[bytes];
+        IO_TEXT.flip().get(text);
+        String lines = "\n" + new String(text, StandardCharsets.US_ASCII);
+        parse(lines, "syscr", counts, READ_CALLS);
+        parse(lines, "rchar", counts, RETURNED_BYTES);
+        parse(lines, "read_bytes", counts, DEVICE_BYTES);
+        return bytes;
+    }
+
+    /** The number on the line "\nLABEL: N" of {@code lines}, into {@code counts[index]}; left as it was if there is none. */
+    private static void parse(String lines, String label, long[] counts, int index) {
+        int at = lines.indexOf("\n" + label + ": ");
+        if (at < 0) {
+            return;
+        }
+        int start = at + label.length() + 3, end = lines.indexOf('\n', start);
+        try {
+            counts[index] = Long.parseLong(lines.substring(start, end < 0 ? lines.length() : end).strip());
+        } catch (NumberFormatException notANumber) {
+            // left UNKNOWN
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import lib.Harness;
+import lib.Haystack;
+import lib.HugeFolios;
+import lib.KernelBill;
+import lib.KernelCounters;
+import lib.Measurement;
+import lib.PageCache;
+import lib.ReferenceSearch;
+import lib.ResultsCsv;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bill from the kernel means what it says: counted on small files, each figure is what the
+ * chapter's code says it should be, within bounds a busy machine keeps (the JVM's own threads read
+ * and fault now and then, inside a run as anywhere). Figures are per GiB searched, medians of the
+ * timed runs, as the summary line prints them.
+ */
+class KernelBillTest {
+
+    static final double GIB = 1L << 30;
+    static final long FILE_BYTES = 16L << 20;
+
+    @TempDir
+    Path dir;
+
+    private Path haystack(long bytes) throws IOException {
+        Path file = dir.resolve("haystack-" + bytes + ".bin");
+        if (!Files.exists(file)) {
+            Haystack.create(file, bytes);
+        }
+        return file;
+    }
+
+    /** The last summary line of a chapter run in this JVM, as a map; the run must have found the needle. */
+    private static Map<String, String> summary(Subprocess.Result result) {
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        return result.stdout().lines().map(Measurement.Summary::parse).flatMap(java.util.Optional::stream)
+                .reduce((first, second) -> second).orElseThrow(() -> new AssertionError("no summary line: " + result)).fields();
+    }
+
+    /** A figure of the bill, which this machine must count for the test to mean anything. */
+    private static double perGiB(Map<String, String> summary, String key) {
+        String value = summary.get(key);
+        assertTrue(value != null, "no " + key + " in " + summary);
+        assumeTrue(!value.isEmpty(), () -> key + " is not counted here: " + KernelCounters.missing());
+        return Double.parseDouble(value);
+    }
+
+    /** Read calls per GiB for a file read {@code readBytes} at a time, one call per read. */
+    private static double callsPerGiB(long readBytes) {
+        return GIB / readBytes;
+    }
+
+    private static void assertAbout(double expected, double actual, String what) {
+        // At least every read the code makes; at most a quarter more, plus a few reads per run of the JVM's own
+        assertTrue(actual >= expected * 0.99 && actual <= expected * 1.25 + 8 * GIB / FILE_BYTES,
+                what + ": expected about " + expected + " per GiB, counted " + actual);
+    }
+
+    @Test
+    void chapterThreeMakesOneReadCallPerChunk() throws IOException {
+        Path file = haystack(FILE_BYTES);
+        for (long chunk : new long[] {64 << 10, 1 << 20}) {
+            Map<String, String> bill = summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "3", "--warmup", "1",
+                    "--chunk", Long.toString(chunk)));
+            assertAbout(callsPerGiB(chunk), perGiB(bill, "read_calls"), "chapter 3's read calls with --chunk " + chunk);
+            double returned = perGiB(bill, "returned_bytes");
+            assertTrue(returned >= GIB && returned <= GIB * 1.01, "the reads return the file, once: " + returned + " bytes per GiB");
+        }
+    }
+
+    /**
+     * Chapter 2 calls read() once per byte, yet the kernel sees one read call per buffer of 64 KiB:
+     * as few as chapter 3 makes reading 64 KiB at a time. Its cost is per byte, not per call.
+     */
+    @Test
+    void chapterTwoMakesAsFewReadCallsAsChapterThreeWithTheSameReadSize() throws IOException {
+        Path file = haystack(FILE_BYTES);
+        double chapterTwo = perGiB(summary(InProcess.run(new V02BufferedByte(), file.toString(), "--runs", "1", "--warmup", "1")),
+                "read_calls");
+        assertAbout(callsPerGiB(V02BufferedByte.BUFFER_BYTES), chapterTwo, "chapter 2's read calls");
+        double chapterThree = perGiB(summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "1", "--warmup", "1",
+                "--chunk", Integer.toString(V02BufferedByte.BUFFER_BYTES))), "read_calls");
+        assertTrue(chapterTwo / chapterThree > 0.8 && chapterTwo / chapterThree < 1.25,
+                "chapters 2 and 3 read " + V02BufferedByte.BUFFER_BYTES + " bytes per call: " + chapterTwo + " and " + chapterThree);
+    }
+
+    /**
+     * A mapped chapter's page faults: with the page cache in 2 MiB folios, one fault maps 2 MiB; in
+     * 4 KiB folios the kernel maps the cached pages around the fault too (fault-around, 64 KiB by
+     * default), so one fault maps 16 pages, not 512. The fall is about 32×, not 512×.
+     */
+    @Test
+    void aMappedChaptersFaultsFallWithTwoMebibyteFolios() throws IOException {
+        long bytes = 64L << 20; // whole 2 MiB folios, and enough of them to count
+        Path file = haystack(bytes);
+        String reason = HugeFolios.whyNot(file);
+        assumeTrue(reason == null, () -> "no 2 MiB folios here: " + reason);
+        // Filled here, not left to --page-cache small: a cache that is not PMD-mapped passes there as small
+        // folios, and a file just written sits in folios of 1 MiB or so on ext4 since Linux 6.16
+        PageCache.fillInSmallFolios(file);
+        Map<String, String> small = summary(InProcess.run(new V04Mmap(), file.toString(), "--runs", "3", "--warmup", "1",
+                "--page-cache", "small"));
+        Map<String, String> huge = summary(InProcess.run(new V04Mmap(), file.toString(), "--runs", "3", "--warmup", "1",
+                "--page-cache", "huge"));
+        assumeTrue(Double.parseDouble(huge.get("pmd_mapped_pct")) >= 90,
+                () -> "this file system made few 2 MiB folios (" + huge.get("pmd_mapped_pct") + "% PMD-mapped)");
+        double smallFaults = perGiB(small, "minor_faults"), hugeFaults = perGiB(huge, "minor_faults");
+        assertTrue(hugeFaults >= GIB / (2 << 20) * 0.99, "at least one fault per 2 MiB folio: " + hugeFaults + " per GiB");
+        assertTrue(smallFaults >= GIB / (64 << 10) * 0.99, "at least one fault per 64 KiB of 4 KiB pages: " + smallFaults + " per GiB");
+        assertTrue(smallFaults >= 8 * hugeFaults, "4 KiB pages: " + smallFaults + " faults per GiB, 2 MiB folios: " + hugeFaults);
+        assertTrue(perGiB(small, "read_calls") < 64 && perGiB(huge, "read_calls") < 64,
+                "a mapped chapter makes no read call: " + small.get("read_calls") + ", " + huge.get("read_calls"));
+    }
+
+    /** Cold, every byte of the file comes from the device; warm, almost none does. */
+    @Test
+    void aColdChapterFetchesTheFileFromTheDeviceAndAWarmOneNothing() throws IOException {
+        Path file = haystack(FILE_BYTES);
+        assumeDeviceBytesCounted(file);
+        Map<String, String> cold = summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "2", "--warmup", "0", "--cold"));
+        double fetched = perGiB(cold, "device_bytes");
+        assertTrue(fetched >= GIB * 0.95 && fetched <= GIB * 1.5, "cold: " + fetched + " bytes from the device per GiB");
+        Map<String, String> warm = summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "2", "--warmup", "1"));
+        assertTrue(perGiB(warm, "device_bytes") <= GIB * 0.05, "warm: " + warm.get("device_bytes") + " bytes from the device per GiB");
+    }
+
+    /** Skips, saying why, where reading an evicted file counts no bytes from a device (tmpfs, or no read_bytes here). */
+    private static void assumeDeviceBytesCounted(Path file) throws IOException {
+        PageCache.evict(file);
+        KernelCounters.Snapshot before = KernelCounters.now();
+        try (InputStream in = Files.newInputStream(file)) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        long fetched = KernelCounters.now().since(before)[KernelBill.Item.DEVICE_BYTES.ordinal()];
+        assumeTrue(fetched != KernelCounters.UNKNOWN, () -> "device bytes are not counted here: " + KernelCounters.missing());
+        assumeTrue(fetched >= Files.size(file) / 2, () -> "reading " + file + " after evicting it fetched " + fetched
+                + " bytes from a device: its file system has none behind it (tmpfs?) or keeps the file cached");
+    }
+
+    /** A counter the system lacks is an empty field, in the run's line, the summary and the CSV; never a zero. */
+    @Test
+    void aCounterNotKeptIsEmptyNeverZero() throws IOException {
+        long unknown = KernelCounters.UNKNOWN;
+        long[] run = {unknown, unknown, unknown, 10, 0, 5, 1};
+        KernelBill bill = KernelBill.ofRuns(List.of(run, run), 1L << 30);
+        assertTrue(bill.summaryFields().startsWith("read_calls= returned_bytes= device_bytes= minor_faults=10 major_faults=0 "),
+                bill.summaryFields());
+        assertTrue(KernelBill.runFields(run, 1L << 30).startsWith("read_calls= returned_bytes= device_bytes= minor_faults=10"));
+        var result = new Measurement.Result("V03ChunkedLong", 1, "warm", 1 << 20, OptionalLong.empty(), 0, new double[0],
+                new double[] {0.5}, java.util.Optional.empty(), java.util.OptionalDouble.empty(), java.util.Optional.empty(),
+                java.util.Optional.of(bill));
+        List<Object> row = ResultsCsv.row(result);
+        assertEquals("", row.get(ResultsCsv.COLUMNS.indexOf("read_calls")));
+        assertEquals("10", row.get(ResultsCsv.COLUMNS.indexOf("minor_faults")));
+        assertEquals("0", row.get(ResultsCsv.COLUMNS.indexOf("major_faults")), "a zero counted is a zero");
+        Measurement.Summary parsed = Measurement.Summary.parse(result.summaryLine()).orElseThrow();
+        assertEquals("", parsed.fields().get("device_bytes"));
+    }
+
+    /** The figures per GiB: a run's counts scaled by 2^30 ÷ the file's bytes, medians over the runs, small ones to one decimal. */
+    @Test
+    void figuresArePerGibMediansOfTheRuns() {
+        long[] one = {64, 1 << 26, 0, 3, 0, 10, 2}, two = {64, 1 << 26, 0, 5, 1, 30, 4}, three = {66, 1 << 26, 0, 4, 0, 20, 3};
+        KernelBill bill = KernelBill.ofRuns(List.of(one, two, three), 64L << 20);
+        assertEquals(1024, bill.get(KernelBill.Item.READ_CALLS).orElseThrow());
+        assertEquals(GIB, bill.get(KernelBill.Item.RETURNED_BYTES).orElseThrow());
+        assertEquals(64, bill.get(KernelBill.Item.MINOR_FAULTS).orElseThrow());
+        assertEquals(320, bill.get(KernelBill.Item.VOLUNTARY_SWITCHES).orElseThrow());
+        assertEquals("0.3", KernelBill.figure(0.25 + 0.01), "one fault in a 4 GiB file is not zero");
+        assertEquals("1024", KernelBill.figure(1024.4));
+        assertEquals(KernelBill.keys(), ResultsCsv.COLUMNS.subList(ResultsCsv.COLUMNS.size() - 7, ResultsCsv.COLUMNS.size()));
+    }
+
+    /** Reading the counters counts itself out: a snapshot, then nothing, then another, is a bill of no read call. */
+    @Test
+    void takingTheCountersAddsNoReadCallToTheBill() {
+        assumeTrue(KernelCounters.missing().isEmpty(), () -> String.join("; ", KernelCounters.missing()));
+        long[] idle = null;
+        for (int attempt = 0; attempt < 5; attempt++) { // another thread of this JVM may read meanwhile: one quiet try is enough
+            KernelCounters.Snapshot before = KernelCounters.now();
+            idle = KernelCounters.now().since(before);
+            if (idle[KernelBill.Item.READ_CALLS.ordinal()] == 0) {
+                break;
+            }
+        }
+        assertEquals(0, idle[KernelBill.Item.READ_CALLS.ordinal()], Arrays.toString(idle));
+        assertEquals(0, idle[KernelBill.Item.RETURNED_BYTES.ordinal()], Arrays.toString(idle));
+    }
+
+    /**
+     * --perf: where perf can count the CPU's instructions, a line of them per GiB and per byte;
+     * where it cannot, one line saying why, and the runs as without it.
+     */
+    @Test
+    void perfCountsWhereItCanAndSaysWhyNotWhereItCannot() throws Exception {
+        Path file = haystack(4 << 20);
+        Subprocess.Result result = InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "1", "--warmup", "0", "--perf");
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        String why = lib.PerfStat.whyNot();
+        List<String> perfLines = result.stderr().lines().filter(line -> line.contains("perf")).toList();
+        assertEquals(1, perfLines.size(), result::toString);
+        if (why == null) {
+            assertTrue(perfLines.getFirst().contains("instructions per byte"), perfLines::toString);
+        } else {
+            assertTrue(perfLines.getFirst().contains(why), perfLines::toString);
+            assumeTrue(!why.startsWith("no perf"), why);
+            var attached = lib.PerfStat.start(); // perf is here, its counters are not: it attaches and says so per event
+            String line = attached.stop(file.toFile().length());
+            assertTrue(line.contains("instructions=<not"), line);
+        }
+    }
+
+    /** Each run's line on stderr carries its bill; the summary line carries the medians under the documented names. */
+    @Test
+    void everyRunLineAndTheSummaryCarryTheBill() throws Exception {
+        Path file = haystack(1 << 20);
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        try (var outStream = new PrintStream(out, true, StandardCharsets.UTF_8); var errStream = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            new Measurement("Probe", file, outStream, errStream).runs(1, 2).time(() -> new ReferenceSearch().search(file, 1));
+        }
+        List<String> runLines = err.toString(StandardCharsets.UTF_8).lines().filter(line -> line.contains(": ")).toList();
+        assertEquals(3, runLines.stream().filter(line -> line.contains(" per GiB: read_calls=")).count(), runLines::toString);
+        String summary = out.toString(StandardCharsets.UTF_8).strip();
+        for (String key : KernelBill.keys()) {
+            assertTrue(summary.contains(" " + key + "="), summary);
+        }
+        assertFalse(summary.contains("=-"), "no negative count: " + summary);
+    }
+}
