@@ -245,9 +245,15 @@ class LauncherFaultsTest {
                 find "$1" -regextype posix-extended -regex '.*\\.[0-9]+' -printf 'left behind: %P\\n' >&2
                 exit $status
                 """, "bash", mountPoint.toString(), cacheHome.resolve("haystack-jbang").toString(), script().toString()));
+        Map<String, String> environment = new HashMap<>(Map.of("XDG_CACHE_HOME", mountPoint.toString()));
+        if (!root) { // mapped to root, the account's JVMs would take root's home folder from the account database
+            String home = System.getProperty("user.home");
+            environment.putIfAbsent("JBANG_DIR", System.getenv().getOrDefault("JBANG_DIR", home + "/.jbang"));
+            environment.putIfAbsent("JBANG_REPO", System.getenv().getOrDefault("JBANG_REPO", home + "/.m2/repository"));
+        }
         for (String greeting : List.of("first", "second")) {
             writeGreeting(greeting);
-            Launch launch = launch(command, Map.of("XDG_CACHE_HOME", mountPoint.toString()));
+            Launch launch = launch(command, environment);
             assertRan(greeting, launch);
             assertTrue(launch.err().lines().noneMatch(line -> line.startsWith("left behind") || line.contains("write error")), launch.toString());
         }
