@@ -117,7 +117,8 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 .setCommandName(harness.chapter)
                 .setOut(new java.io.PrintWriter(out, true))
                 .setErr(new java.io.PrintWriter(err, true))
-                .setParameterExceptionHandler((e, ignored) -> harness.fail(e.getMessage()))
+                .registerConverter(Path.class, new PathConverter())
+                .setParameterExceptionHandler((e, ignored) -> harness.fail(PathConverter.message(e)))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> harness.fail(e));
         commandLine.getCommandSpec().usageMessage().customSynopsis(harness.synopsis());
         if (List.of(args).contains("")) { // picocli would take an empty FILE for the default one

@@ -17,7 +17,8 @@ public final class ToolCommand {
     /** Runs {@code command} on {@code args} and exits with its status. */
     public static void run(String name, Object command, String[] args) {
         CommandLine commandLine = new CommandLine(command)
-                .setParameterExceptionHandler((e, ignored) -> fail(name, e.getMessage()))
+                .registerConverter(java.nio.file.Path.class, new PathConverter())
+                .setParameterExceptionHandler((e, ignored) -> fail(name, PathConverter.message(e)))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(name, e));
         System.exit(commandLine.execute(args));
     }

@@ -3,6 +3,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -139,9 +140,8 @@ class LauncherCacheTest {
 
     /** Where ./jbang keeps the class-data archive for {@code program}: its launch entry, named after the program's path, plus ".jsa". */
     private static Path classArchive(Path program) throws IOException, NoSuchAlgorithmException {
-        String cacheHome = System.getenv().getOrDefault("XDG_CACHE_HOME", System.getProperty("user.home") + "/.cache");
-        byte[] pathSum = MessageDigest.getInstance("SHA-256").digest(program.toRealPath().toString().getBytes());
-        return Path.of(cacheHome, "haystack-jbang", "launch", HexFormat.of().formatHex(pathSum) + ".jsa");
+        byte[] pathSum = MessageDigest.getInstance("SHA-256").digest(program.toRealPath().toString().getBytes(StandardCharsets.UTF_8));
+        return LaunchCache.folder().resolve("launch").resolve(HexFormat.of().formatHex(pathSum) + ".jsa");
     }
 
     /** The launch entry of this test's script would otherwise stay in the user's cache. */
@@ -207,8 +207,8 @@ class LauncherCacheTest {
     void theJdkFoundBeforeIsNotAskedItsVersionAgainEvenWhenJavaHomeNamesIt() throws Exception {
         writeSources("jdk");
         expect("jdk no-extra a", false, "a"); // finds a JDK if none was found before
-        String cacheHome = System.getenv().getOrDefault("XDG_CACHE_HOME", System.getProperty("user.home") + "/.cache");
-        String known = Files.readString(Path.of(cacheHome, "haystack-jbang", "java-home")).strip();
+        Path javaHomeFile = LaunchCache.folder().resolve("java-home");
+        String known = Files.readString(javaHomeFile).strip();
 
         for (Map<String, String> javaHome : List.of(Map.of("JAVA_HOME", known), Map.of("JAVA_HOME", ""))) {
             Launch launch = launch(script(), javaHome, "b");
@@ -219,7 +219,7 @@ class LauncherCacheTest {
         Launch elsewhere = launch(script(), Map.of("JAVA_HOME", notAJdk.toString()), "c");
         assertTrue(elsewhere.err().contains(LOOKED_FOR_A_JDK), "another JAVA_HOME is checked: " + elsewhere);
         assertEquals("jdk no-extra c\n", elsewhere.out(), "and a JDK 25 is found all the same: " + elsewhere);
-        assertEquals(known, Files.readString(Path.of(cacheHome, "haystack-jbang", "java-home")).strip());
+        assertEquals(known, Files.readString(javaHomeFile).strip());
     }
 
     @Test

@@ -366,14 +366,7 @@ class SafetyTest {
      * the JDK and class path it owns.
      */
     private static List<String> obeyingPermissions(List<String> command) throws IOException {
-        if (!isRoot()) {
-            return command;
-        }
-        assumeTrue(onPath("setpriv"), "running as root without setpriv: cannot drop the capabilities that ignore permissions");
-        List<String> unprivileged = new ArrayList<>(List.of("setpriv",
-                "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search"));
-        unprivileged.addAll(command);
-        return unprivileged;
+        return Permissions.obeying(command);
     }
 
     @ParameterizedTest

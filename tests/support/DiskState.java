@@ -39,7 +39,7 @@ final class DiskState {
             return attributes.isDirectory() ? "directory" : "other";
         }
         return "file size=" + attributes.size() + " mtime=" + attributes.lastModifiedTime().toInstant()
-                + " sha256=" + sha256(path);
+                + (Files.isReadable(path) ? " sha256=" + sha256(path) : " unreadable"); // a test's own file without read permission
     }
 
     static String sha256(Path file) throws IOException {
