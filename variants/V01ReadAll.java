@@ -40,6 +40,7 @@ import lib.UserMistakeException;
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
  * Expect one of the slower chapters: every byte is copied, then looked at alone.
+ * Its bill per GiB: a few hundred read calls, 1 GiB returned (one copy of every byte).
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */

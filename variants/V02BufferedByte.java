@@ -26,6 +26,8 @@ import lib.SingleThreaded;
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V02BufferedByte workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
  * Expect the slowest chapter by far, tens of seconds per run on 4 GiB: a method call per byte.
+ * Its bill per GiB: 16,384 read calls (one per 64 KiB buffer), 1 GiB returned: as few calls as chapter
+ *   3 reading 64 KiB at a time, so its cost is per byte, not per call.
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */

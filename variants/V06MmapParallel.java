@@ -39,6 +39,8 @@ import lib.NeedleSearch;
  *   variant=V06MmapParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect more than chapter 4 with two workers and little more past the core count.
+ * Its bill per GiB: chapter 4's, no read call and no byte returned, the faults shared among the
+ *   workers.
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */

@@ -47,6 +47,7 @@ import lib.NeedleSearch;
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V13PreadVector workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect about chapter 11's figure.
+ * Its bill per GiB: chapter 11's, 1,024 read calls and 1 GiB returned.
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */

@@ -55,6 +55,8 @@ import lib.UserMistakeException;
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect the disk's speed, cold: many reads in flight per worker.
+ * Its bill per GiB: almost no read call and no byte returned (the ring's reads are not counted as read
+ *   calls), and about 1 GiB fetched from the device.
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */

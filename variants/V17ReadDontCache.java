@@ -49,6 +49,8 @@ import lib.NeedleSearch;
  * What you should see: which way it reads, each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V17ReadDontCache workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is read_mode=rwf_dontcache
  * Expect about chapter 13's figure cold, and the rest of the page cache kept.
+ * Its bill per GiB: about 1,024 read calls and 1 GiB returned; cold, about 1 GiB fetched from the
+ *   device.
  * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
