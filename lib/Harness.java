@@ -212,7 +212,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** The loop for one worker count: evicts the file before each run with --cold, profiles only the timed runs. */
     private Measurement measurement(Path haystack, int workerCount) throws IOException {
-        PmdShares pmdShares = new PmdShares(); // how the file was mapped after each run, read outside its time
+        PmdShares pmdShares = new PmdShares(); // how the file was mapped, read outside the runs' time
         PerfStat[] perfStat = {null};
         int[] timedRuns = {0};
         long fileBytes = Files.size(haystack);
@@ -249,6 +249,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                         }
                         perfStat[0] = null;
                     }
+                    pmdShares.afterLastRun();
                     PageCache.requireStillHeld(haystack, pageCache, pmdShares);
                 })
                 .pageCache(pageCache)

@@ -1,7 +1,7 @@
 package lib;
 
 /**
- * Marks a chapter that maps the file. The harness reports, after each of its runs, the share of a
+ * Marks a chapter that maps the file. The harness reports, once its runs are done, the share of a
  * mapping of the file that is PMD-mapped (it maps the file itself: {@link PmdShares}), and the study
  * times it from a page cache in 4 KiB folios and from one in 2 MiB folios ({@code --page-cache}).
  */

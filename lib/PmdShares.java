@@ -7,17 +7,22 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * The harness's record of how a mapped chapter's runs were mapped. Right after each run, outside its
- * time, {@link #afterRun} maps the file once more as the page cache holds it and reads
+ * The harness's record of how a mapped chapter's runs were mapped. Once the runs are done, outside
+ * their time, {@link #afterLastRun} maps the file once more as the page cache holds it and reads
  * {@code /proc/self/smaps} ({@link PageCache#mappedAsCached}): whether a page is mapped 2 MiB at a
  * time depends on the folio the page cache holds it in, which the chapter's mapping met the same way.
- * A yardstick that scans memory of its own records that memory instead ({@link PmdMapping#recordAfterScan}).
- * {@link #note} ends the run's line; the median, highest and lowest share sum up the timed runs.
+ * Once, not after every run: a whole second mapping built and torn down between two runs slowed the
+ * next one (chapter 6 by about 12 % on a 1 GiB file, 2-core AMD EPYC, measured interleaved).
+ * A yardstick that scans memory of its own records that memory after each run instead
+ * ({@link PmdMapping#recordAfterScan}). {@link #note} ends a run's line; the median, highest and
+ * lowest share sum up the timed runs.
  */
 public final class PmdShares {
     private final List<Double> timedPercents = new ArrayList<>();
     private PmdMapping.Recorded last;
     private boolean timed;
+    /** The file a mapped chapter searched, measured once its runs are done; null for any other search. */
+    private Path mappedFile;
 
     public void beforeRun(boolean timedRun) {
         timed = timedRun;
@@ -25,25 +30,38 @@ public final class PmdShares {
     }
 
     /**
-     * Right after a run, before its time is taken: measures a mapping of {@code mappedFile} (null for a
-     * search that does not map the file), or takes what a yardstick recorded. Returns the nanoseconds
-     * the run itself spent reading smaps, which are not the search's (none for a mapped file's
-     * measurement, made here after the run). A file not wholly cached is not measured: a mapping of
-     * it would read the rest in.
+     * Right after a run, before its time is taken: takes what a yardstick recorded, and notes
+     * {@code mappedFile} (null for a search that does not map the file) for {@link #afterLastRun}.
+     * Returns the nanoseconds the run itself spent reading smaps, which are not the search's.
      */
     public long afterRun(Path mappedFile) {
         last = PmdMapping.takeRecorded();
         PmdMapping.stopRecording();
-        if (last == null && mappedFile != null) {
-            last = measure(mappedFile);
-        }
+        this.mappedFile = mappedFile;
         if (last == null) {
             return 0;
         }
-        if (timed && last.mapping() != null && !Double.isNaN(last.mapping().pmdMappedPercent())) {
+        record(timed);
+        return last.readingNanos();
+    }
+
+    /**
+     * Once the runs are done: measures a mapping of a mapped chapter's file, as the last timed run
+     * met it. A file not wholly cached is not measured: a mapping of it would read the rest in.
+     */
+    public void afterLastRun() {
+        if (mappedFile != null && timedPercents.isEmpty()) {
+            last = measure(mappedFile);
+            if (last != null) {
+                record(timed);
+            }
+        }
+    }
+
+    private void record(boolean timedRun) {
+        if (timedRun && last.mapping() != null && !Double.isNaN(last.mapping().pmdMappedPercent())) {
             timedPercents.add(last.mapping().pmdMappedPercent());
         }
-        return last.readingNanos();
     }
 
     private static PmdMapping.Recorded measure(Path file) {
