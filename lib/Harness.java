@@ -170,6 +170,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         if (note != null) {
             err.println(chapter + ": " + note);
         }
+        KernelCounters.missing().forEach(line -> err.println(chapter + ": " + line)); // once, not per worker count or chunk size
         Phases.end("checked");
         if (!cold) {
             prepareCache(haystack);

@@ -75,10 +75,11 @@ public final class KernelCounters {
                 throw new IOException("it reads empty");
             }
             List<String> lacking = new ArrayList<>();
-            for (String[] line : new String[][] {{"syscr", "read_calls"}, {"rchar", "returned_bytes"}, {"read_bytes", "device_bytes"}}) {
-                int index = line[1].equals("read_calls") ? READ_CALLS : line[1].equals("returned_bytes") ? RETURNED_BYTES : DEVICE_BYTES;
-                if (probe[index] == UNKNOWN) {
-                    lacking.add(line[1] + " (no " + line[0] + " line)");
+            String[] procNames = {"syscr", "rchar", "read_bytes"}, billNames = {"read_calls", "returned_bytes", "device_bytes"};
+            int[] indexes = {READ_CALLS, RETURNED_BYTES, DEVICE_BYTES};
+            for (int i = 0; i < indexes.length; i++) {
+                if (probe[indexes[i]] == UNKNOWN) {
+                    lacking.add(billNames[i] + " (no " + procNames[i] + " line)");
                 }
             }
             if (!lacking.isEmpty()) {

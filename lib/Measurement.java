@@ -276,7 +276,6 @@ public final class Measurement {
         long answer = NeedleSearch.NOT_FOUND;
         int taken = 0; // timed runs so far: the budget may stop before --runs
         List<long[]> timedCounts = new ArrayList<>();
-        KernelCounters.missing().forEach(err::println);
         for (int i = 0; i < warmup || (i < warmup + runs && budget.another(runs, Arrays.copyOf(seconds, taken))); i++) {
             boolean timed = i >= warmup;
             int index = timed ? i - warmup : i;
