@@ -13,9 +13,10 @@ import java.util.stream.Collectors;
  * the bytes fetched from the device, its page faults and its context switches (see
  * {@link KernelCounters}, which reads them just before and just after each run, outside its time).
  *
- * <p>A chapter's speed has causes a learner can count: chapter 2 and chapter 3 make as many read
- * calls as each other, chapter 4 makes none but takes a page fault every 4 KiB, chapter 16 one
- * every 2 MiB. The bill puts a number on each.
+ * <p>A chapter's speed has causes a learner can count: chapter 2 makes as many read calls as chapter
+ * 3 reading 64 KiB at a time, chapter 4 makes none but takes page faults (one per 64 KiB on a cache
+ * in 4 KiB folios, as the kernel maps 16 pages a fault), chapter 16 one per 2 MiB folio. The bill
+ * puts a number on each.
  *
  * <p>Each figure is <em>per GiB searched</em> (the run's count × 2^30 ÷ the file's bytes), so that
  * files of any size compare, and is the <em>median over the timed runs</em>: the summary line and
