@@ -34,7 +34,7 @@ import lib.Stats;
 import lib.UserMistakeException;
 
 /**
- * Keeps the tables of README.md and results/README.md equal to what the committed CSVs give.
+ * Keeps the tables of README.md, results/README.md and the docs that hold tables equal to what the committed CSVs give.
  *
  * <p>Only the machine folders named in {@code results/committed-machines.txt} (tools/CommittedMachines)
  * are read: a reader's own study, in a folder of its own, changes no table, and a block naming any
@@ -78,7 +78,8 @@ import lib.UserMistakeException;
 public final class ReadmeTables {
 
     static final Path RESULTS = Path.of("results");
-    static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), RESULTS.resolve("README.md"));
+    static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), RESULTS.resolve("README.md"),
+            Path.of("docs", "investigations.md"), Path.of("docs", "versus-go.md"));
 
     static final Pattern OPENING = Pattern.compile("<!-- generated:([a-z-]+)((?: [a-z]+=[A-Za-z0-9._-]+)*) -->");
     static final String CLOSING = "<!-- /generated -->";
@@ -123,7 +124,7 @@ public final class ReadmeTables {
                     }
                     case "--help", "-h" -> {
                         out.println("Usage: ./jbang tools/ReadmeTables.java [--check] [--results DIR] [FILE...]");
-                        out.println("Rewrites the generated tables of FILE (default: README.md and results/README.md) from DIR's CSVs;");
+                        out.println("Rewrites the generated tables of FILE (default: README.md, results/README.md and the docs with tables) from DIR's CSVs;");
                         out.println("with --check, rewrites nothing and exits 1 naming each block that differs.");
                         return 0;
                     }
