@@ -162,7 +162,7 @@ public final class StudyReport {
 
         if (!versusGo.isEmpty()) {
             section(html, "go", "Go on this machine", "The article's Go benchmark and the matching Java chapters, alternately, "
-                    + "on the same haystack (versus-go.csv): the median MB/s of each side's rows.");
+                    + "on the same haystack (versus-go.csv): each side's MB/s is the median over rounds of each call's median run.");
             html.append(versusGoTable(versusGo));
             charts(html, png -> png.startsWith("versus-go"));
         }
@@ -417,27 +417,17 @@ public final class StudyReport {
         return Arrays.stream(seconds).mapToObj(s -> String.format(Locale.ROOT, "%.6f", s)).collect(Collectors.joining(" "));
     }
 
-    /** Go's rows are chapters "Go vN", Java's the chapters' own names: paired by number, median MB/s each. */
+    /** The pairs as every reader reads versus-go.csv ({@link StudyResults#versusGo}): README's table gives the same figures. */
     private String versusGoTable(List<StudyResults.Row> rows) {
-        Map<String, List<Double>> go = new TreeMap<>(), java = new TreeMap<>();
-        Map<String, String> javaName = new TreeMap<>();
-        for (StudyResults.Row row : rows) {
-            if (row.chapter().startsWith("Go ")) {
-                go.computeIfAbsent(row.number(), k -> new ArrayList<>()).add(row.mbps());
-            } else {
-                java.computeIfAbsent(row.number(), k -> new ArrayList<>()).add(row.mbps());
-                javaName.put(row.number(), row.chapter());
-            }
-        }
         List<List<String>> cells = new ArrayList<>();
-        for (String number : go.keySet()) {
-            double goMbps = Stats.median(go.get(number).stream().mapToDouble(Double::doubleValue).toArray());
-            Optional<Double> javaMbps = Optional.ofNullable(java.get(number)).map(list -> Stats.median(list.stream().mapToDouble(Double::doubleValue).toArray()));
-            cells.add(List.of(escape(number), "<code>" + escape(javaName.getOrDefault(number, "–")) + "</code>", mbps(goMbps),
-                    javaMbps.map(StudyReport::mbps).orElse("–"),
-                    javaMbps.map(j -> String.format(Locale.ROOT, "%.2f", j / goMbps)).orElse("–")));
+        for (StudyResults.GoPair pair : StudyResults.versusGo(rows)) {
+            boolean paired = !pair.rounds().isEmpty();
+            cells.add(List.of(Integer.toString(pair.number()), "<code>" + escape(pair.javaChapter()) + "</code>",
+                    paired ? mbps(pair.goMbps()) : "–", paired ? mbps(pair.javaMbps()) : "–",
+                    pair.ratioText(), pair.rangeText(), pair.verdict().word, escape(pair.roundsText())));
         }
-        return table(List.of("chapter", "Java", "Go MB/s", "Java MB/s", "Java ÷ Go"), cells);
+        return table(List.of("pair", "Java", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds"), cells)
+                + "<p>" + escape(StudyResults.VERSUS_GO_RULE) + ".</p>\n";
     }
 
     private String machineTable(StudyResults.Description machine) {
