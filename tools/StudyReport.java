@@ -145,6 +145,8 @@ public final class StudyReport {
                 + "reads copied out, page faults (minor and major) and context switches (voluntary and involuntary); "
                 + "– where the row has no bill (older studies, or a system that does not count it).");
         html.append(scoreboardTable(scoreboard, walls));
+        machine.text(StudyResults.NOT_ON_THIS_CPU).ifPresent(chapters ->
+                html.append("<p>Not run on this CPU, which lacks what they need: ").append(escape(chapters)).append(".</p>\n"));
         charts(html, png -> png.startsWith("scoreboard"));
 
         if (!pageCache.isEmpty()) {

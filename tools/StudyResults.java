@@ -477,6 +477,12 @@ final class StudyResults {
     // machine.json
 
     /**
+     * machine.json's field naming the chapters this CPU could not run, each with its reason
+     * ("V12Vector512: … needs AVX-512"): written by the study, shown by the report.
+     */
+    static final String NOT_ON_THIS_CPU = "not_run_on_this_cpu";
+
+    /**
      * A machine's description, {@code machine.json}: its fields as text, in the file's order (a
      * JSON null is a field not recorded). A field that is not a single value, or not the kind its
      * name says (a number, a boolean), is left out with a line naming file and line; a file that is
