@@ -31,7 +31,8 @@ import java.util.function.Supplier;
  *       [read_mode=…] read_calls=… returned_bytes=… device_bytes=… minor_faults=… major_faults=… voluntary_switches=… involuntary_switches=…
  * </pre>
  *
- * {@code chunk_bytes} is there only for a chapter that reads in chunks, {@code page_cache} only
+ * {@code mbps} comes from the trimmed mean of 5 runs or more, else from the median ({@link Stats#typicalSeconds}),
+ * and a line on stderr says so. {@code chunk_bytes} is there only for a chapter that reads in chunks, {@code page_cache} only
  * where the caller set up the page cache ({@link #pageCache}), {@code pmd_mapped_pct} only for a
  * chapter that maps the file. The last seven are the runs' bill from the kernel ({@link KernelBill}):
  * medians over the timed runs, per GiB searched, each empty where this system does not count it;
@@ -101,8 +102,9 @@ public final class Measurement {
             return Stats.median(seconds);
         }
 
+        /** From the trimmed mean of 5 runs or more, else from the median ({@link Stats#typicalSeconds}). */
         public double megabytesPerSecond() {
-            return Stats.megabytesPerSecond(bytes, meanSeconds());
+            return Stats.megabytesPerSecond(bytes, Stats.typicalSeconds(seconds));
         }
 
         /** The line on stdout that scripts read; its keys and their order are stable. */
@@ -301,6 +303,10 @@ public final class Measurement {
         }
         seconds = Arrays.copyOf(seconds, taken);
         budget.note(variant, runs, seconds).ifPresent(err::println);
+        if (seconds.length < Stats.RUNS_TO_TRIM) { // the summary's runs= counts them; this says what that changes
+            err.println(variant + ": " + (seconds.length == 1 ? "1 timed run: MB/s from it alone"
+                    : seconds.length + " timed runs: MB/s from their median") + " (" + Stats.RUNS_TO_TRIM + " or more give the trimmed mean)");
+        }
         afterRuns.check();
         Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
                 warmupSeconds, seconds, pageCache, pmdMappedPercent.get(), readMode.get(),

@@ -155,4 +155,28 @@ class StudyReportTest {
         assertEquals(List.of("0.94", "0.923–3.263", "tie", "3"), readme.get("1"));
         assertEquals("2 (1 unpaired row)", readme.get("6").get(3));
     }
+
+    /** A quick study can leave chapter 1 one slow run: no "× ch. 1" then, and a line that says why. */
+    @Test
+    void chapterOneWithOneRunIsNoBaseForEveryRatio() throws IOException {
+        row("scoreboard", "V01ReadAll", 1, "warm", 4 * GIB, 1, 32.0);
+        row("scoreboard", "V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.4);
+        String page = page();
+        assertFalse(page.contains("<th>× ch. 1</th>"), page);
+        assertTrue(page.contains("× ch. 1 is left out: chapter 1 has 1 timed run in this study, too few to be the base of every ratio"), page);
+        assertFalse(page.contains("22.9"), "no ratio over the one run");
+    }
+
+    @Test
+    void chapterOneWithFewerRunsThanEveryOtherIsNoBaseEitherButThreeRunsEachAre() throws IOException {
+        row("scoreboard", "V01ReadAll", 1, "warm", 4 * GIB, 2, 8.0);
+        row("scoreboard", "V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.0);
+        assertTrue(page().contains("× ch. 1 is left out: chapter 1 has 2 timed runs where every other chapter has at least 5"));
+
+        Files.delete(folder.resolve("scoreboard.csv"));
+        row("scoreboard", "V01ReadAll", 1, "warm", 4 * GIB, 3, 8.0);
+        row("scoreboard", "V03ChunkedLong", 1, "warm", 4 * GIB, 3, 1.0);
+        String page = page();
+        assertTrue(page.contains("<th>× ch. 1</th>") && page.contains("<td>8.0</td>"), "three runs each: a fair base. " + page);
+    }
 }

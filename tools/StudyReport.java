@@ -139,7 +139,7 @@ public final class StudyReport {
         html.append(contents());
 
         section(html, "scoreboard", "The scoreboard", "Every chapter with a warm page cache, one worker per processor; "
-                + "× ch. 1 is the speed-up over chapter 1, % of wall the share of the memory-read wall, "
+                + "× ch. 1 is the speed-up over chapter 1 (MB/s over its MB/s), % of wall the share of the memory-read wall, "
                 + "Go the article's figure on its own machine (" + StudyResults.articleMachine() + "). "
                 + "Then the bill from the kernel, per GiB searched, the median of the timed runs: read calls, bytes those "
                 + "reads copied out, page faults (minor and major) and context switches (voluntary and involuntary); "
@@ -267,8 +267,9 @@ public final class StudyReport {
             return missing("scoreboard.csv");
         }
         Optional<StudyResults.Wall> wall = wall(walls, "WallMemoryRead");
-        Optional<Double> chapterOne = scoreboard.stream().filter(row -> row.number().equals("V01"))
-                .map(StudyResults.Row::meanSeconds).findFirst();
+        Optional<StudyResults.Row> one = scoreboard.stream().filter(row -> row.number().equals("V01")).findFirst();
+        Optional<String> noBase = one.flatMap(row -> whyNotABase(row, scoreboard));
+        Optional<Double> chapterOne = noBase.isPresent() ? Optional.empty() : one.map(StudyResults.Row::mbps);
         Map<String, StudyResults.ArticleRow> article = StudyResults.articleByNumber("scoreboard");
         List<List<String>> cells = new ArrayList<>();
         double best = scoreboard.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
@@ -277,7 +278,7 @@ public final class StudyReport {
             cells.add(List.of(escape(row.number().replaceFirst("^V0?", "")), "<code>" + escape(chapterLabel(row, scoreboard)) + "</code>",
                     Integer.toString(row.workers()), bold(fastest, seconds(row.meanSeconds())),
                     row.medianSeconds() == null ? "–" : seconds(row.medianSeconds()), bold(fastest, mbps(row.mbps())),
-                    chapterOne.map(one -> String.format(Locale.ROOT, "%.1f", one / row.meanSeconds())).orElse("–"),
+                    chapterOne.map(base -> String.format(Locale.ROOT, "%.1f", row.mbps() / base)).orElse("–"),
                     share(row.mbps(), wall),
                     Optional.ofNullable(article.get(row.number())).map(StudyResults.ArticleRow::mbps).map(StudyReport::mbps).orElse("–"),
                     count(row, "reads", "read_calls"), bytesPerGiB(row.billPerGiB("returned_bytes")),
@@ -287,8 +288,36 @@ public final class StudyReport {
         String wallLine = wall.map(w -> "<p>Memory-read wall: " + mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
                         + (w.beatenBy().isEmpty() ? "" : "<p class=\"beaten\">" + escape(w.beatenNote()) + ".</p>\n"))
                 .orElse("<p>No memory-read wall measured (wall.csv), so no % of wall.</p>\n");
-        return table(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall", "Go MB/s",
-                "reads per GiB", "copied per GiB", "faults per GiB", "switches per GiB"), cells) + wallLine;
+        List<String> headings = new ArrayList<>(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall",
+                "Go MB/s", "reads per GiB", "copied per GiB", "faults per GiB", "switches per GiB"));
+        if (noBase.isPresent()) { // the column out, and a line that says why
+            int column = headings.indexOf("× ch. 1");
+            headings.remove(column);
+            cells = cells.stream().map(line -> {
+                List<String> kept = new ArrayList<>(line);
+                kept.remove(column);
+                return (List<String>) kept;
+            }).toList();
+        }
+        return table(headings, cells) + noBase.map(why -> "<p>× ch. 1 is left out: " + escape(why) + ".</p>\n").orElse("") + wallLine;
+    }
+
+    /**
+     * Why chapter 1's row cannot be the base of every "× ch. 1" ratio, or empty when it can: one timed
+     * run (a budget or --quick can leave one slow run, with no warm-up), or fewer runs than every
+     * other chapter had, and too few to trim.
+     */
+    static Optional<String> whyNotABase(StudyResults.Row chapterOne, List<StudyResults.Row> scoreboard) {
+        int fewestOthers = scoreboard.stream().filter(row -> row != chapterOne).mapToInt(StudyResults.Row::runs).min().orElse(chapterOne.runs());
+        if (chapterOne.runs() < 2) {
+            return Optional.of("chapter 1 has " + chapterOne.runs() + " timed run" + (chapterOne.runs() == 1 ? "" : "s")
+                    + (chapterOne.warmupRuns() == 0 ? " and no warm-up" : "") + " in this study, too few to be the base of every ratio");
+        }
+        if (chapterOne.runs() < fewestOthers && chapterOne.runs() < lib.Stats.RUNS_TO_TRIM) {
+            return Optional.of("chapter 1 has " + chapterOne.runs() + " timed runs where every other chapter has at least "
+                    + fewestOthers + ", too few to be the base of every ratio");
+        }
+        return Optional.empty();
     }
 
     /**
