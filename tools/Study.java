@@ -681,10 +681,15 @@ public class Study implements Callable<Integer> {
                 && Files.exists(folder.resolve(FLAMEGRAPHS).resolve(step.chapter() + ".html"));
     }
 
+    /** A chapter's JVM start through JBang, with its checks: the part of a step that no file size changes. */
+    static final double START_UP_SECONDS = 4;
+
     /**
-     * A rough guess of a step's seconds, for the time left: a JVM's start, then each pass over the
-     * file at a speed typical of its kind. The study scales every guess by how long the finished
-     * steps really took, so only their proportions matter.
+     * A guess of a step's seconds, from the plan, for the time left: a JVM's start, then each pass
+     * over the file at a speed typical of its kind: one to warm the cache, the warm-up runs the
+     * chapter is given, and the timed runs the run budget leaves (a pass of chapter 2 longer than the
+     * budget is its only timed run). The study scales the guesses by how long the timed steps took
+     * against theirs ({@link StudyProgress}), so their proportions matter most.
      */
     double expectedSeconds(Step step, long fileBytes) {
         if (step.table().equals(CHARTS)) {
@@ -700,8 +705,14 @@ public class Study implements Callable<Integer> {
             case "V14", "V15" -> 2_500;
             default -> 15_000;
         };
-        double passes = runOptions.warmup() + depth.runs(runOptions) + 1; // and one to warm the cache
-        return 4 + passes * fileBytes / (megabytesPerSecond * 1e6);
+        double passSeconds = fileBytes / (megabytesPerSecond * 1e6);
+        if (step.table().equals(AnswerRound.TABLE)) { // fresh processes: each a start, a pre-read at most and one search
+            return depth.oneShotRuns(runOptions) * (START_UP_SECONDS + 2 * passSeconds);
+        }
+        int timedRuns = depth.budget(runOptions).timedRuns(depth.runs(runOptions), new double[] {passSeconds});
+        boolean warmupGiven = spec != null && spec.commandLine().getParseResult().hasMatchedOption("--warmup");
+        int warmupRuns = depth.warmup(runOptions, warmupGiven, step.table().equals(WALL_TABLE));
+        return START_UP_SECONDS + (1 + warmupRuns + timedRuns) * passSeconds;
     }
 
     private static long sizeOf(Path file) {
