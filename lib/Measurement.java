@@ -326,14 +326,14 @@ public final class Measurement {
         }
         seconds = Arrays.copyOf(seconds, taken);
         budget.note(variant, runs, seconds).ifPresent(err::println);
-        if (seconds.length < Stats.RUNS_TO_TRIM) { // the summary's runs= counts them; this says what that changes
-            err.println(variant + ": " + (seconds.length == 1 ? "1 timed run: MB/s from it alone"
-                    : seconds.length + " timed runs: MB/s from their median") + " (" + Stats.RUNS_TO_TRIM + " or more give the trimmed mean)");
-        }
         afterRuns.check();
         Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
                 warmupSeconds, seconds, pageCache, pmdMappedPercent.get(), readMode.get(),
                 Optional.of(KernelBill.ofRuns(timedCounts, bytes)));
+        if (seconds.length < Stats.RUNS_TO_TRIM) { // with the summary only: the summary's runs= counts them, this says what that changes
+            err.println(variant + ": " + (seconds.length == 1 ? "1 timed run: MB/s from it alone"
+                    : seconds.length + " timed runs: MB/s from their median") + " (" + Stats.RUNS_TO_TRIM + " or more give the trimmed mean)");
+        }
         out.println(result.summaryLine());
         return result;
     }
