@@ -33,7 +33,7 @@ public final class Phases {
     public static final String LAUNCHED_ENV = "HAYSTACK_LAUNCHED_EPOCH", EXEC_ENV = "HAYSTACK_EXEC_EPOCH";
 
     /** The words at the end of the phases line: what its figures are. Scripts read the pairs before it. */
-    public static final String LEGEND = "(each _s: seconds since launch when that phase ended, not how long it took)";
+    public static final String LEGEND = "(the _s figures: seconds since launch when each phase ended, not how long it took)";
 
     /** A launcher time further than this before the process's start was inherited from an earlier launch, not ours. */
     private static final long INHERITED_MICROS = 50_000;
