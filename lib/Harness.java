@@ -30,7 +30,8 @@ import picocli.CommandLine.Option;
  *       [--chunk SIZE[,SIZE…]] [--page-cache as-is|small|huge] [--profile [--flamegraphs DIR]] [--perf]
  * </pre>
  *
- * Exit status: 0 a non-zero word was found, 1 the file is all zeros, 2 anything went wrong.
+ * Exit status: 0 a non-zero word was found, 1 the file is all zeros, 2 anything went wrong, 3 this CPU
+ * lacks what the chapter needs ({@link CpuLacksException}).
  * Each run is reported on stderr; stdout carries only the summary lines, one per worker count (and chunk size),
  * as space-separated {@code key=value} pairs for scripts to read.
  */
@@ -38,10 +39,13 @@ import picocli.CommandLine.Option;
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Finds the first non-zero 8-byte word of FILE and times how long that takes.",
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:a non-zero word was found", "1:the file is all zeros", "2:an error (one line on stderr)"})
+        exitCodeList = {"0:a non-zero word was found", "1:the file is all zeros", "2:an error (one line on stderr)",
+                "3:this CPU lacks what the chapter needs, such as AVX-512 (one line on stderr)"})
 public final class Harness implements java.util.concurrent.Callable<Integer> {
 
-    public static final int FOUND = 0, ALL_ZEROS = 1, ERROR = 2;
+    public static final int FOUND = 0, ALL_ZEROS = 1, ERROR = 2, NOT_ON_THIS_CPU = 3;
+    /** Between the chapter's name and the reason, on the one line of a chapter this CPU cannot run (status 3). */
+    public static final String NOT_ON_THIS_CPU_SAID = ": not run on this CPU: ";
 
     @Mixin
     RunOptions runOptions;
@@ -104,7 +108,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         EarlyCompile.startFor(search); // while the options are read and the file checked
         Phases.end("main");
         int status = execute(search, args, System.out, System.err);
-        if (status != ERROR) { // a refusal stays one line
+        if (status == FOUND || status == ALL_ZEROS) { // a refusal stays one line
             Phases.print(System.err); // after the answer, which is out and flushed: the JVM's exit is all that is left
         }
         System.exit(status);
@@ -348,6 +352,10 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     }
 
     private int fail(Throwable e) {
+        if (e instanceof CpuLacksException lacks) {
+            err.println(chapter + NOT_ON_THIS_CPU_SAID + lacks.getMessage());
+            return NOT_ON_THIS_CPU;
+        }
         String message = switch (e) {
             case UserMistakeException user -> user.getMessage();
             case MappedFileShrankException shrank -> shrankDuringTheSearch();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,7 +32,8 @@ import java.util.function.Supplier;
  *       [read_mode=…] read_calls=… returned_bytes=… device_bytes=… minor_faults=… major_faults=… voluntary_switches=… involuntary_switches=…
  * </pre>
  *
- * {@code chunk_bytes} is there only for a chapter that reads in chunks, {@code page_cache} only
+ * {@code mbps} comes from the trimmed mean of 5 runs or more, else from the median ({@link Stats#typicalSeconds}),
+ * and a line on stderr says so. {@code chunk_bytes} is there only for a chapter that reads in chunks, {@code page_cache} only
  * where the caller set up the page cache ({@link #pageCache}), {@code pmd_mapped_pct} only for a
  * chapter that maps the file. The last seven are the runs' bill from the kernel ({@link KernelBill}):
  * medians over the timed runs, per GiB searched, each empty where this system does not count it;
@@ -101,8 +103,9 @@ public final class Measurement {
             return Stats.median(seconds);
         }
 
+        /** From the trimmed mean of 5 runs or more, else from the median ({@link Stats#typicalSeconds}). */
         public double megabytesPerSecond() {
-            return Stats.megabytesPerSecond(bytes, meanSeconds());
+            return Stats.megabytesPerSecond(bytes, Stats.typicalSeconds(seconds));
         }
 
         /** The line on stdout that scripts read; its keys and their order are stable. */
@@ -172,6 +175,13 @@ public final class Measurement {
     private Optional<PageCache.Folios> pageCache = Optional.empty();
     private Supplier<OptionalDouble> pmdMappedPercent = OptionalDouble::empty;
     private Supplier<Optional<String>> readMode = Optional::empty;
+    private Duration signOfLifeEvery = SIGN_OF_LIFE_EVERY;
+
+    /**
+     * How long a run may be silent: a longer one (chapter 1's first warm-up, chapter 2's every run)
+     * says on stderr, this often, that it is still running, so that a reader does not take it for a hang.
+     */
+    public static final Duration SIGN_OF_LIFE_EVERY = Duration.ofSeconds(15);
 
     /** A measurement of {@code variant} on {@code file}: summary to {@code out}, one line per run to {@code err}. */
     public Measurement(String variant, Path file, PrintStream out, PrintStream err) throws IOException {
@@ -186,6 +196,12 @@ public final class Measurement {
     public Measurement runs(int warmupRuns, int timedRuns) {
         this.warmup = warmupRuns;
         this.runs = timedRuns;
+        return this;
+    }
+
+    /** How often a long run says it is still running ({@link #SIGN_OF_LIFE_EVERY} unless a test asks for less). */
+    public Measurement signOfLifeEvery(Duration every) {
+        this.signOfLifeEvery = every;
         return this;
     }
 
@@ -281,9 +297,18 @@ public final class Measurement {
             int index = timed ? i - warmup : i;
             beforeRun.prepare(index, timed);
             KernelCounters.Snapshot countsBefore = KernelCounters.now(); // the bill is read outside the run's time
+            Thread signOfLife = signOfLife(timed ? "timed run " + (index + 1) + " of " + budget.timedRuns(runs, Arrays.copyOf(seconds, taken))
+                    : "warm-up " + (index + 1) + " of " + warmup);
             long start = System.nanoTime();
-            long offset = action.run();
-            long end = System.nanoTime();
+            long offset;
+            long end;
+            try {
+                offset = action.run();
+            } finally {
+                end = System.nanoTime();
+                signOfLife.interrupt();
+                signOfLife.join(); // its last line, if any, before the run's own
+            }
             long[] counts = KernelCounters.now().since(countsBefore);
             double elapsed = (end - start - untimedNanos.getAsLong()) / 1e9;
             counts = KernelCounters.Snapshot.less(counts, untimedCounts.get());
@@ -305,8 +330,31 @@ public final class Measurement {
         Result result = new Result(variant, workers, cold ? "cold" : "warm", bytes, chunkBytes, answer,
                 warmupSeconds, seconds, pageCache, pmdMappedPercent.get(), readMode.get(),
                 Optional.of(KernelBill.ofRuns(timedCounts, bytes)));
+        if (seconds.length < Stats.RUNS_TO_TRIM) { // with the summary only: the summary's runs= counts them, this says what that changes
+            err.println(variant + ": " + (seconds.length == 1 ? "1 timed run: MB/s from it alone"
+                    : seconds.length + " timed runs: MB/s from their median") + " (" + Stats.RUNS_TO_TRIM + " or more give the trimmed mean)");
+        }
         out.println(result.summaryLine());
         return result;
+    }
+
+    /**
+     * A thread that sleeps while a run lasts and, every {@link #signOfLifeEvery}, prints
+     * "  still running: timed run 2 of 5, 30 s" on stderr; interrupted when the run ends. A run
+     * shorter than that prints nothing, and the summary line and stdout are never touched.
+     */
+    private Thread signOfLife(String run) {
+        long started = System.nanoTime();
+        return Thread.ofPlatform().daemon().name("sign-of-life").start(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(signOfLifeEvery);
+                    err.printf(Locale.ROOT, "  still running: %s, %d s%n", run, Math.round((System.nanoTime() - started) / 1e9));
+                }
+            } catch (InterruptedException runEnded) {
+                // the run's own line follows
+            }
+        });
     }
 
     /** Every answer must agree with the first, the file must not have changed, and a haystack's must be its needle. */

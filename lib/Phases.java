@@ -11,10 +11,12 @@ import java.util.Optional;
  * to the answer on stdout: one line on stderr, for scripts to read, such as
  *
  * <pre>
- *   phases: origin=launcher jvm_s=0.231 main_s=0.402 checked_s=0.455 preread_s=0.461 first_search_s=1.210 answer_s=1.214 preread=no
+ *   phases: origin=launcher jvm_s=0.231 main_s=0.402 checked_s=0.455 preread_s=0.461 first_search_s=1.210 answer_s=1.214 preread=no (LEGEND)
  * </pre>
  *
- * Each {@code *_s} is the wall-clock time, in seconds since the origin, at which that phase ended:
+ * with {@link #LEGEND} in words at its end, since the figures read like durations and are not: each
+ * {@code *_s} is the wall-clock time, in seconds since the origin, at which that phase ended (a
+ * phase's length is the difference of two of them):
  * {@code jvm} the launcher (JBang, or the launcher's cache) handing over to the chapter's JVM,
  * {@code main} the JVM reaching the chapter's {@code main}, {@code checked} the options checked
  * and the file found, {@code preread} the page cache prepared, {@code first_search} the first
@@ -29,6 +31,9 @@ public final class Phases {
 
     /** Set by {@code ./jbang}: its own start and the moment it exec'd the chapter's JVM, as bash's EPOCHREALTIME (seconds, microseconds). */
     public static final String LAUNCHED_ENV = "HAYSTACK_LAUNCHED_EPOCH", EXEC_ENV = "HAYSTACK_EXEC_EPOCH";
+
+    /** The words at the end of the phases line: what its figures are. Scripts read the pairs before it. */
+    public static final String LEGEND = "(the _s figures: seconds since launch when each phase ended, not how long it took)";
 
     /** A launcher time further than this before the process's start was inherited from an earlier launch, not ours. */
     private static final long INHERITED_MICROS = 50_000;
@@ -69,7 +74,7 @@ public final class Phases {
         }
         ENDED_MICROS.forEach((phase, micros) -> line.append(seconds(phase, micros - origin)));
         FACTS.forEach((key, value) -> line.append(' ').append(key).append('=').append(value));
-        return Optional.of(line.toString());
+        return Optional.of(line.append(' ').append(LEGEND).toString());
     }
 
     /** Prints the phases line, if there is one. */

@@ -222,9 +222,78 @@ class HarnessTest {
         List<Object> row = ResultsCsv.row(result);
         assertEquals("small", row.get(ResultsCsv.COLUMNS.indexOf("page_cache")));
         assertEquals("3.0", row.get(ResultsCsv.COLUMNS.indexOf("pmd_mapped_pct")));
-        List<String> runLines = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
-        assertEquals(3, runLines.size(), runLines::toString);
+        List<String> errLines = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        List<String> runLines = errLines.stream().filter(line -> line.startsWith("  ")).toList();
+        assertEquals(3, runLines.size(), errLines::toString);
         assertTrue(runLines.getLast().endsWith("  note 3"), runLines::toString);
+        assertEquals(List.of("Probe: 2 timed runs: MB/s from their median (5 or more give the trimmed mean)"),
+                errLines.stream().filter(line -> !line.startsWith("  ")).toList(), "fewer than 5 runs: said once, after them");
+    }
+
+    /**
+     * A run that lasts says so on stderr while it runs (every 15 s in a chapter; every 50 ms here, with
+     * runs that sleep 400 ms, and a sleep is never shorter than asked); the summary line is untouched.
+     */
+    @Test
+    void aLongRunSaysItIsStillRunningOnStderrOnly() throws Exception {
+        Path file = haystack();
+        var out = new java.io.ByteArrayOutputStream();
+        var err = new java.io.ByteArrayOutputStream();
+        Measurement.Result result;
+        try (var outStream = new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8);
+             var errStream = new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            result = new Measurement("Probe", file, outStream, errStream).runs(1, 2)
+                    .signOfLifeEvery(java.time.Duration.ofMillis(50))
+                    .time(() -> {
+                        Thread.sleep(400);
+                        return new ReferenceSearch().search(file, 1);
+                    });
+        }
+        assertEquals(List.of(result.summaryLine()), out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList());
+        List<String> lines = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        for (String run : List.of("warm-up 1 of 1", "timed run 1 of 2", "timed run 2 of 2")) {
+            assertTrue(lines.stream().anyMatch(line -> line.matches("  still running: " + run + ", \\d+ s")), run + ": " + lines);
+        }
+        int firstRunLine = lines.indexOf(lines.stream().filter(line -> line.startsWith("  warm-up 1:")).findFirst().orElseThrow());
+        assertTrue(lines.subList(0, firstRunLine).stream().allMatch(line -> line.contains("still running: warm-up 1 of 1")),
+                "each run's signs of life come before its own line: " + lines);
+    }
+
+    /**
+     * The phases line says what its figures are (moments since launch, not lengths) after the pairs
+     * scripts read; tools/AnswerRound reads the pairs before it.
+     */
+    @Test
+    void thePhasesLineEndsWithWhatItsFiguresAre() throws Exception {
+        Path file = haystack();
+        var quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        assertEquals(Harness.FOUND, Harness.execute(new V03ChunkedLong(), new String[] {file.toString(), "--runs", "1", "--warmup", "0"},
+                quiet, quiet));
+        String line = lib.Phases.line().orElseThrow();
+        assertTrue(line.startsWith("phases: origin=") && line.endsWith(" " + lib.Phases.LEGEND), line);
+        String pairs = line.substring("phases: ".length(), line.length() - lib.Phases.LEGEND.length()).strip();
+        for (String pair : pairs.split(" ")) {
+            assertTrue(pair.matches("\\w+=[\\w.]+"), pair + " in " + line);
+        }
+        assertTrue(lib.Phases.LEGEND.contains("seconds since launch") && lib.Phases.LEGEND.contains("not how long"), lib.Phases.LEGEND);
+    }
+
+    /**
+     * Fewer than 5 timed runs: nothing is trimmed, so the summary's MB/s comes from the median, which
+     * a slow first run cannot drag down (a plain mean of 10.3, 3.9 and 3.8 s would give 2/3 of it).
+     */
+    @Test
+    void fewerThanFiveRunsGiveMegabytesPerSecondFromTheMedian() {
+        long bytes = 4L << 30;
+        var few = new Measurement.Result("V01ReadAll", 1, "warm", bytes, OptionalLong.empty(), bytes - 8, new double[0],
+                new double[] {10.3, 3.9, 3.8});
+        assertEquals(bytes / 3.9 / 1e6, few.megabytesPerSecond(), 1e-6);
+        assertTrue(few.summaryLine().contains(" runs=3 ") && few.summaryLine().contains(" mbps=" + Math.round(bytes / 3.9 / 1e6) + " "),
+                few.summaryLine());
+        assertEquals(Math.round(bytes / 3.9 / 1e6), ResultsCsv.row(few).get(ResultsCsv.COLUMNS.indexOf("mbps")), "the CSV's MB/s too");
+        var five = new Measurement.Result("V01ReadAll", 1, "warm", bytes, OptionalLong.empty(), bytes - 8, new double[0],
+                new double[] {10.3, 3.9, 3.8, 4.1, 3.7});
+        assertEquals(bytes / ((3.9 + 3.8 + 4.1) / 3) / 1e6, five.megabytesPerSecond(), 1e-6, "5 runs: the article's trimmed mean");
     }
 
     /** A check after the runs that refuses the figures leaves no summary line: nothing to read as a result. */

@@ -24,6 +24,7 @@
 //SOURCES ../tools/StudyResults.java
 //SOURCES ../tools/FolderLock.java
 //SOURCES ../tools/CommittedMachines.java
+//SOURCES ../tools/StudyProgress.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 

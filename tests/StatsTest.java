@@ -25,6 +25,14 @@ class StatsTest {
     }
 
     @Test
+    void theTypicalRunIsTheTrimmedMeanOfFiveOrMoreAndTheMedianOfFewer() {
+        assertEquals(3.0, Stats.typicalSeconds(new double[] {9.0, 2.0, 3.0, 4.0, 0.5}), 1e-12);
+        assertEquals(3.9, Stats.typicalSeconds(new double[] {10.3, 3.9, 3.8}), 1e-12, "a slow first run does not drag it");
+        assertEquals(3.85, Stats.typicalSeconds(new double[] {10.3, 3.9, 3.8, 3.8}), 1e-12);
+        assertEquals(7.0, Stats.typicalSeconds(new double[] {7.0}), 1e-12);
+    }
+
+    @Test
     void noRunsIsAnError() {
         assertThrows(IllegalArgumentException.class, () -> Stats.trimmedMean(new double[0]));
     }

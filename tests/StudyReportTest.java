@@ -114,4 +114,69 @@ class StudyReportTest {
         assertTrue(page.contains("href=\"flamegraphs/V04Mmap.html\""), page);
         assertFalse(page.contains("file:") || page.contains("http"), "nothing outside the folder is needed");
     }
+
+    /** One versus-go.csv call: its timed runs as given, so that its mean and its median part. */
+    private void call(String chapter, double... runs) throws IOException {
+        ResultsCsv.append(folder.resolve("versus-go.csv"), List.of(ResultsCsv.row(new Measurement.Result(chapter, 1, "warm",
+                4 * GIB, OptionalLong.empty(), 4 * GIB - 8, new double[0], runs))));
+    }
+
+    /**
+     * README's table and the report's "Go on this machine" read one versus-go.csv and give the same
+     * figure, range and mark for every pair. The calls below are made so that each side's mean, the
+     * median of a side's rows and the median of the rounds' ratios all differ.
+     */
+    @Test
+    void readmesTableAndTheReportGiveTheSameJavaGoFigureForEveryPair() throws IOException {
+        call("Go v1", 12.4, 12.5, 3.5);   call("V01ReadAll", 3.0, 3.8, 3.9);      // round 1
+        call("Go v6", 0.20, 0.21, 0.19);  call("V06MmapParallel", 0.18, 0.5, 0.19);
+        call("V01ReadAll", 3.9, 3.9, 4.6); call("Go v1", 3.6, 3.7, 3.6);         // round 2, the sides swapped
+        call("V06MmapParallel", 0.19, 0.19, 0.19); call("Go v6", 0.18, 0.18, 0.3);
+        call("Go v1", 3.5, 3.6, 12.0);    call("V01ReadAll", 3.8, 3.85, 3.9);     // round 3
+        call("Go v6", 0.2, 0.2, 0.2);     // chapter 6 failed in round 3: no partner
+
+        ReadmeTables.Results results = new ReadmeTables.Results(root, root);
+        String name = Machine.current().name();
+        ReadmeTables.Block block = ReadmeTables.blocks("x.md", "<!-- generated:versus-go machine=" + name + " -->\n<!-- /generated -->\n").getFirst();
+        java.util.Map<String, List<String>> readme = new java.util.TreeMap<>();
+        for (String line : ReadmeTables.versusGo(results, block).lines().filter(line -> line.matches("\\| \\d+ .*")).toList()) {
+            String[] cells = line.substring(2, line.length() - 2).split(" \\| ");
+            readme.put(cells[0].split(" ")[0], List.of(cells[3], cells[4], cells[5], cells[6]));
+        }
+        java.util.Map<String, List<String>> report = new java.util.TreeMap<>();
+        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("<tr><td>(\\d+)</td><td><code>[^<]*</code></td><td>[^<]*</td><td>[^<]*</td>"
+                + "<td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>").matcher(page());
+        while (rows.find()) {
+            report.put(rows.group(1), List.of(rows.group(2), rows.group(3), rows.group(4), rows.group(5)));
+        }
+        assertEquals(java.util.Set.of("1", "6"), readme.keySet(), readme.toString());
+        assertEquals(readme, report, "the same ratio, range, mark and rounds in README and in the report");
+        // pair 1: Go's median runs 12.4, 3.6, 3.6 against Java's 3.8, 3.9, 3.85: Java won only the first round
+        assertEquals(List.of("0.94", "0.923–3.263", "tie", "3"), readme.get("1"));
+        assertEquals("2 (1 unpaired row)", readme.get("6").get(3));
+    }
+
+    /** A quick study can leave chapter 1 one slow run: no "× ch. 1" then, and a line that says why. */
+    @Test
+    void chapterOneWithOneRunIsNoBaseForEveryRatio() throws IOException {
+        row("scoreboard", "V01ReadAll", 1, "warm", 4 * GIB, 1, 32.0);
+        row("scoreboard", "V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.4);
+        String page = page();
+        assertFalse(page.contains("<th>× ch. 1</th>"), page);
+        assertTrue(page.contains("× ch. 1 is left out: chapter 1 has 1 timed run in this study, too few to be the base of every ratio"), page);
+        assertFalse(page.contains("22.9"), "no ratio over the one run");
+    }
+
+    @Test
+    void chapterOneWithFewerRunsThanEveryOtherIsNoBaseEitherButThreeRunsEachAre() throws IOException {
+        row("scoreboard", "V01ReadAll", 1, "warm", 4 * GIB, 2, 8.0);
+        row("scoreboard", "V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.0);
+        assertTrue(page().contains("× ch. 1 is left out: chapter 1 has 2 timed runs where every other chapter has at least 5"));
+
+        Files.delete(folder.resolve("scoreboard.csv"));
+        row("scoreboard", "V01ReadAll", 1, "warm", 4 * GIB, 3, 8.0);
+        row("scoreboard", "V03ChunkedLong", 1, "warm", 4 * GIB, 3, 1.0);
+        String page = page();
+        assertTrue(page.contains("<th>× ch. 1</th>") && page.contains("<td>8.0</td>"), "three runs each: a fair base. " + page);
+    }
 }

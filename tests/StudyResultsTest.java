@@ -312,4 +312,83 @@ class StudyResultsTest {
         changed.set(StudyResults.ANSWER_COLUMNS.indexOf(column), value);
         return changed;
     }
+
+    // ---- Java beside Go: one reading of versus-go.csv
+
+    /** A versus-go.csv of the given rows, in order, each call's runs all {@code seconds} long; its pairs as StudyResults reads them. */
+    List<StudyResults.GoPair> versusGo(Object... chaptersAndSeconds) throws IOException {
+        Path csv = folder().resolve("versus-go.csv");
+        for (int i = 0; i < chaptersAndSeconds.length; i += 2) {
+            append(csv, row((String) chaptersAndSeconds[i], 1, "warm", 4 * GIB, 3, (Double) chaptersAndSeconds[i + 1]));
+        }
+        return StudyResults.versusGo(StudyResults.read(csv).rows());
+    }
+
+    @Test
+    void aPairIsAheadOnlyWhenJavaWonEveryRoundAndItsRatioIsTheMedianOfTheRounds() throws IOException {
+        // three rounds, the sides swapped each round as VersusGo runs them: Java 2×, 1.25× and 1.5× as fast
+        StudyResults.GoPair pair = versusGo("Go v6", 2.0, "V06MmapParallel", 1.0,
+                "V06MmapParallel", 0.8, "Go v6", 1.0,
+                "Go v6", 1.5, "V06MmapParallel", 1.0).getFirst();
+        assertEquals(6, pair.number());
+        assertEquals("V06MmapParallel", pair.javaChapter());
+        assertEquals(3, pair.rounds().size());
+        assertEquals(1.5, pair.ratio(), 1e-9, "the median of 2, 1.25 and 1.5");
+        assertEquals(1.25, pair.lowest(), 1e-9);
+        assertEquals(2.0, pair.highest(), 1e-9);
+        assertEquals(StudyResults.GoVerdict.AHEAD, pair.verdict());
+        assertEquals("1.50", pair.ratioText());
+        assertEquals("1.250–2.000", pair.rangeText());
+        assertEquals("3", pair.roundsText());
+        // each side's MB/s is the median over rounds of its calls' medians: Go 1.5 s, Java 1.0 s
+        assertEquals(4 * GIB / 1.5 / 1e6, pair.goMbps(), 1e-6);
+        assertEquals(4 * GIB / 1.0 / 1e6, pair.javaMbps(), 1e-6);
+    }
+
+    @Test
+    void aPairIsBehindWhenJavaLostEveryRoundAndATieWhenItWonSomeAndLostSome() throws IOException {
+        List<StudyResults.GoPair> pairs = versusGo(
+                "Go v1", 1.0, "V01ReadAll", 1.1,       // pair 1: Java slower in both rounds
+                "Go v8", 1.0, "V08Vector256", 0.9,     // pair 8: Java faster, then slower
+                "V01ReadAll", 1.2, "Go v1", 1.0,
+                "V08Vector256", 1.2, "Go v8", 1.0);
+        assertEquals(List.of(1, 8), pairs.stream().map(StudyResults.GoPair::number).toList());
+        assertEquals(StudyResults.GoVerdict.BEHIND, pairs.get(0).verdict());
+        assertTrue(pairs.get(0).highest() < 1);
+        assertEquals(StudyResults.GoVerdict.TIE, pairs.get(1).verdict(), "won a round and lost one: within the rounds' spread");
+        assertTrue(pairs.get(1).lowest() < 1 && pairs.get(1).highest() > 1);
+    }
+
+    @Test
+    void aRowWithoutItsRoundsPartnerIsUnpairedNotMatchedWithAnotherRound() throws IOException {
+        List<StudyResults.GoPair> pairs = versusGo(
+                "Go v3", 1.0,                            // round 1: chapter 3 failed, so Go's row has no partner
+                "Go v4", 1.0, "V04Mmap", 0.5,
+                "V03ChunkedLong", 0.5, "Go v3", 1.0,     // round 2: whole
+                "V04Mmap", 0.5,                          // round 2: Go's v4 failed
+                "Go v5", 1.0);                           // pair 5: only a Go row
+        StudyResults.GoPair three = pairs.get(0), four = pairs.get(1), five = pairs.get(2);
+        assertEquals(1, three.rounds().size(), "round 2 only");
+        assertEquals(1, three.unpaired().size());
+        assertEquals("1 (1 unpaired row)", three.roundsText());
+        assertEquals(StudyResults.GoVerdict.AHEAD, three.verdict());
+        assertEquals(1, four.rounds().size());
+        assertEquals(1, four.unpaired().size());
+        assertEquals(StudyResults.GoVerdict.UNPAIRED, five.verdict(), "a pair without a whole round has no figure");
+        assertTrue(Double.isNaN(five.ratio()));
+        assertEquals("–", five.ratioText());
+        assertEquals("0 (1 unpaired row)", five.roundsText());
+    }
+
+    @Test
+    void twoRowsOfOnePairThatAreNotOnConsecutiveLinesAreNoRound() throws IOException {
+        // the counts are equal, but a row between them (another machine's, or one that could not be read) parts them
+        Path csv = folder().resolve("versus-go.csv");
+        append(csv, row("Go v6", 2, "warm", 4 * GIB, 3, 1.0));
+        append(csv, with(row("V06MmapParallel", 2, "warm", 4 * GIB, 3, 0.5), "median_s", "NaN"));
+        append(csv, row("V06MmapParallel", 2, "warm", 4 * GIB, 3, 0.5));
+        StudyResults.GoPair pair = StudyResults.versusGo(StudyResults.read(csv).rows()).getFirst();
+        assertEquals(StudyResults.GoVerdict.UNPAIRED, pair.verdict());
+        assertEquals(2, pair.unpaired().size());
+    }
 }

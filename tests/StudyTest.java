@@ -101,6 +101,32 @@ class StudyTest {
         assertFalse(Files.exists(directory.resolve("none.bin")), "nothing is created before the row is mended");
     }
 
+    /**
+     * A chapter this CPU cannot run (chapter 12 without AVX-512) is not a failure: the study says it
+     * was not run on this CPU, leaves out its later steps, records it in machine.json and the report,
+     * and ends with status 0 when the rest ran. Only on a CPU without 512-bit vectors.
+     */
+    @Test
+    void aChapterThisCpuCannotRunIsRecordedAsNotRunAndTheStudySucceeds() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(V12Vector512.WIDEST_BITS < 512, "this CPU runs chapter 12");
+        Path results = directory.resolve("results");
+        Subprocess.Result result = study(directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0",
+                "--only", "V04,V12", "--skip", "scaling,pagecache,cold,walls,chunks,charts", "--results", results.toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        String all = result.stdout() + result.stderr();
+        assertTrue(all.lines().anyMatch(line -> line.startsWith("study: V12Vector512 not run on this CPU (") && line.contains("AVX-512")), all);
+        assertTrue(all.lines().anyMatch(line -> line.contains("answer") && line.contains("V12Vector512") && line.contains("not run on this CPU")),
+                "its answer round is left out, not tried: " + all);
+        assertTrue(all.lines().anyMatch(line -> line.contains("2 not run on this CPU (V12Vector512), 0 failed")), all);
+        assertFalse(all.contains("failed: "), all);
+        Path folder = results.resolve(MACHINE);
+        assertTrue(Files.readString(folder.resolve("scoreboard.csv")).contains("V04Mmap"), "the other chapter ran");
+        assertTrue(Files.readString(folder.resolve("machine.json")).contains("\"" + StudyResults.NOT_ON_THIS_CPU + "\": \"V12Vector512: "),
+                Files.readString(folder.resolve("machine.json")));
+        assertTrue(Files.readString(folder.resolve("index.html")).contains("Not run on this CPU, which lacks what they need: V12Vector512: "),
+                "the report says so");
+    }
+
     /** --resume skips a chapter whose answer-round row answer.csv already holds, and leaves the file as it was. */
     @Test
     void resumeSkipsAnswerRowsAlreadyWritten() throws Exception {

@@ -125,6 +125,16 @@ final class ChildProcess {
         Optional<String> lastError(Predicate<String> wanted) {
             return stderr.reversed().stream().filter(wanted).map(String::strip).findFirst();
         }
+
+        /**
+         * Why a chapter did not run, when it refused because this CPU lacks what it needs (lib/Harness's
+         * status 3 and its "not run on this CPU" line, say chapter 12 without AVX-512): not a failure.
+         */
+        Optional<String> notOnThisCpu() {
+            return timedOut || status != lib.Harness.NOT_ON_THIS_CPU ? Optional.empty()
+                    : lastError(line -> line.contains(lib.Harness.NOT_ON_THIS_CPU_SAID))
+                            .map(line -> line.substring(line.indexOf(lib.Harness.NOT_ON_THIS_CPU_SAID) + lib.Harness.NOT_ON_THIS_CPU_SAID.length()));
+        }
     }
 
     private final List<String> command;

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,7 +29,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.Quote;
-import lib.Stats;
 import lib.UserMistakeException;
 
 /**
@@ -433,35 +431,20 @@ public final class ReadmeTables {
     }
 
     /**
-     * The article's Go benchmark and the chapters, alternately on one machine. As {@code tools/VersusGo.java}
-     * prints it: a side's figure is the median over rounds of each call's median run; the spread is
-     * (slowest round − fastest round) / that median.
+     * The article's Go benchmark and the chapters, alternately on one machine, read as every reader
+     * reads versus-go.csv ({@link StudyResults#versusGo}): per pair, the median of its rounds' ratios,
+     * the lowest and highest round, and the mark (ahead, behind, tie).
      */
     static String versusGo(Results results, Block block) {
         List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "versus-go.csv");
-        Table table = new Table("pair", "Go MB/s", "Java MB/s", "Java/Go", "rounds", "rounds' spread (Go, Java)");
-        for (int pair : rows.stream().map(ReadmeTables::number).collect(Collectors.toCollection(TreeSet::new))) {
-            List<StudyResults.Row> go = rows.stream().filter(row -> number(row) == pair && row.chapter().startsWith("Go ")).toList();
-            List<StudyResults.Row> java = rows.stream().filter(row -> number(row) == pair && !row.chapter().startsWith("Go ")).toList();
-            if (go.isEmpty() || java.isEmpty()) {
-                continue; // a side that did not run: no pair
-            }
-            double goMbps = Stats.megabytesPerSecond(go.getFirst().fileBytes(), medianOfMedians(go));
-            double javaMbps = Stats.megabytesPerSecond(java.getFirst().fileBytes(), medianOfMedians(java));
-            table.row(pair + " " + chapterLink(java.getFirst().chapter()), mbps(goMbps), mbps(javaMbps),
-                    String.format(Locale.ROOT, "%.2f", javaMbps / goMbps), go.size() + ", " + java.size(),
-                    String.format(Locale.ROOT, "%.0f %%, %.0f %%", 100 * spread(go), 100 * spread(java)));
+        Table table = new Table("pair", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds");
+        for (StudyResults.GoPair pair : StudyResults.versusGo(rows)) {
+            boolean paired = !pair.rounds().isEmpty();
+            table.row(pair.number() + " " + chapterLink(pair.javaChapter()), paired ? mbps(pair.goMbps()) : "–",
+                    paired ? mbps(pair.javaMbps()) : "–", pair.ratioText(), pair.rangeText(), pair.verdict().word, pair.roundsText());
         }
-        return table.markdown() + "\n" + source(block, "versus-go.csv") + "; each side's MB/s from the median over rounds of each call's median run.\n";
-    }
-
-    private static double medianOfMedians(List<StudyResults.Row> rounds) {
-        return Stats.median(rounds.stream().mapToDouble(ReadmeTables::medianSeconds).toArray());
-    }
-
-    private static double spread(List<StudyResults.Row> rounds) {
-        double[] medians = rounds.stream().mapToDouble(ReadmeTables::medianSeconds).toArray();
-        return (Arrays.stream(medians).max().orElseThrow() - Arrays.stream(medians).min().orElseThrow()) / Stats.median(medians);
+        return table.markdown() + "\n" + source(block, "versus-go.csv") + "; MB/s: the median over rounds of each call's median run. "
+                + StudyResults.VERSUS_GO_RULE + ".\n";
     }
 
     private static <K> List<StudyResults.Row> newestOfEach(List<StudyResults.Row> rows, Function<StudyResults.Row, K> key) {
@@ -487,14 +470,6 @@ public final class ReadmeTables {
     /** Warm runs from the cache as the study found it, not refilled by {@code --page-cache}. */
     private static boolean asFound(StudyResults.Row row) {
         return row.pageCache().equals(StudyResults.PAGE_CACHE_AS_IS);
-    }
-
-    /** A versus-go round's median run: that table's figure, so a row without one is refused. */
-    private static double medianSeconds(StudyResults.Row row) {
-        if (row.medianSeconds() == null) {
-            throw new UserMistakeException(row.file() + " line " + row.line() + ": median_s is empty, and the comparison is of medians");
-        }
-        return row.medianSeconds();
     }
 
     private static String workers(StudyResults.Row row) {

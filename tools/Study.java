@@ -21,15 +21,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SequencedMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.ChapterTrait;
 import lib.HugeFolios;
@@ -90,7 +93,7 @@ import picocli.CommandLine.Spec;
                         + "1 when one takes over 30 s; --quick: the scoreboard and the walls around it, 3 runs; "
                         + "--full: every round with the long sweep, and every run however long."},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:every step ran", "2:a step failed (the others still ran) or an error (one line on stderr)"})
+        exitCodeList = {"0:every step ran, or was not run on this CPU because it lacks what the chapter needs (AVX-512)", "2:a step failed (the others still ran) or an error (one line on stderr)"})
 public class Study implements Callable<Integer> {
 
     /*
@@ -249,6 +252,10 @@ public class Study implements Callable<Integer> {
     private SequencedMap<String, Set<ChapterTrait>> traits;
     private final NativeYardstick nativeYardstick = new NativeYardstick();
     private boolean reportWritten;
+    /** Chapters this CPU cannot run (chapter 12 without AVX-512), with the chapter's reason: not run again, not failures. */
+    private final Map<String, String> notOnThisCpu = new LinkedHashMap<>();
+    /** The haystack's size, for machine.json when it is written again. */
+    private long studiedBytes;
 
     public static void main(String[] args) {
         Study study = new Study();
@@ -321,7 +328,7 @@ public class Study implements Callable<Integer> {
         int processors = Runtime.getRuntime().availableProcessors();
         List<String> failed = new ArrayList<>();
         Set<String> onScoreboard = new HashSet<>(); // chapters whose scoreboard row is this study's: only those are copied
-        int skipped = 0;
+        int skipped = 0, notRun = 0;
         try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> expectedSeconds(step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
             for (int i = 0; i < steps.size(); i++) {
                 Step step = steps.get(i);
@@ -341,6 +348,11 @@ public class Study implements Callable<Integer> {
                         && ReusedRows.copy(csv(SCOREBOARD), step.chapter(), fileBytes, csv(step.table()))) {
                     progress.skip(i, step + "  the scoreboard's row, the same measurement: copied, not run again");
                     skipped++;
+                    continue;
+                }
+                if (notOnThisCpu.containsKey(step.chapter())) {
+                    progress.skip(i, step + "  not run on this CPU: " + notOnThisCpu.get(step.chapter()));
+                    notRun++;
                     continue;
                 }
                 Optional<Step> runnable = drawable(step, progress);
@@ -363,14 +375,17 @@ public class Study implements Callable<Integer> {
                     WallSittings.record(folder, step.chapter(), started, java.time.Instant.now(), wallRows, WallSittings.rows(csv(WALL_TABLE)));
                 }
                 progress.end(i);
-                if (!ok) {
+                if (!ok && notOnThisCpu.containsKey(step.chapter())) {
+                    notRun++;
+                } else if (!ok) {
                     failed.add(step.toString().replaceAll("\\s+", " "));
                 } else if (step.table().equals(SCOREBOARD)) {
                     onScoreboard.add(step.chapter());
                 }
             }
-            progress.println(String.format(Locale.ROOT, "study: %d steps in %s: %d ran, %d skipped, %d failed",
-                    steps.size(), progress.elapsed(), steps.size() - skipped - failed.size(), skipped, failed.size()));
+            progress.println(String.format(Locale.ROOT, "study: %d steps in %s: %d ran, %d skipped, %s%d failed",
+                    steps.size(), progress.elapsed(), steps.size() - skipped - notRun - failed.size(), skipped,
+                    notRun == 0 ? "" : notRun + " not run on this CPU (" + String.join(", ", notOnThisCpu.keySet()) + "), ", failed.size()));
         }
         failed.forEach(step -> System.err.println("  failed: " + step));
         if (reportWritten) {
@@ -666,10 +681,15 @@ public class Study implements Callable<Integer> {
                 && Files.exists(folder.resolve(FLAMEGRAPHS).resolve(step.chapter() + ".html"));
     }
 
+    /** A chapter's JVM start through JBang, with its checks: the part of a step that no file size changes. */
+    static final double START_UP_SECONDS = 4;
+
     /**
-     * A rough guess of a step's seconds, for the time left: a JVM's start, then each pass over the
-     * file at a speed typical of its kind. The study scales every guess by how long the finished
-     * steps really took, so only their proportions matter.
+     * A guess of a step's seconds, from the plan, for the time left: a JVM's start, then each pass
+     * over the file at a speed typical of its kind: one to warm the cache, the warm-up runs the
+     * chapter is given, and the timed runs the run budget leaves (a pass of chapter 2 longer than the
+     * budget is its only timed run). The study scales the guesses by how long the timed steps took
+     * against theirs ({@link StudyProgress}), so their proportions matter most.
      */
     double expectedSeconds(Step step, long fileBytes) {
         if (step.table().equals(CHARTS)) {
@@ -685,8 +705,14 @@ public class Study implements Callable<Integer> {
             case "V14", "V15" -> 2_500;
             default -> 15_000;
         };
-        double passes = runOptions.warmup() + depth.runs(runOptions) + 1; // and one to warm the cache
-        return 4 + passes * fileBytes / (megabytesPerSecond * 1e6);
+        double passSeconds = fileBytes / (megabytesPerSecond * 1e6);
+        if (step.table().equals(AnswerRound.TABLE)) { // fresh processes: each a start, a pre-read at most and one search
+            return depth.oneShotRuns(runOptions) * (START_UP_SECONDS + 2 * passSeconds);
+        }
+        int timedRuns = depth.budget(runOptions).timedRuns(depth.runs(runOptions), new double[] {passSeconds});
+        boolean warmupGiven = spec != null && spec.commandLine().getParseResult().hasMatchedOption("--warmup");
+        int warmupRuns = depth.warmup(runOptions, warmupGiven, step.table().equals(WALL_TABLE));
+        return START_UP_SECONDS + (1 + warmupRuns + timedRuns) * passSeconds;
     }
 
     private static long sizeOf(Path file) {
@@ -716,6 +742,13 @@ public class Study implements Callable<Integer> {
         if (step.measures() ? ended.answered() : ended.status() == 0) {
             return true;
         }
+        Optional<String> lacks = step.measures() ? ended.notOnThisCpu() : Optional.empty();
+        if (lacks.isPresent()) { // the CPU's want, not the chapter's failure: said here, in machine.json and in the report
+            notOnThisCpu.put(step.chapter(), lacks.get());
+            progress.println("study: " + step.chapter() + " not run on this CPU (" + lacks.get() + "); its other steps are left out too; going on");
+            describeMachine(studiedBytes);
+            return false;
+        }
         progress.println("study: " + step.chapter() + " ended with status " + ended.status()
                 + (ended.status() == 1 && step.measures() ? " without a summary line saying the file is all zeros" : "")
                 + " (its message is above); going on");
@@ -740,18 +773,24 @@ public class Study implements Callable<Integer> {
      * over the old); a machine.json that describes another machine, or none, is left alone.
      */
     private void describeMachine(long fileBytes) throws IOException {
+        studiedBytes = fileBytes;
         checkMachineDescription();
         Path json = folder.resolve("machine.json");
         Path partial = folder.resolve(".machine.json.partial-" + ProcessHandle.current().pid());
         List<String> trial = StudyResults.trialReasons(false, fileBytes, depth.runs(runOptions), runOptions.warmup() == 0);
         try {
-            Files.writeString(partial, Machine.json(Machine.current().description(file, java.time.Instant.now(), !trial.isEmpty())),
+            Map<String, Object> description = new LinkedHashMap<>(Machine.current().description(file, java.time.Instant.now(), !trial.isEmpty()));
+            if (!notOnThisCpu.isEmpty()) {
+                description.put(StudyResults.NOT_ON_THIS_CPU, notOnThisCpu.entrySet().stream()
+                        .map(chapter -> chapter.getKey() + ": " + chapter.getValue()).collect(Collectors.joining("; ")));
+            }
+            Files.writeString(partial, Machine.json(description),
                     java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
             Files.move(partial, json, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(partial);
         }
-        if (!trial.isEmpty()) {
+        if (!trial.isEmpty() && notOnThisCpu.isEmpty()) { // said once, not again when machine.json is written anew
             System.err.println("study: a trial (" + String.join(", ", trial) + "): machine.json and the report say so");
         }
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -14,24 +15,33 @@ import me.tongfei.progressbar.ProgressBarBuilder;
  * progress bar stays on the last line while the chapters' own lines scroll above it; elsewhere (a
  * log, CI) one plain line starts each step.
  *
- * <p>The time left starts from each step's guessed seconds ({@code Study.expectedSeconds}) and is
- * scaled, as steps finish, by how long they really took against their guess: a slower machine
- * soon gets a longer estimate.
+ * <p>The time left is the guessed seconds of the steps still to run ({@code Study.expectedSeconds},
+ * from the plan: the file's size, the runs, each chapter's rough speed), scaled by how long the
+ * steps already run took against their guesses: the median of those ratios, so that one step far
+ * off its guess (the first, which pays for compiling; a chapter the budget cut short) does not
+ * multiply the whole study. Until {@value #TIMED_STEPS_FOR_AN_ESTIMATE} steps have been timed
+ * there is no such median, and no time left is shown: a guess from one step read "3:38:27 left"
+ * for a study of 18 minutes.
  */
 final class StudyProgress implements AutoCloseable {
 
     private static final int BAR_WIDTH = 24;
+    /** Steps timed before the time left is shown. */
+    static final int TIMED_STEPS_FOR_AN_ESTIMATE = 3;
 
     private final double[] expected;
     private final double total;
     private final Instant start = Instant.now();
     private final ProgressBar bar; // null when stderr is not a terminal
-    private double expectedFinished, secondsFinished, expectedSkipped;
+    private double expectedFinished, expectedSkipped;
+    /** Each timed step's seconds over its guess. */
+    private final java.util.List<Double> ratios = new java.util.ArrayList<>();
     private int current = -1, stepsDone;
     private String currentStep = "";
     private Instant currentStart = start;
 
-    private StudyProgress(double[] expected, boolean terminal) {
+    /** Package-private for the tests, which draw no bar. */
+    StudyProgress(double[] expected, boolean terminal) {
         this.expected = expected.clone();
         this.total = Arrays.stream(expected).sum();
         this.bar = terminal ? new ProgressBarBuilder().setTaskName("study").setInitialMax(1000).setUpdateIntervalMillis(1000)
@@ -53,16 +63,29 @@ final class StudyProgress implements AutoCloseable {
         current = step;
         currentStep = what.replaceAll("\\s+", " ");
         currentStart = Instant.now();
-        println(String.format(Locale.ROOT, "[%d/%d, %s elapsed, about %s left] %s", step + 1, expected.length,
-                elapsed(), format(secondsLeft()), what));
+        println(String.format(Locale.ROOT, "[%d/%d, %s elapsed%s] %s", step + 1, expected.length,
+                elapsed(), left(), what));
     }
 
     synchronized void end(int step) {
-        secondsFinished += Duration.between(currentStart, Instant.now()).toMillis() / 1000.0;
+        ended(step, Duration.between(currentStart, Instant.now()).toMillis() / 1000.0);
+    }
+
+    /** Step {@code step} ran for {@code seconds}. */
+    synchronized void ended(int step, double seconds) {
+        if (expected[step] > 0) {
+            ratios.add(seconds / expected[step]);
+        }
         expectedFinished += expected[step];
         current = -1;
         stepsDone++;
         advance();
+    }
+
+    /** ", about 0:12:30 left", or nothing until enough steps have been timed. */
+    private String left() {
+        OptionalDouble left = secondsLeft();
+        return left.isPresent() ? ", about " + format(left.getAsDouble()) + " left" : "";
     }
 
     synchronized void skip(int step, String what) {
@@ -100,16 +123,24 @@ final class StudyProgress implements AutoCloseable {
         return format(Duration.between(start, Instant.now()).toSeconds());
     }
 
-    /** The guesses of the steps not done, scaled by how the finished ones compared with theirs. */
-    synchronized double secondsLeft() {
-        double scale = expectedFinished > 0 ? secondsFinished / expectedFinished : 1;
+    /**
+     * The guesses of the steps not done, scaled by the median of the timed steps' ratios to theirs;
+     * empty until {@value #TIMED_STEPS_FOR_AN_ESTIMATE} steps have been timed.
+     */
+    synchronized OptionalDouble secondsLeft() {
+        if (ratios.size() < TIMED_STEPS_FOR_AN_ESTIMATE) {
+            return OptionalDouble.empty();
+        }
+        double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int middle = sorted.length / 2;
+        double scale = sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
         double waiting = total - expectedFinished - expectedSkipped;
         double left = waiting * scale;
         if (current >= 0) { // the running step: its guess, less what it has already taken
             double running = Duration.between(currentStart, Instant.now()).toMillis() / 1000.0;
             left -= Math.min(running, expected[current] * scale);
         }
-        return Math.max(0, left);
+        return OptionalDouble.of(Math.max(0, left));
     }
 
     private void advance() {
@@ -121,9 +152,9 @@ final class StudyProgress implements AutoCloseable {
     private synchronized String render(int width) {
         double done = (expectedFinished + expectedSkipped) / Math.max(total, 1e-9);
         int filled = (int) Math.round(done * BAR_WIDTH);
-        String line = String.format(Locale.ROOT, "study [%s%s] %3.0f%%  step %d/%d  %s elapsed, about %s left  %s",
+        String line = String.format(Locale.ROOT, "study [%s%s] %3.0f%%  step %d/%d  %s elapsed%s  %s",
                 "=".repeat(filled), " ".repeat(BAR_WIDTH - filled), done * 100, current >= 0 ? current + 1 : stepsDone, expected.length,
-                elapsed(), format(secondsLeft()), current >= 0 ? currentStep : "");
+                elapsed(), left(), current >= 0 ? currentStep : "");
         return line.length() > width && width > 0 ? line.substring(0, width) : line;
     }
 

@@ -139,12 +139,14 @@ public final class StudyReport {
         html.append(contents());
 
         section(html, "scoreboard", "The scoreboard", "Every chapter with a warm page cache, one worker per processor; "
-                + "× ch. 1 is the speed-up over chapter 1, % of wall the share of the memory-read wall, "
+                + "× ch. 1 is the speed-up over chapter 1 (MB/s over its MB/s), % of wall the share of the memory-read wall, "
                 + "Go the article's figure on its own machine (" + StudyResults.articleMachine() + "). "
                 + "Then the bill from the kernel, per GiB searched, the median of the timed runs: read calls, bytes those "
                 + "reads copied out, page faults (minor and major) and context switches (voluntary and involuntary); "
                 + "– where the row has no bill (older studies, or a system that does not count it).");
         html.append(scoreboardTable(scoreboard, walls));
+        machine.text(StudyResults.NOT_ON_THIS_CPU).ifPresent(chapters ->
+                html.append("<p>Not run on this CPU, which lacks what they need: ").append(escape(chapters)).append(".</p>\n"));
         charts(html, png -> png.startsWith("scoreboard"));
 
         if (!pageCache.isEmpty()) {
@@ -162,7 +164,7 @@ public final class StudyReport {
 
         if (!versusGo.isEmpty()) {
             section(html, "go", "Go on this machine", "The article's Go benchmark and the matching Java chapters, alternately, "
-                    + "on the same haystack (versus-go.csv): the median MB/s of each side's rows.");
+                    + "on the same haystack (versus-go.csv): each side's MB/s is the median over rounds of each call's median run.");
             html.append(versusGoTable(versusGo));
             charts(html, png -> png.startsWith("versus-go"));
         }
@@ -265,8 +267,9 @@ public final class StudyReport {
             return missing("scoreboard.csv");
         }
         Optional<StudyResults.Wall> wall = wall(walls, "WallMemoryRead");
-        Optional<Double> chapterOne = scoreboard.stream().filter(row -> row.number().equals("V01"))
-                .map(StudyResults.Row::meanSeconds).findFirst();
+        Optional<StudyResults.Row> one = scoreboard.stream().filter(row -> row.number().equals("V01")).findFirst();
+        Optional<String> noBase = one.flatMap(row -> whyNotABase(row, scoreboard));
+        Optional<Double> chapterOne = noBase.isPresent() ? Optional.empty() : one.map(StudyResults.Row::mbps);
         Map<String, StudyResults.ArticleRow> article = StudyResults.articleByNumber("scoreboard");
         List<List<String>> cells = new ArrayList<>();
         double best = scoreboard.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
@@ -275,7 +278,7 @@ public final class StudyReport {
             cells.add(List.of(escape(row.number().replaceFirst("^V0?", "")), "<code>" + escape(chapterLabel(row, scoreboard)) + "</code>",
                     Integer.toString(row.workers()), bold(fastest, seconds(row.meanSeconds())),
                     row.medianSeconds() == null ? "–" : seconds(row.medianSeconds()), bold(fastest, mbps(row.mbps())),
-                    chapterOne.map(one -> String.format(Locale.ROOT, "%.1f", one / row.meanSeconds())).orElse("–"),
+                    chapterOne.map(base -> String.format(Locale.ROOT, "%.1f", row.mbps() / base)).orElse("–"),
                     share(row.mbps(), wall),
                     Optional.ofNullable(article.get(row.number())).map(StudyResults.ArticleRow::mbps).map(StudyReport::mbps).orElse("–"),
                     count(row, "reads", "read_calls"), bytesPerGiB(row.billPerGiB("returned_bytes")),
@@ -285,8 +288,36 @@ public final class StudyReport {
         String wallLine = wall.map(w -> "<p>Memory-read wall: " + mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
                         + (w.beatenBy().isEmpty() ? "" : "<p class=\"beaten\">" + escape(w.beatenNote()) + ".</p>\n"))
                 .orElse("<p>No memory-read wall measured (wall.csv), so no % of wall.</p>\n");
-        return table(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall", "Go MB/s",
-                "reads per GiB", "copied per GiB", "faults per GiB", "switches per GiB"), cells) + wallLine;
+        List<String> headings = new ArrayList<>(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall",
+                "Go MB/s", "reads per GiB", "copied per GiB", "faults per GiB", "switches per GiB"));
+        if (noBase.isPresent()) { // the column out, and a line that says why
+            int column = headings.indexOf("× ch. 1");
+            headings.remove(column);
+            cells = cells.stream().map(line -> {
+                List<String> kept = new ArrayList<>(line);
+                kept.remove(column);
+                return (List<String>) kept;
+            }).toList();
+        }
+        return table(headings, cells) + noBase.map(why -> "<p>× ch. 1 is left out: " + escape(why) + ".</p>\n").orElse("") + wallLine;
+    }
+
+    /**
+     * Why chapter 1's row cannot be the base of every "× ch. 1" ratio, or empty when it can: one timed
+     * run (a budget or --quick can leave one slow run, with no warm-up), or fewer runs than every
+     * other chapter had, and too few to trim.
+     */
+    static Optional<String> whyNotABase(StudyResults.Row chapterOne, List<StudyResults.Row> scoreboard) {
+        int fewestOthers = scoreboard.stream().filter(row -> row != chapterOne).mapToInt(StudyResults.Row::runs).min().orElse(chapterOne.runs());
+        if (chapterOne.runs() < 2) {
+            return Optional.of("chapter 1 has " + chapterOne.runs() + " timed run" + (chapterOne.runs() == 1 ? "" : "s")
+                    + (chapterOne.warmupRuns() == 0 ? " and no warm-up" : "") + " in this study, too few to be the base of every ratio");
+        }
+        if (chapterOne.runs() < fewestOthers && chapterOne.runs() < lib.Stats.RUNS_TO_TRIM) {
+            return Optional.of("chapter 1 has " + chapterOne.runs() + " timed runs where every other chapter has at least "
+                    + fewestOthers + ", too few to be the base of every ratio");
+        }
+        return Optional.empty();
     }
 
     /**
@@ -417,27 +448,17 @@ public final class StudyReport {
         return Arrays.stream(seconds).mapToObj(s -> String.format(Locale.ROOT, "%.6f", s)).collect(Collectors.joining(" "));
     }
 
-    /** Go's rows are chapters "Go vN", Java's the chapters' own names: paired by number, median MB/s each. */
+    /** The pairs as every reader reads versus-go.csv ({@link StudyResults#versusGo}): README's table gives the same figures. */
     private String versusGoTable(List<StudyResults.Row> rows) {
-        Map<String, List<Double>> go = new TreeMap<>(), java = new TreeMap<>();
-        Map<String, String> javaName = new TreeMap<>();
-        for (StudyResults.Row row : rows) {
-            if (row.chapter().startsWith("Go ")) {
-                go.computeIfAbsent(row.number(), k -> new ArrayList<>()).add(row.mbps());
-            } else {
-                java.computeIfAbsent(row.number(), k -> new ArrayList<>()).add(row.mbps());
-                javaName.put(row.number(), row.chapter());
-            }
-        }
         List<List<String>> cells = new ArrayList<>();
-        for (String number : go.keySet()) {
-            double goMbps = Stats.median(go.get(number).stream().mapToDouble(Double::doubleValue).toArray());
-            Optional<Double> javaMbps = Optional.ofNullable(java.get(number)).map(list -> Stats.median(list.stream().mapToDouble(Double::doubleValue).toArray()));
-            cells.add(List.of(escape(number), "<code>" + escape(javaName.getOrDefault(number, "–")) + "</code>", mbps(goMbps),
-                    javaMbps.map(StudyReport::mbps).orElse("–"),
-                    javaMbps.map(j -> String.format(Locale.ROOT, "%.2f", j / goMbps)).orElse("–")));
+        for (StudyResults.GoPair pair : StudyResults.versusGo(rows)) {
+            boolean paired = !pair.rounds().isEmpty();
+            cells.add(List.of(Integer.toString(pair.number()), "<code>" + escape(pair.javaChapter()) + "</code>",
+                    paired ? mbps(pair.goMbps()) : "–", paired ? mbps(pair.javaMbps()) : "–",
+                    pair.ratioText(), pair.rangeText(), pair.verdict().word, escape(pair.roundsText())));
         }
-        return table(List.of("chapter", "Java", "Go MB/s", "Java MB/s", "Java ÷ Go"), cells);
+        return table(List.of("pair", "Java", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds"), cells)
+                + "<p>" + escape(StudyResults.VERSUS_GO_RULE) + ".</p>\n";
     }
 
     private String machineTable(StudyResults.Description machine) {

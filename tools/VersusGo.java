@@ -31,7 +31,6 @@ import lib.ResultsCsv;
 import lib.RunOptions;
 import lib.Sizes;
 import lib.SingleThreaded;
-import lib.Stats;
 import lib.UserMistakeException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,8 +43,10 @@ import picocli.CommandLine.Option;
  * {@code v13} where the binary has them and the CPU has AVX-512), the Go variant and the Java chapter
  * run one after the other on the same warm haystack with the same worker count, each in a process
  * of its own, {@code --runs} times; that is one round, and the sitting is {@code --rounds} of them,
- * the order of the two sides swapped every round. A noisy machine moves whole rounds, so the figure
- * is the median over rounds of each call's median run, with the spread between rounds beside it.
+ * the order of the two sides swapped every round. A noisy machine moves whole rounds, so each round
+ * is compared on its own (Go's median run over Java's) and the pair's figure is the median of those
+ * ratios, marked ahead or behind only when Java won or lost every round (tools/StudyResults.java's
+ * rule, which README's table and the report use too).
  *
  * <p>Both sides go to {@code versus-go.csv} in the results folder, one row per call: the Java rows
  * written by the chapter itself ({@code --csv}), the Go rows named {@code Go v1} … with the Go
@@ -163,20 +164,6 @@ public class VersusGo implements Callable<Integer> {
                 .execute(args);
     }
 
-    /** One side's medians, one per round that ran. */
-    record Side(List<Double> roundMedians) {
-        double median() {
-            return Stats.median(roundMedians.stream().mapToDouble(Double::doubleValue).toArray());
-        }
-
-        /** How far apart the rounds were: (slowest − fastest) / median. */
-        double spread() {
-            double min = roundMedians.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-            double max = roundMedians.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-            return (max - min) / median();
-        }
-    }
-
     @Override
     public Integer call() throws IOException, InterruptedException {
         checkOptions();
@@ -207,11 +194,7 @@ public class VersusGo implements Callable<Integer> {
         err.printf(Locale.ROOT, "versus-go: %s (%s), %d pairs, %d rounds of %d runs, %d workers for the parallel pairs, haystack %s%n",
                 goBench, goDescription, pairs.size(), rounds, runs, workerCount, haystack.path());
 
-        Map<Pair, Side> go = new LinkedHashMap<>(), java = new LinkedHashMap<>();
-        pairs.forEach(pair -> {
-            go.put(pair, new Side(new ArrayList<>()));
-            java.put(pair, new Side(new ArrayList<>()));
-        });
+        long lastLineBefore = lastLine(csv); // the sitting's rows are those after it
         List<String> failures = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             boolean goFirst = round % 2 == 1;
@@ -220,8 +203,8 @@ public class VersusGo implements Callable<Integer> {
                     err.printf(Locale.ROOT, "[round %d/%d] %s%n", round, rounds, goTurn ? pair.goChapter() + " (" + pair.goVariant() + ")" : pair.javaChapter());
                     int pairWorkers = pair.singleThreaded() ? 1 : workerCount; // the same on both sides
                     String failure = goTurn
-                            ? runGo(pair, haystack, pairWorkers, goDescription, csv, go.get(pair))
-                            : runJava(pair, haystack, pairWorkers, csv, java.get(pair));
+                            ? runGo(pair, haystack, pairWorkers, goDescription, csv)
+                            : runJava(pair, haystack, pairWorkers, csv);
                     if (failure != null) {
                         err.println("versus-go: " + failure);
                         failures.add("round " + round + ": " + failure);
@@ -229,7 +212,7 @@ public class VersusGo implements Callable<Integer> {
                 }
             }
         }
-        printTable(pairs, go, java, haystack.bytes(), workerCount, goDescription);
+        printTable(pairs, csv, lastLineBefore, haystack.bytes(), workerCount, goDescription);
         err.println("versus-go: figures appended to " + csv);
         failures.forEach(failure -> err.println("  failed: " + failure));
         return failures.isEmpty() ? 0 : 2;
@@ -268,8 +251,8 @@ public class VersusGo implements Callable<Integer> {
         return runnable;
     }
 
-    /** One Go call: its row goes to the CSV, its median to {@code side}. Returns a failure line, or null. */
-    private String runGo(Pair pair, GoHaystack haystack, int workerCount, String goDescription, Path csv, Side side)
+    /** One Go call: its row goes to the CSV. Returns a failure line, or null. */
+    private String runGo(Pair pair, GoHaystack haystack, int workerCount, String goDescription, Path csv)
             throws IOException, InterruptedException {
         GoBench.Call call = bench.run(haystack, pair.goVariant(), runs, workerCount, err);
         if (call.failed()) {
@@ -282,15 +265,14 @@ public class VersusGo implements Callable<Integer> {
         List<Object> row = new ArrayList<>(ResultsCsv.row(figures));
         row.set(ResultsCsv.COLUMNS.indexOf("jdk"), goDescription);
         ResultsCsv.append(csv, List.of(row));
-        side.roundMedians().add(Stats.median(seconds));
         return null;
     }
 
     /**
      * One Java call: the chapter, started as a user starts it ({@code ./jbang variants/….java}), writes
-     * its row; its median goes to {@code side}.
+     * its row.
      */
-    private String runJava(Pair pair, GoHaystack haystack, int workerCount, Path csv, Side side)
+    private String runJava(Pair pair, GoHaystack haystack, int workerCount, Path csv)
             throws IOException, InterruptedException {
         haystack.checkUnchanged(); // the same file, unchanged, for both sides
         ChildProcess chapter = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
@@ -323,29 +305,38 @@ public class VersusGo implements Callable<Integer> {
         if (!(median > 0 && Double.isFinite(median))) {
             return "Java " + pair.javaChapter() + " printed a summary line without a plausible median: median_s=" + median;
         }
-        side.roundMedians().add(median);
         return null;
     }
 
-    private void printTable(List<Pair> pairs, Map<Pair, Side> go, Map<Pair, Side> java, long bytes, int workerCount,
-                            String goDescription) {
+    /** The last line of the CSV's rows so far (0 for a new file): the sitting's rows come after it. */
+    private static long lastLine(Path csv) {
+        return Files.exists(csv) ? StudyResults.read(csv).rows().stream().mapToLong(StudyResults.Row::line).max().orElse(0) : 0;
+    }
+
+    /**
+     * The sitting's table, read back from the rows it appended as README and the report read
+     * versus-go.csv ({@link StudyResults#versusGo}), so that the three give the same figure for a pair.
+     */
+    private void printTable(List<Pair> pairs, Path csv, long lastLineBefore, long bytes, int workerCount, String goDescription) {
+        List<StudyResults.Row> sitting = StudyResults.read(csv).rows().stream().filter(row -> row.line() > lastLineBefore).toList();
+        Map<Integer, StudyResults.GoPair> read = new LinkedHashMap<>();
+        StudyResults.versusGo(sitting).forEach(pair -> read.put(pair.number(), pair));
         out.printf(Locale.ROOT, "%nJava beside Go: %s haystack, %d workers for the parallel pairs (1 for the others), %d rounds of %d runs;%n"
                 + "MB/s from the median over rounds of each call's median run%n",
                 Sizes.human(bytes), workerCount, rounds, runs);
         out.printf(Locale.ROOT, "Go: %s%n%n", goDescription);
-        out.printf(Locale.ROOT, "%-32s %10s %7s %10s %7s %8s%n", "pair", "Go MB/s", "spread", "Java MB/s", "spread", "Java/Go");
+        out.printf(Locale.ROOT, "%-32s %10s %10s %8s %11s %8s  %s%n", "pair", "Go MB/s", "Java MB/s", "Java÷Go", "range", "Java is", "rounds");
         for (Pair pair : pairs) {
-            Side goSide = go.get(pair), javaSide = java.get(pair);
-            if (goSide.roundMedians().isEmpty() || javaSide.roundMedians().isEmpty()) {
-                out.printf(Locale.ROOT, "%-32s %s%n", pair.label(), "(no figure: a side failed every round)");
+            StudyResults.GoPair figures = read.get(pair.number());
+            if (figures == null || figures.rounds().isEmpty()) {
+                out.printf(Locale.ROOT, "%-32s %s%n", pair.label(), "(no figure: no round where both sides ran"
+                        + (figures == null ? ")" : "; " + figures.roundsText() + ")"));
                 continue;
             }
-            double goMbps = Stats.megabytesPerSecond(bytes, goSide.median());
-            double javaMbps = Stats.megabytesPerSecond(bytes, javaSide.median());
-            out.printf(Locale.ROOT, "%-32s %,10.0f %6.0f%% %,10.0f %6.0f%% %8.2f%n", pair.label(),
-                    goMbps, 100 * goSide.spread(), javaMbps, 100 * javaSide.spread(), javaMbps / goMbps);
+            out.printf(Locale.ROOT, "%-32s %,10.0f %,10.0f %8s %11s %8s  %s%n", pair.label(), figures.goMbps(), figures.javaMbps(),
+                    figures.ratioText(), figures.rangeText(), figures.verdict().word, figures.roundsText());
         }
-        out.println("(spread: slowest round's median minus the fastest's, over the median)");
+        out.println("(" + StudyResults.VERSUS_GO_RULE + ")");
     }
 
     private void checkOptions() {

@@ -16,11 +16,11 @@ import java.nio.file.Path;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+import lib.CpuLacksException;
 import lib.Harness;
 import lib.MapsTheFile;
 import lib.NeedleSearch;
 import lib.SingleThreaded;
-import lib.UserMistakeException;
 
 /**
  * Chapter 12: one thread, 512-bit vectors (AVX-512).
@@ -28,7 +28,8 @@ import lib.UserMistakeException;
  * <p>Changes chapter 8's kernel to twice the width, 256 bytes per step (and leaves out its advice).
  * The Vector API only promises real SIMD for the widths the CPU has; on a CPU without AVX-512 a
  * 512-bit species would be emulated, far slower than scalar code, and timing that would teach the
- * wrong lesson. So this chapter refuses to run there rather than quietly measuring something else.
+ * wrong lesson. So this chapter refuses to run there rather than quietly measuring something else:
+ * one line, "not run on this CPU", and exit status 3, which a study records and goes past.
  *
  * <pre>
  * How to run:   ./jbang variants/V12Vector512.java haystack.bin
@@ -52,7 +53,7 @@ public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {
     @Override
     public long search(Path file, int workers) throws IOException {
         if (WIDEST_BITS < 512) {
-            throw new UserMistakeException("this CPU (or JVM) offers " + WIDEST_BITS
+            throw new CpuLacksException("this CPU (or JVM) offers " + WIDEST_BITS
                     + "-bit vectors, not 512: chapter 12 needs AVX-512 (chapter 8 is its 256-bit twin)");
         }
         try (FileChannel channel = FileChannel.open(file); Arena arena = Arena.ofConfined()) {
