@@ -30,6 +30,9 @@ import picocli.CommandLine.Option;
  *       [--chunk SIZE[,SIZE…]] [--page-cache as-is|small|huge] [--profile [--flamegraphs DIR]] [--perf]
  * </pre>
  *
+ * A chapter that offers a choice of its own (chapter 2's {@code --reader}) declares it as a picocli
+ * {@code @Option} field in its own class; the harness adds those options to its command line.
+ *
  * Exit status: 0 a non-zero word was found, 1 the file is all zeros, 2 anything went wrong, 3 this CPU
  * lacks what the chapter needs ({@link CpuLacksException}).
  * Each run is reported on stderr; stdout carries only the summary lines, one per worker count (and chunk size),
@@ -124,7 +127,10 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 .registerConverter(Path.class, new PathConverter())
                 .setParameterExceptionHandler((e, ignored) -> harness.fail(PathConverter.message(e)))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> harness.fail(e));
-        commandLine.getCommandSpec().usageMessage().customSynopsis(harness.synopsis());
+        if (declaresOptions(search)) { // a chapter's own choice, such as chapter 2's --reader, set on the chapter itself
+            commandLine.setCaseInsensitiveEnumValuesAllowed(true).addMixin("chapter", search);
+        }
+        commandLine.getCommandSpec().usageMessage().customSynopsis(harness.synopsis(commandLine.getCommandSpec()));
         if (List.of(args).contains("")) { // picocli would take an empty FILE for the default one
             return harness.fail("an empty argument (\"\") is neither a file nor a value; leave it out or give one");
         }
@@ -135,15 +141,30 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
     }
 
-    /** The usage lines as README writes them, with --chunk only where it applies. */
-    private String[] synopsis() {
-        String last = "[--profile [--flamegraphs DIR]] [--perf] [--help] [--version]";
-        return search instanceof ChunkedSearch
-                ? new String[] {chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
-                        "    [--cold] [--csv PATH] [--size SIZE] [--page-cache as-is|small|huge]",
-                        "    [--chunk SIZE[,SIZE...]]", "    " + last}
-                : new String[] {chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
-                        "    [--cold] [--csv PATH] [--size SIZE] [--page-cache as-is|small|huge]", "    " + last};
+    /** The usage lines as README writes them, with --chunk only where it applies, then the chapter's own options. */
+    private String[] synopsis(CommandLine.Model.CommandSpec spec) {
+        List<String> lines = new ArrayList<>(List.of(chapter + " [FILE] [--runs N] [--warmup N] [--workers N[,N...]]",
+                "    [--cold] [--csv PATH] [--size SIZE] [--page-cache as-is|small|huge]"));
+        if (search instanceof ChunkedSearch) {
+            lines.add("    [--chunk SIZE[,SIZE...]]");
+        }
+        CommandLine.Model.CommandSpec own = spec.mixins().get("chapter");
+        if (own != null) {
+            lines.add("    " + own.options().stream().map(option -> "[" + option.longestName() + " " + option.paramLabel() + "]")
+                    .collect(Collectors.joining(" ")));
+        }
+        lines.add("    [--profile [--flamegraphs DIR]] [--perf] [--help] [--version]");
+        return lines.toArray(String[]::new);
+    }
+
+    /** Whether the chapter declares picocli options of its own (fields marked {@code @Option}). */
+    private static boolean declaresOptions(NeedleSearch search) {
+        for (java.lang.reflect.Field field : search.getClass().getDeclaredFields()) {
+            if (field.isAnnotationPresent(Option.class)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -1,12 +1,14 @@
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -27,8 +29,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every chapter against the plain {@link ReferenceSearch}: hand-picked small files first, then
- * seeded random files with needles on every shard edge and chunk edge.
+ * Every chapter, with each of its readers (chapter 2 has two), against the plain {@link ReferenceSearch}:
+ * hand-picked small files first, then seeded random files with needles on every shard edge and chunk edge.
  *
  * <p>Each random file's expected answer comes from how it was built, and the reference has to
  * agree with it too. All random choices come from one seed, printed with every failure, so any
@@ -84,7 +86,7 @@ class ChapterCorrectnessTest {
     }
 
     static Stream<Arguments> chaptersAndSmallFiles() {
-        return Chapters.all().stream()
+        return Chapters.everyReader().stream()
                 .flatMap(chapter -> smallFiles().stream().map(file -> Arguments.of(named(chapter), file)));
     }
 
@@ -105,6 +107,25 @@ class ChapterCorrectnessTest {
         Assumptions.assumeFalse(V12Vector512.WIDEST_BITS >= 512, "this CPU has 512-bit vectors, so chapter 12 runs here");
         Path file = TestFiles.write(dir.resolve("haystack.bin"), TestFiles.Layout.zeros("all zeros", 4 * KIB));
         assertThrows(UserMistakeException.class, () -> new V12Vector512().search(file, 1));
+    }
+
+    /** Chapter 2's --reader picks the reader that runs, and its summary line names it; anything else is refused in one line. */
+    @Test
+    void chapter2RunsTheReaderItsOptionNames(@TempDir Path dir) throws IOException {
+        Path file = TestFiles.write(dir.resolve("haystack.bin"), TestFiles.Layout.zeros("needle in the middle", 256 * KIB)
+                .plant(100_003, NEEDLE_BYTE));
+        for (String reader : List.of("locked", "plain", "LOCKED")) {
+            var result = InProcess.run(new V02BufferedByte(), file.toString(), "--reader", reader, "--runs", "1", "--warmup", "0");
+            assertEquals(0, result.exitCode(), result.toString());
+            assertTrue(result.stdout().contains(" offset=100000 ") && result.stdout().contains(" read_mode=" + reader.toLowerCase(Locale.ROOT) + " "),
+                    result.stdout());
+        }
+        var defaulted = InProcess.run(new V02BufferedByte(), file.toString(), "--runs", "1", "--warmup", "0");
+        assertTrue(defaulted.stdout().contains(" read_mode=plain "), "the plain reader is the default: " + defaulted.stdout());
+        var refused = InProcess.run(new V02BufferedByte(), file.toString(), "--reader", "fast");
+        assertEquals(2, refused.exitCode(), refused.toString());
+        assertEquals(1, refused.stderr().strip().lines().count(), refused.stderr());
+        assertTrue(refused.stderr().contains("--reader") && refused.stderr().contains("fast"), refused.stderr());
     }
 
     // ---------------------------------------------------------------- seeded random files
@@ -316,10 +337,10 @@ class ChapterCorrectnessTest {
     }
 
     static Stream<Arguments> chapters() {
-        return Chapters.all().stream().map(chapter -> Arguments.of(named(chapter)));
+        return Chapters.everyReader().stream().map(chapter -> Arguments.of(named(chapter)));
     }
 
     static Named<NeedleSearch> named(NeedleSearch chapter) {
-        return Named.of(Chapters.name(chapter), chapter);
+        return Named.of(Chapters.nameAndReader(chapter), chapter);
     }
 }

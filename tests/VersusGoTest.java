@@ -41,8 +41,10 @@ class VersusGoTest {
 
     Outcome versusGo(Path bench, Path haystack, String... more) {
         List<String> args = new ArrayList<>(List.of("--go-bench", bench.toString(), "--haystack", haystack.toString(),
-                "--results", directory.resolve("results").toString(),
-                "--runs", "1", "--warmup", "0"));
+                "--results", directory.resolve("results").toString(), "--warmup", "0"));
+        if (!List.of(more).contains("--runs")) {
+            args.addAll(List.of("--runs", "1"));
+        }
         args.addAll(List.of(more));
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         int status = VersusGo.execute(args.toArray(String[]::new),
@@ -139,6 +141,29 @@ class VersusGoTest {
             assertTrue(Double.parseDouble(cells[2]) > 0, table.get(i));
         }
         assertTrue(Haystack.endsWithNeedle(haystack), "the tool made a haystack and the Go side left it alone");
+    }
+
+    /** Pair 2, a byte per call, is the slowest by far: it runs, with fewer runs than --runs asks, on both sides. */
+    @Test
+    void pairTwoRunsWithFewerRunsNeverNone() throws IOException {
+        Path haystack = directory.resolve("go-haystack.bin");
+        int asked = VersusGo.BYTE_PER_CALL_MOST_RUNS + 1;
+        Outcome outcome = versusGo(standIn(), haystack, "--rounds", "1", "--runs", Integer.toString(asked), "--only", "1,2");
+        assertEquals(0, outcome.status(), outcome.err());
+        List<String> goCalls = calls().stream().filter(call -> call.contains("-file=" + haystack)).toList();
+        assertEquals(2, goCalls.size(), goCalls.toString());
+        assertTrue(goCalls.get(0).contains("-runs=" + asked) && goCalls.get(0).contains("-only=v1-naive-readall"), goCalls.get(0));
+        assertTrue(goCalls.get(1).contains("-runs=" + VersusGo.BYTE_PER_CALL_MOST_RUNS) && goCalls.get(1).contains("-only=v2-bufio-byte"),
+                goCalls.get(1));
+        for (CSVRecord row : csvRows()) {
+            boolean pairTwo = List.of("Go v2", "V02BufferedByte").contains(row.get("chapter"));
+            assertEquals(Integer.toString(pairTwo ? VersusGo.BYTE_PER_CALL_MOST_RUNS : asked), row.get("runs"), row.toString());
+            if (row.get("chapter").equals("V02BufferedByte")) {
+                assertEquals("plain", row.get("read_mode"), "pair 2 runs the chapter's default reader, which takes no lock, as Go's");
+            }
+        }
+        assertTrue(outcome.out().contains("(v2 / V02BufferedByte: " + VersusGo.BYTE_PER_CALL_MOST_RUNS + " runs per call"), outcome.out());
+        assertEquals(1, outcome.out().lines().filter(line -> line.contains("runs per call")).count(), outcome.out());
     }
 
     @Test

@@ -1,4 +1,6 @@
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import lib.NeedleSearch;
 
@@ -21,7 +23,25 @@ final class Chapters {
                 new V16MmapHugePages(), new V17ReadDontCache());
     }
 
+    /**
+     * {@link #all}, and each other way of reading that a chapter's own option picks: chapter 2's
+     * {@code --reader locked} beside its default plain reader. The tests of answers cover every one.
+     */
+    static List<NeedleSearch> everyReader() {
+        List<NeedleSearch> chapters = new ArrayList<>(all());
+        chapters.add(chapters.indexOf(chapters.stream().filter(V02BufferedByte.class::isInstance).findFirst().orElseThrow()) + 1,
+                new V02BufferedByte(V02BufferedByte.Reader.LOCKED));
+        return chapters;
+    }
+
     static String name(NeedleSearch chapter) {
         return chapter.getClass().getSimpleName();
+    }
+
+    /** The chapter's name, with the option that picks its reader where it has more than one: "V02BufferedByte --reader locked". */
+    static String nameAndReader(NeedleSearch chapter) {
+        return chapter instanceof V02BufferedByte byteByByte
+                ? name(chapter) + " --reader " + byteByByte.reader.name().toLowerCase(Locale.ROOT)
+                : name(chapter);
     }
 }
