@@ -101,13 +101,28 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** A chapter's {@code main}: runs the command line and exits with its status. */
     public static void run(NeedleSearch search, String[] args) {
-        EarlyCompile.startFor(search); // while the options are read and the file checked
+        if (!asksOnlyForHelpOrVersion(args)) { // no search to come: a compile would only delay the exit
+            EarlyCompile.startFor(search); // while the options are read and the file checked
+        }
         Phases.end("main");
         int status = execute(search, args, System.out, System.err);
         if (status != ERROR) { // a refusal stays one line
             Phases.print(System.err); // after the answer, which is out and flushed: the JVM's exit is all that is left
         }
         System.exit(status);
+    }
+
+    /**
+     * Whether the command line asks for the usage or the version ({@code -h}, {@code --help}, {@code -V},
+     * {@code --version}, or short ones together such as {@code -hV}), which picocli answers before any search.
+     */
+    static boolean asksOnlyForHelpOrVersion(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("--version") || arg.matches("-[hV]+")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The whole command line as a method, for tests: returns the exit status instead of exiting. */
