@@ -5,6 +5,9 @@
 // to stderr, never among the summary lines on stdout, and its crash report to /tmp, not into the
 // working directory. JBang gives every script that sources lib/ these options.
 //RUNTIME_OPTIONS -XX:+DisplayVMOutputToStderr -XX:ErrorFile=/tmp/hs_err_pid%p.log
+// The JVM says once, at every start, that it runs an incubator module (the Vector API); javac would
+// say it again, in two lines, at every build.
+//COMPILE_OPTIONS -Xlint:-incubating
 package lib;
 
 import java.io.IOException;
