@@ -104,7 +104,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** A chapter's {@code main}: runs the command line and exits with its status. */
     public static void run(NeedleSearch search, String[] args) {
-        if (!asksOnlyForHelpOrVersion(args)) { // no search to come: a compile would only delay the exit
+        if (!asksOnlyForHelpOrVersion(args)) { // with --help or --version no search comes: a compile would only delay the answer
             EarlyCompile.startFor(search); // while the options are read and the file checked
         }
         Phases.end("main");
@@ -119,7 +119,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
      * Whether the command line asks for the usage or the version ({@code -h}, {@code --help}, {@code -V},
      * {@code --version}, or short ones together such as {@code -hV}), which picocli answers before any search.
      */
-    static boolean asksOnlyForHelpOrVersion(String[] args) {
+    public static boolean asksOnlyForHelpOrVersion(String[] args) {
         for (String arg : args) {
             if (arg.equals("--help") || arg.equals("--version") || arg.matches("-[hV]+")) {
                 return true;
