@@ -5,6 +5,9 @@
 // to stderr, never among the summary lines on stdout, and its crash report to /tmp, not into the
 // working directory. JBang gives every script that sources lib/ these options.
 //RUNTIME_OPTIONS -XX:+DisplayVMOutputToStderr -XX:ErrorFile=/tmp/hs_err_pid%p.log
+// The JVM says once, at every start, that it runs an incubator module (the Vector API); javac would
+// say it again, in two lines, at every build.
+//COMPILE_OPTIONS -Xlint:-incubating
 package lib;
 
 import java.io.IOException;
@@ -108,13 +111,28 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** A chapter's {@code main}: runs the command line and exits with its status. */
     public static void run(NeedleSearch search, String[] args) {
-        EarlyCompile.startFor(search); // while the options are read and the file checked
+        if (!asksOnlyForHelpOrVersion(args)) { // with --help or --version no search comes: a compile would only delay the answer
+            EarlyCompile.startFor(search); // while the options are read and the file checked
+        }
         Phases.end("main");
         int status = execute(search, args, System.out, System.err);
         if (status == FOUND || status == ALL_ZEROS) { // a refusal stays one line
             Phases.print(System.err); // after the answer, which is out and flushed: the JVM's exit is all that is left
         }
         System.exit(status);
+    }
+
+    /**
+     * Whether the command line asks for the usage or the version ({@code -h}, {@code --help}, {@code -V},
+     * {@code --version}, or short ones together such as {@code -hV}), which picocli answers before any search.
+     */
+    public static boolean asksOnlyForHelpOrVersion(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("--version") || arg.matches("-[hV]+")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The whole command line as a method, for tests: returns the exit status instead of exiting. */

@@ -346,6 +346,21 @@ class HarnessTest {
     }
 
     @Test
+    void theEarlyCompileIsSkippedOnlyWherePicocliAnswersWithoutASearch() {
+        for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"}, new String[] {"--help"},
+                new String[] {"-h"}, new String[] {"-hV"}, new String[] {"haystack.bin", "--runs", "3", "--version"})) {
+            assertTrue(Harness.asksOnlyForHelpOrVersion(args), Arrays.toString(args));
+            var result = InProcess.run(new V13PreadVector(), args);
+            assertEquals(0, result.exitCode(), result::toString);
+            assertTrue(result.stdout().startsWith("haystack-search ") || result.stdout().startsWith("Usage: "), result::toString);
+        }
+        for (String[] args : List.of(new String[] {}, new String[] {"haystack.bin", "--runs", "1", "--warmup", "0"},
+                new String[] {"--version-file"}, new String[] {"-x"})) {
+            assertFalse(Harness.asksOnlyForHelpOrVersion(args), Arrays.toString(args));
+        }
+    }
+
+    @Test
     void helpSynopsisReadsAsReadmeWritesItAndOffersChunkOnlyWhereItApplies() {
         var chunked = InProcess.run(new V13PreadVector(), "--help");
         assertEquals(0, chunked.exitCode(), chunked::toString);
