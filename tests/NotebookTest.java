@@ -337,7 +337,8 @@ class NotebookTest {
         copyTree(FIXTURE, root);
         Path notebook = dir.resolve("broken.jsh");
         String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
-                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
+                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
                 .collect(Collectors.joining("\n"));
         Files.writeString(notebook, header + """
 
@@ -399,7 +400,8 @@ class NotebookTest {
         Path root = dir.resolve("results");
         copyTree(FIXTURE, root);
         String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
-                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
+                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
                 .collect(Collectors.joining("\n"));
         Path leftover = dir.resolve("leftover.jsh"), quits = dir.resolve("quits.jsh");
         Files.writeString(leftover, header + "\nSystem.out.println(scoreboard.rowCount()); // scoreboard.jsh's table\n"
