@@ -24,13 +24,13 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import lib.ChapterTrait;
 import lib.Haystack;
 import lib.Machine;
 import lib.Measurement;
 import lib.ResultsCsv;
 import lib.RunOptions;
 import lib.Sizes;
-import lib.SingleThreaded;
 import lib.Stats;
 import lib.UserMistakeException;
 import picocli.CommandLine;
@@ -64,9 +64,9 @@ import picocli.CommandLine.Option;
 public class VersusGo implements Callable<Integer> {
 
     /** A Go variant, by the name its {@code Name()} returns, and the Java chapter that tells the same idea. */
-    record Pair(int number, String goVariant, String javaChapter, boolean needsAvx512) {
+    record Pair(int number, String goVariant, Class<?> chapter, boolean needsAvx512) {
         String label() {
-            return "v" + number + " / " + javaChapter;
+            return "v" + number + " / " + javaChapter();
         }
 
         String goChapter() {
@@ -78,28 +78,29 @@ public class VersusGo implements Callable<Integer> {
          * WORKERS: both sides run and record one worker, as the chapters do on their own.
          */
         boolean singleThreaded() {
-            try {
-                return SingleThreaded.class.isAssignableFrom(Class.forName(javaChapter));
-            } catch (ClassNotFoundException e) {
-                throw new AssertionError(javaChapter + " is not on the class path", e);
-            }
+            return ChapterTrait.of(chapter).contains(ChapterTrait.SINGLE_THREADED);
+        }
+
+        /** The Java chapter's name, as its rows and its command name it ("V04Mmap"). */
+        String javaChapter() {
+            return chapter.getName();
         }
     }
 
     static final List<Pair> PAIRS = List.of(
-            new Pair(1, "v1-naive-readall", V01ReadAll.class.getName(), false),
-            new Pair(2, "v2-bufio-byte", V02BufferedByte.class.getName(), false),
-            new Pair(3, "v3-chunked-uint64", V03ChunkedLong.class.getName(), false),
-            new Pair(4, "v4-mmap", V04Mmap.class.getName(), false),
-            new Pair(5, "v5-mmap-madvise", V05MmapMadvise.class.getName(), false),
-            new Pair(6, "v6-mmap-parallel", V06MmapParallel.class.getName(), false),
-            new Pair(7, "v7-pread-parallel", V07PreadParallel.class.getName(), false),
-            new Pair(8, "v8-simd-avx2", V08Vector256.class.getName(), false),
-            new Pair(9, "v9-parallel-simd", V09MmapParallelVector.class.getName(), false),
-            new Pair(10, "v10-populate-parallel-simd", V10MmapPopulate.class.getName(), false),
-            new Pair(11, "v11-pread-simd", V11PreadParallelVector256.class.getName(), false),
-            new Pair(12, "v12-archsimd-avx512", V12Vector512.class.getName(), true),
-            new Pair(13, "v13-pread-archsimd", V13PreadVector.class.getName(), true)); // Go's v13 refuses to run without AVX-512
+            new Pair(1, "v1-naive-readall", V01ReadAll.class, false),
+            new Pair(2, "v2-bufio-byte", V02BufferedByte.class, false),
+            new Pair(3, "v3-chunked-uint64", V03ChunkedLong.class, false),
+            new Pair(4, "v4-mmap", V04Mmap.class, false),
+            new Pair(5, "v5-mmap-madvise", V05MmapMadvise.class, false),
+            new Pair(6, "v6-mmap-parallel", V06MmapParallel.class, false),
+            new Pair(7, "v7-pread-parallel", V07PreadParallel.class, false),
+            new Pair(8, "v8-simd-avx2", V08Vector256.class, false),
+            new Pair(9, "v9-parallel-simd", V09MmapParallelVector.class, false),
+            new Pair(10, "v10-populate-parallel-simd", V10MmapPopulate.class, false),
+            new Pair(11, "v11-pread-simd", V11PreadParallelVector256.class, false),
+            new Pair(12, "v12-archsimd-avx512", V12Vector512.class, true),
+            new Pair(13, "v13-pread-archsimd", V13PreadVector.class, true)); // Go's v13 refuses to run without AVX-512
 
     static final String CSV_NAME = "versus-go.csv";
     /** The JVM's own warning at every start of a chapter, not the chapter's words. */
