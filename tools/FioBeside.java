@@ -28,13 +28,14 @@ import lib.NeedleSearch;
 import lib.PageCache;
 import lib.ProjectVersion;
 import lib.ResultsCsv;
+import lib.RunOptions;
 import lib.SizeConverter;
 import lib.Stats;
 import lib.ToolCommand;
 import lib.UserMistakeException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The cold chapters beside fio, the yardstick for what this disk can do: fio reads the same file
@@ -83,13 +84,8 @@ public class FioBeside implements Callable<Integer> {
     /** fio's terse output, version 3: the fields used here, counted from 0 (see fio's HOWTO, "Terse output"). */
     static final int TERSE_READ_KIB = 5, TERSE_READ_RUNTIME_MS = 8;
 
-    @Parameters(paramLabel = "FILE", defaultValue = "haystack.bin",
-            description = "The file to read (default: ${DEFAULT-VALUE}); created as a haystack of --size if missing.")
-    Path file;
-
-    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
-            description = "Size of a haystack created for a FILE that does not exist (default: 4g).")
-    Long size;
+    @Mixin
+    RunOptions.HaystackFile haystack;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "Rounds of every run (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -292,13 +288,13 @@ public class FioBeside implements Callable<Integer> {
                 System.out.println(String.join(" ", chapterCommand(chapter, jobCount, csv)));
             }
             for (FioJob job : jobs) {
-                System.out.println(String.join(" ", job.command(file, size != null ? size : Haystack.DEFAULT_BYTES, jobCount, chunkBytes)));
+                System.out.println(String.join(" ", job.command(haystack.file(), haystack.size().orElse(Haystack.DEFAULT_BYTES), jobCount, chunkBytes)));
             }
             return 0;
         }
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv);
-        Haystack.findOrCreate(file, size != null ? OptionalLong.of(size) : OptionalLong.empty(), System.err);
+        Path file = haystack.findOrCreateFile(System.err);
         long fileBytes = Files.size(file);
         if (fileBytes < chunkBytes || fileBytes % chunkBytes != 0) {
             throw new UserMistakeException(lib.Quote.name(file) + " holds " + fileBytes + " bytes, not a whole number of --chunk blocks of "
@@ -362,7 +358,7 @@ public class FioBeside implements Callable<Integer> {
     }
 
     private List<String> chapterCommand(String chapter, int jobCount, Path csv) {
-        return List.of("./jbang", "variants/" + chapter + ".java", file.toString(), "--cold", "--runs", "1", "--warmup", "1",
+        return List.of("./jbang", "variants/" + chapter + ".java", haystack.file().toString(), "--cold", "--runs", "1", "--warmup", "1",
                 "--workers", Integer.toString(jobCount), "--chunk", Long.toString(chunkBytes), "--csv", csv.toString());
     }
 
