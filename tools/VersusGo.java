@@ -19,7 +19,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -297,7 +296,7 @@ public class VersusGo implements Callable<Integer> {
         ChildProcess chapter = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
                 "--runs", Integer.toString(runs), "--warmup", Integer.toString(warmup),
                 "--workers", Integer.toString(workerCount), "--csv", csv.toString()));
-        ChildProcess.Ended ended = chapter
+        ChildProcess.Ended ended = chapter.resultsIn(csv)
                 .timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * haystack.bytes()) // and one pass to warm the cache
                 .relayErr(line -> {
                     if (!line.startsWith(JVM_NOTICE)) {
@@ -312,17 +311,23 @@ public class VersusGo implements Callable<Integer> {
             return "Java " + pair.javaChapter() + " failed (status " + ended.status() + "): "
                     + ended.lastError(line -> !line.isBlank() && !line.startsWith(JVM_NOTICE)).orElse("no message");
         }
-        Optional<Measurement.Summary> summary = ended.summary();
-        if (summary.isEmpty()) {
-            return "Java " + pair.javaChapter() + " printed no summary line";
+        if (ended.rows().isEmpty()) {
+            return "Java " + pair.javaChapter() + " appended no row to " + csv;
         }
-        long offset = summary.get().offset();
+        Map<String, String> row = ended.rows().getLast();
+        long offset;
+        double median;
+        try {
+            offset = Long.parseLong(row.get("offset"));
+            median = Double.parseDouble(row.get("median_s"));
+        } catch (NumberFormatException | NullPointerException notAFigure) {
+            return "Java " + pair.javaChapter() + " appended a row without an offset and a median to " + csv;
+        }
         if (offset != Haystack.needleOffset(haystack.bytes())) { // the chapter checks it too; a figure is never trusted blind
             return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
         }
-        double median = summary.get().medianSeconds();
         if (!(median > 0 && Double.isFinite(median))) {
-            return "Java " + pair.javaChapter() + " printed a summary line without a plausible median: median_s=" + median;
+            return "Java " + pair.javaChapter() + " appended a row without a plausible median: median_s=" + median;
         }
         side.roundMedians().add(median);
         return null;
