@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
-//SOURCES ../variants/V15IoUring.java
+//SOURCES ../variants/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -73,11 +73,10 @@ public class FioBeside implements Callable<Integer> {
 
     static final String CSV_NAME = "fio.csv";
     /**
-     * The chapters that read around the page cache, as they declare (lib/BypassesPageCache). A method,
-     * not a constant: it reads variants/, which {@code --help} from another directory must not need.
+     * The chapters that read around the page cache, as their classes declare (lib/BypassesPageCache).
      */
     static List<String> chapters() {
-        return lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+        return Contents.declaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
     }
     /** fio's reads in flight per job for libaio and io_uring: chapter 15's, half and twice it. */
     static final String QUEUE_DEPTHS = (V15IoUring.QUEUE_DEPTH + 1) / 2 + "," + V15IoUring.QUEUE_DEPTH + "," + 2 * V15IoUring.QUEUE_DEPTH;
@@ -306,6 +305,7 @@ public class FioBeside implements Callable<Integer> {
         for (int round = 1; round <= rounds; round++) {
             System.err.println("fio: round " + round + " of " + rounds);
             for (String chapter : chapters) {
+                int rowsBefore = ResultsCsv.rows(csv).size();
                 Process process = new ProcessBuilder(chapterCommand(chapter, jobCount, csv))
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -315,9 +315,10 @@ public class FioBeside implements Callable<Integer> {
                     failures++;
                     continue;
                 }
-                for (String summary : out.lines().filter(line -> line.startsWith("variant=")).toList()) {
-                    mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(summary.replaceAll(".* mbps=(\\d+) .*", "$1")));
-                    answer = OptionalLong.of(Long.parseLong(summary.replaceAll(".* offset=(\\d+) .*", "$1")));
+                List<Map<String, String>> rows = ResultsCsv.rows(csv); // what the chapter found: the row it appended
+                for (Map<String, String> row : rows.subList(Math.min(rowsBefore, rows.size()), rows.size())) {
+                    mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(row.get("mbps")));
+                    answer = OptionalLong.of(Long.parseLong(row.get("offset")));
                 }
             }
             for (FioJob job : jobs) {
