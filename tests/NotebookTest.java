@@ -159,8 +159,11 @@ class NotebookTest {
 
     @Test
     void scalingColumnsAndShortNamesReadWell() {
-        assertEquals("V09 mmap ∥ SIMD", Report.shortName("V09MmapParallelVector"));
+        assertEquals("V09 mmap parallel vector", Report.shortName("V09MmapParallelVector"));
+        assertEquals("V11 pread parallel vector 256", Report.shortName("V11PreadParallelVector256"));
         assertEquals("V16 huge page read", Report.shortName("V16HugePageRead"));
+        assertEquals("Go v4", Report.shortName("Go v4"));
+        assertEquals("WallMemoryRead", Report.shortName("WallMemoryRead"));
         assertEquals("V06", StudyResults.chapterNumber("Go v6"));
         assertEquals("4 GiB", StudyResults.binarySize(4L << 30));
         assertEquals("64 MiB", StudyResults.binarySize(64L << 20));

@@ -14,7 +14,7 @@ import lib.NeedleSearch;
 import lib.SingleThreaded;
 
 /**
- * Chapter 2: the textbook answer, a BufferedInputStream and one {@code read()} per byte.
+ * Chapter 2: a buffered stream, one byte per call — the textbook answer, a BufferedInputStream and one {@code read()} per byte.
  *
  * <p>Chapter 1 without its file-sized buffer: a 64 KiB buffer refills from the file and
  * {@code read()} hands out one byte per call. The JIT inlines the call, but each byte still pays
