@@ -364,8 +364,8 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             throw new UserMistakeException("--chunk needs at least one size, such as 1m or 64k,1m");
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
-            throw new UserMistakeException("--chunk applies only to the chapters that read in chunks ("
-                    + ChapterTrait.chaptersWith(ChapterTrait.READS_IN_CHUNKS) + ")");
+            throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (those that implement "
+                    + "lib.ChunkedSearch), and " + chapter + " does not");
         }
         for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
             if (chunkBytes < Long.BYTES || chunkBytes > ChunkedSearch.MAX_CHUNK_BYTES || chunkBytes % Long.BYTES != 0) {

@@ -7,10 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.LinkedHashMap;
-import java.util.SequencedMap;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -108,7 +105,7 @@ public final class Measurement {
             return Stats.megabytesPerSecond(bytes, Stats.typicalSeconds(seconds));
         }
 
-        /** The line on stdout that scripts read; its keys and their order are stable. */
+        /** The line on stdout that people (and their scripts) read; its keys and their order are stable. The tools read the CSV row. */
         public String summaryLine() {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
                     "variant=%s workers=%d offset=%d runs=%d mean_s=%.4f median_s=%.4f mbps=%.0f cache=%s bytes=%d",
@@ -120,38 +117,6 @@ public final class Measurement {
             readMode.ifPresent(mode -> line.append(" read_mode=").append(mode));
             bill.ifPresent(counted -> line.append(' ').append(counted.summaryFields()));
             return line.toString();
-        }
-    }
-
-    /**
-     * A summary line ({@link Result#summaryLine}) read back, as the tools that start a chapter in a
-     * process of its own read its figures: every {@code key=value} pair, in order, the fixed ones typed.
-     */
-    public record Summary(String variant, int workers, long offset, int runs, double meanSeconds, double medianSeconds,
-                          double megabytesPerSecond, String cache, long bytes, SequencedMap<String, String> fields) {
-
-        /** The summary in {@code line}, or empty when the line is not a whole summary line. */
-        public static Optional<Summary> parse(String line) {
-            if (!line.startsWith("variant=")) {
-                return Optional.empty();
-            }
-            SequencedMap<String, String> fields = new LinkedHashMap<>();
-            for (String pair : line.strip().split(" ")) {
-                int equals = pair.indexOf('=');
-                if (equals <= 0) {
-                    return Optional.empty();
-                }
-                fields.put(pair.substring(0, equals), pair.substring(equals + 1));
-            }
-            try {
-                return Optional.of(new Summary(fields.get("variant"), Integer.parseInt(fields.get("workers")),
-                        Long.parseLong(fields.get("offset")), Integer.parseInt(fields.get("runs")),
-                        Double.parseDouble(fields.get("mean_s")), Double.parseDouble(fields.get("median_s")),
-                        Double.parseDouble(fields.get("mbps")), fields.get("cache"), Long.parseLong(fields.get("bytes")),
-                        Collections.unmodifiableSequencedMap(fields)));
-            } catch (NumberFormatException | NullPointerException missingOrNotANumber) {
-                return Optional.empty();
-            }
         }
     }
 

@@ -2,6 +2,7 @@ package lib;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
@@ -16,13 +17,16 @@ import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
+import org.apache.commons.csv.CSVRecord;
 
 /**
  * Appends one row per chapter and worker count to a results CSV (the schema is documented in
- * {@code results/README.md}). A row is written only after every run behind it succeeded, in one
+ * {@code results/README.md}), and reads a chapter's rows back ({@link #rows}). A row is written only after every run behind it succeeded, in one
  * write, so a failed or interrupted search never leaves a row. An existing file is appended to
  * only if its header is this schema's: a mistyped {@code --csv} path never damages another file.
  */
@@ -77,6 +81,23 @@ public final class ResultsCsv {
         boolean olderOrThisSchema = names.size() >= OLDEST_SCHEMA_COLUMNS && names.size() <= COLUMNS.size()
                 && COLUMNS.subList(0, names.size()).equals(names);
         return olderOrThisSchema ? names : null;
+    }
+
+    /**
+     * The rows of the results CSV {@code csv}, each value by the name its header gives its column;
+     * none when there is no such file. How a tool that started a chapter with {@code --csv} reads
+     * what the chapter found: its summary line on stdout is for people to read.
+     */
+    public static List<Map<String, String>> rows(Path csv) throws IOException {
+        if (!Files.exists(csv)) {
+            return List.of();
+        }
+        CSVFormat withHeader = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
+        try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8); CSVParser parser = withHeader.parse(in)) {
+            return parser.stream().map(CSVRecord::toMap).toList();
+        } catch (java.io.UncheckedIOException | IllegalArgumentException | IllegalStateException unreadable) {
+            throw new IOException(Quote.name(csv) + " cannot be read as a results CSV: " + unreadable.getMessage(), unreadable);
+        }
     }
 
     /**

@@ -5,22 +5,19 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * The options every timing command shares, chapters and study alike: the file, how many runs, how
- * many of them untimed, and the size of a haystack created for a file that does not exist. A picocli mixin:
- * {@code @Mixin RunOptions runOptions;} adds them to a command.
+ * many of them untimed, and the size of a haystack created for a file that does not exist ({@link HaystackFile}).
+ * A picocli mixin: {@code @Mixin RunOptions runOptions;} adds them to a command.
  */
 public final class RunOptions {
 
     /** More workers than this is a typo, not an experiment. */
     public static final int MAX_WORKERS = 4096;
-
-    @Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "haystack.bin",
-            description = "The file to search (default: ${DEFAULT-VALUE}); if it does not exist, a haystack of --size is created there.")
-    Path file;
 
     /** Timed runs when --runs is not given, fewer when runs are slow ({@link RunBudget}). */
     public static final int DEFAULT_RUNS = 5;
@@ -38,18 +35,56 @@ public final class RunOptions {
             description = "Untimed runs first, while the JIT compiles (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
-            description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
-    Long size;
+    /** FILE and --size, which the tools that read a haystack without timing chapters take too. */
+    @Mixin
+    HaystackFile haystack = new HaystackFile();
+
+    /**
+     * The haystack a command reads: FILE, and the --size of a haystack created for a FILE that does
+     * not exist. A mixin of its own, in RunOptions and in the tools that take a haystack but no runs
+     * ({@code @Mixin RunOptions.HaystackFile haystack;}).
+     */
+    public static final class HaystackFile {
+
+        @Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "haystack.bin",
+                description = "The file to search (default: ${DEFAULT-VALUE}); if it does not exist, a haystack of --size is created there.")
+        Path file;
+
+        @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
+                description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
+        Long size;
+
+        /** FILE, as given. */
+        public Path file() {
+            return file;
+        }
+
+        /** The --size asked for, if any. */
+        public OptionalLong size() {
+            return size != null ? OptionalLong.of(size) : OptionalLong.empty();
+        }
+
+        /** FILE, checked, or created as a haystack of --size if it does not exist ({@link Haystack#findOrCreate}). */
+        public Path findOrCreateFile(PrintStream err) throws IOException {
+            return Haystack.findOrCreate(file, size(), err);
+        }
+
+        /** Refuses, with one line, a --size no haystack can have. */
+        public void check() {
+            if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
+                throw new UserMistakeException("--size must be a positive multiple of 8 bytes, not " + size);
+            }
+        }
+    }
 
     /** FILE, as given. */
     public Path file() {
-        return file;
+        return haystack.file();
     }
 
     /** FILE, checked, or created as a haystack of --size if it does not exist ({@link Haystack#findOrCreate}). */
     public Path findOrCreateFile(PrintStream err) throws IOException {
-        return Haystack.findOrCreate(file, size(), err);
+        return haystack.findOrCreateFile(err);
     }
 
     public int runs() {
@@ -72,7 +107,7 @@ public final class RunOptions {
 
     /** The --size asked for, if any. */
     public OptionalLong size() {
-        return size != null ? OptionalLong.of(size) : OptionalLong.empty();
+        return haystack.size();
     }
 
     /** Refuses, with one line, values picocli accepts as numbers but that make no sense. */
@@ -83,9 +118,7 @@ public final class RunOptions {
         if (warmup < 0) {
             throw new UserMistakeException("--warmup cannot be negative");
         }
-        if (size != null && (size < Long.BYTES || size % Long.BYTES != 0)) {
-            throw new UserMistakeException("--size must be a positive multiple of 8 bytes, not " + size);
-        }
+        haystack.check();
     }
 
     /** Refuses a worker count outside 1 to {@link #MAX_WORKERS}, naming the option it came from. */

@@ -17,9 +17,10 @@ import lib.ChapterTrait;
 import org.junit.jupiter.api.Test;
 
 /**
- * A chapter is a file in variants/, an alias in the catalog, a line in the test list and a section of
- * README, and nothing else: what it is (mapped, parallel, reading in chunks...) it declares itself
- * (lib/ChapterTrait), and every tool derives its rounds and help from that. A chapter cannot be
+ * A chapter is a file in variants/, a class in variants/Contents.java, an alias in the catalog, a line
+ * in the test list and a section of README, and nothing else: what it is (mapped, parallel, reading in
+ * chunks...) it declares itself, by the types it implements (lib/ChapterTrait), and every tool derives
+ * its rounds and help from that. A chapter cannot be
  * half-added: the failure says what is missing where.
  */
 class ChapterListsTest {
@@ -59,14 +60,59 @@ class ChapterListsTest {
         assertTrue(missing.isEmpty(), "a chapter is half-added:\n  " + String.join("\n  ", missing));
     }
 
-    /** What the study reads from each chapter's source is what the chapter's class declares. */
+    /** A chapter's javadoc's first line: "Chapter N: TITLE — WHAT IT DOES." */
+    private static final Pattern FIRST_LINE = Pattern.compile("(?m)^ \\* (Chapter (\\d+): (.+?) — .+\\.)$");
+
+    /**
+     * A chapter's title and one-line description are written once, as its javadoc's first line
+     * ({@link #FIRST_LINE}); the catalog's description is that line, README's heading is its title,
+     * and the charts name a chapter by its class name. Every place that says otherwise is named.
+     */
     @Test
-    void theTraitsReadFromEachChaptersSourceAreTheOnesItsClassDeclares() throws Exception {
-        SequencedMap<String, Set<ChapterTrait>> read = ChapterTrait.inVariants(VARIANTS);
-        assertEquals(chapterFiles(), List.copyOf(read.sequencedKeySet()));
+    void theCatalogReadmeAndChartsNameEachChapterAsItsJavadocDoes() throws IOException {
+        String catalog = Files.readString(Path.of("jbang-catalog.json"));
+        String readme = Files.readString(Path.of("README.md"));
+        List<String> differences = new ArrayList<>();
+        Set<String> shortNames = new java.util.HashSet<>();
         for (String chapter : chapterFiles()) {
-            assertEquals(ChapterTrait.of(Class.forName(chapter)), read.get(chapter), chapter + ": the traits its "
-                    + "'public class … implements' line names differ from those its class has (an interface that extends a marker?)");
+            String script = "variants/" + chapter + ".java";
+            int number = Integer.parseInt(chapter.substring(1, 3));
+            Matcher first = FIRST_LINE.matcher(Files.readString(VARIANTS.resolve(chapter + ".java")));
+            if (!first.find() || Integer.parseInt(first.group(2)) != number) {
+                differences.add(script + ": its javadoc's first line is not 'Chapter " + number + ": TITLE — WHAT IT DOES.'");
+                continue;
+            }
+            String line = first.group(1), title = first.group(3);
+            Matcher described = Pattern.compile("\"script-ref\"\\s*:\\s*\"" + Pattern.quote(script)
+                    + "\",\\s*\"description\"\\s*:\\s*\"([^\"]*)\"").matcher(catalog);
+            String plain = line.replaceAll("\\{@code ([^}]*)}", "$1");
+            if (!described.find() || !described.group(1).equals(plain)) {
+                differences.add("jbang-catalog.json's description of " + script + " is not its javadoc's first line: \"" + plain + "\"");
+            }
+            String heading = "### Chapter " + number + ": " + title.replaceAll("\\{@code ([^}]*)}", "`$1`") + " — `" + script + "`";
+            if (!readme.lines().toList().contains(heading)) {
+                differences.add("README.md has no heading '" + heading + "', the title in " + script + "'s javadoc");
+            }
+            String shortName = Report.shortName(chapter);
+            if (!shortName.startsWith(chapter.substring(0, 3) + " ") || !shortNames.add(shortName)) {
+                differences.add("the charts' short name of " + chapter + ", '" + shortName + "', is not its own");
+            }
+        }
+        assertTrue(differences.isEmpty(), "a chapter is named otherwise than its javadoc names it:\n  " + String.join("\n  ", differences));
+    }
+
+    /**
+     * variants/Contents.java, whose classes the tools ask for their traits, holds every chapter
+     * file's class, in order, and nothing else: a chapter left out would be left out of every round.
+     */
+    @Test
+    void theContentsHoldEveryChapterInOrder() throws IOException {
+        assertEquals(chapterFiles(), Contents.CHAPTERS.stream().map(Class::getSimpleName).toList(),
+                "variants/Contents.java's CHAPTERS and the chapter files in variants/");
+        assertEquals(chapterFiles(), List.copyOf(Contents.traits().sequencedKeySet()));
+        for (Class<?> chapter : Contents.CHAPTERS) {
+            assertTrue(lib.NeedleSearch.class.isAssignableFrom(chapter), chapter + " is no chapter: it does not implement lib.NeedleSearch");
+            assertEquals(ChapterTrait.of(chapter), Contents.traits().get(chapter.getSimpleName()));
         }
     }
 
@@ -75,7 +121,7 @@ class ChapterListsTest {
     void theStudysOwnChoicesNameRealChapters() throws IOException {
         String study = Files.readString(Path.of("tools/Study.java"));
         Set<String> numbers = chapterFiles().stream().map(chapter -> chapter.substring(0, 3)).collect(Collectors.toSet());
-        SequencedMap<String, Set<ChapterTrait>> traits = ChapterTrait.inVariants(VARIANTS);
+        SequencedMap<String, Set<ChapterTrait>> traits = Contents.traits();
         for (String choice : List.of("COLD_ROUND_CHOICE", "CHUNKS_ROUND_CHOICE")) {
             Matcher declared = Pattern.compile(choice + "\\s*=\\s*Set\\.of\\(([^)]*)\\)").matcher(study);
             assertTrue(declared.find(), "tools/Study.java no longer declares " + choice + " = Set.of(...); mend this test with it");
@@ -100,7 +146,7 @@ class ChapterListsTest {
     @Test
     void theSizeSweepsChoiceNamesRealChaptersAndItsHelpNamesThem() throws IOException {
         List<String> files = chapterFiles();
-        SequencedMap<String, Set<ChapterTrait>> traits = ChapterTrait.inVariants(VARIANTS);
+        SequencedMap<String, Set<ChapterTrait>> traits = Contents.traits();
         assertFalse(SizeSweep.SIZE_ROUND_CHOICE.isEmpty(), "SizeSweep.SIZE_ROUND_CHOICE names no chapter");
         for (String chapter : SizeSweep.SIZE_ROUND_CHOICE) {
             assertTrue(files.contains(chapter), "tools/SizeSweep.java's SIZE_ROUND_CHOICE names " + chapter + ", which is no chapter in variants/");

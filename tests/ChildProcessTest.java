@@ -2,12 +2,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import lib.Measurement;
+import lib.NeedleSearch;
+import lib.ResultsCsv;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * tools/ChildProcess.java, the one way the tools start a program and wait for it: a child that
@@ -76,19 +84,47 @@ class ChildProcessTest {
         assertEquals(List.of("waiting for true (at most 10 min 30 s)"), notes);
     }
 
-    /** Exit status 1 is "the file is all zeros" only with a summary line that says so; a JVM that cannot start exits 1 too. */
+    /**
+     * Exit status 1 is "the file is all zeros" only with a row that says so (offset -1) appended to
+     * the results CSV it was given; a JVM that cannot start exits 1 too, and writes none. Rows that
+     * were there before it started are not its own.
+     */
     @Test
-    void statusOneIsAnAnswerOnlyWithASummaryLineOfOffsetMinusOne() throws Exception {
-        String zeros = "variant=V04Mmap workers=1 offset=-1 runs=1 mean_s=0.0100 median_s=0.0100 mbps=6711 cache=warm bytes=67108864";
-        assertTrue(exit(1, zeros).answered());
-        assertFalse(exit(1, "Error occurred during initialization of VM").answered(), "no summary line");
-        assertFalse(exit(1, zeros.replace("offset=-1", "offset=67108856")).answered(), "1 with a needle found is no answer");
-        assertTrue(exit(0, zeros.replace("offset=-1", "offset=67108856")).answered());
-        assertFalse(exit(2, zeros).answered());
-        assertEquals("0.0100", exit(0, zeros).summary().orElseThrow().fields().get("median_s"));
+    void statusOneIsAnAnswerOnlyWithARowOfOffsetMinusOne(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("scoreboard.csv");
+        Path zeros = rows(dir.resolve("zeros.csv"), NeedleSearch.NOT_FOUND), found = rows(dir.resolve("found.csv"), 67108856);
+        ResultsCsv.append(csv, List.of(row(NeedleSearch.NOT_FOUND))); // an earlier chapter's
+        ChildProcess.Ended none = exit(1, null, csv);
+        assertTrue(none.rows().isEmpty(), "the earlier row is not its own: " + none.rows());
+        assertFalse(none.answered(), "no row: a JVM that could not start");
+        assertTrue(exit(1, zeros, csv).answered());
+        assertFalse(exit(1, found, csv).answered(), "1 with a needle found is no answer");
+        assertTrue(exit(0, found, csv).answered());
+        assertFalse(exit(2, zeros, csv).answered());
+        ChildProcess.Ended ended = exit(0, found, csv);
+        assertEquals(1, ended.rows().size(), "only the row it appended: " + ended.rows());
+        assertEquals("67108856", ended.rows().getFirst().get("offset"));
+        assertEquals("0.010000", ended.rows().getFirst().get("median_s"));
+        assertTrue(exit(0, found, null).rows().isEmpty(), "no results CSV named, none read");
     }
 
-    private static ChildProcess.Ended exit(int status, String stdout) throws Exception {
-        return ChildProcess.of(List.of("sh", "-c", "echo \"$0\"; exit " + status, stdout)).run("sh", note -> {});
+    private static List<Object> row(long offset) {
+        return ResultsCsv.row(new Measurement.Result("V04Mmap", 1, "warm", 64L << 20, OptionalLong.empty(), offset,
+                new double[0], new double[] {0.01}, Optional.empty(), OptionalDouble.empty()));
+    }
+
+    /** A results CSV's rows without its header, as a chapter appends them. */
+    private static Path rows(Path file, long offset) throws Exception {
+        Path whole = file.resolveSibling("whole-" + file.getFileName());
+        ResultsCsv.append(whole, List.of(row(offset)));
+        Files.write(file, Files.readAllLines(whole).subList(1, 2));
+        return file;
+    }
+
+    /** A child that appends {@code rows} (none when null) to {@code csv} and exits with {@code status}. */
+    private static ChildProcess.Ended exit(int status, Path rows, Path csv) throws Exception {
+        String append = rows == null || csv == null ? "" : "cat \"$1\" >> \"$2\"; ";
+        return ChildProcess.of(List.of("sh", "-c", append + "exit " + status, "sh", String.valueOf(rows), String.valueOf(csv)))
+                .resultsIn(csv).run("sh", note -> {});
     }
 }

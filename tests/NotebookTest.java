@@ -159,8 +159,11 @@ class NotebookTest {
 
     @Test
     void scalingColumnsAndShortNamesReadWell() {
-        assertEquals("V09 mmap ∥ SIMD", Report.shortName("V09MmapParallelVector"));
+        assertEquals("V09 mmap parallel vector", Report.shortName("V09MmapParallelVector"));
+        assertEquals("V11 pread parallel vector 256", Report.shortName("V11PreadParallelVector256"));
         assertEquals("V16 huge page read", Report.shortName("V16HugePageRead"));
+        assertEquals("Go v4", Report.shortName("Go v4"));
+        assertEquals("WallMemoryRead", Report.shortName("WallMemoryRead"));
         assertEquals("V06", StudyResults.chapterNumber("Go v6"));
         assertEquals("4 GiB", StudyResults.binarySize(4L << 30));
         assertEquals("64 MiB", StudyResults.binarySize(64L << 20));
@@ -337,7 +340,8 @@ class NotebookTest {
         copyTree(FIXTURE, root);
         Path notebook = dir.resolve("broken.jsh");
         String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
-                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
+                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
                 .collect(Collectors.joining("\n"));
         Files.writeString(notebook, header + """
 
@@ -399,7 +403,8 @@ class NotebookTest {
         Path root = dir.resolve("results");
         copyTree(FIXTURE, root);
         String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
-                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
+                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
                 .collect(Collectors.joining("\n"));
         Path leftover = dir.resolve("leftover.jsh"), quits = dir.resolve("quits.jsh");
         Files.writeString(leftover, header + "\nSystem.out.println(scoreboard.rowCount()); // scoreboard.jsh's table\n"

@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import lib.Measurement;
 import lib.NeedleSearch;
+import lib.ResultsCsv;
 
 /**
  * A program the tools start and wait for: a chapter, a wall probe, a notebook, {@code cmp}, the Go
@@ -90,35 +90,25 @@ final class ChildProcess {
     }
 
     /**
-     * How a child ended: its exit status (or none, when it was stopped at its limit), and the last
-     * lines of its stdout and stderr.
+     * How a child ended: its exit status (or none, when it was stopped at its limit), the last
+     * lines of its stdout and stderr, and the rows it appended to its results CSV ({@link #resultsIn}).
      */
-    record Ended(String what, Duration limit, int status, boolean timedOut, List<String> stdout, List<String> stderr) {
+    record Ended(String what, Duration limit, int status, boolean timedOut, List<String> stdout, List<String> stderr,
+                 List<Map<String, String>> rows) {
 
         /** One line for a child stopped at its limit. */
         String timeOutLine() {
             return what + " was still running after " + human(limit) + " (its time limit); stopped it";
         }
 
-        /** A chapter's summary line (see lib/Measurement, which writes and reads it), the last one on stdout. */
-        Optional<Measurement.Summary> summary() {
-            for (String line : stdout.reversed()) {
-                Optional<Measurement.Summary> summary = Measurement.Summary.parse(line);
-                if (summary.isPresent()) {
-                    return summary;
-                }
-            }
-            return Optional.empty();
-        }
-
         /**
          * Whether a chapter answered: status 0 (it found a non-zero word), or status 1 (the file is all
-         * zeros) with a summary line that says so, {@code offset=-1}. A JVM or JBang that could not
-         * start also exits with 1, but prints no summary line.
+         * zeros) with a row that says so, {@code offset} -1. A JVM or JBang that could not start
+         * also exits with 1, but writes no row.
          */
         boolean answered() {
-            return !timedOut && (status == 0
-                    || status == 1 && summary().map(summary -> summary.offset() == NeedleSearch.NOT_FOUND).orElse(false));
+            return !timedOut && (status == 0 || status == 1 && !rows.isEmpty()
+                    && Long.toString(NeedleSearch.NOT_FOUND).equals(rows.getLast().get("offset")));
         }
 
         /** The last stderr line that {@code wanted} accepts, stripped. */
@@ -142,6 +132,7 @@ final class ChildProcess {
     private Duration limit = PROGRAM_START_UP;
     private Consumer<String> stdoutRelay = line -> {};
     private Consumer<String> stderrRelay = line -> {};
+    private Path results;
 
     private ChildProcess(List<String> command) {
         this.command = List.copyOf(command);
@@ -188,6 +179,15 @@ final class ChildProcess {
         return this;
     }
 
+    /**
+     * The results CSV that its command tells it to append its rows to ({@code --csv}): the rows it
+     * adds there are what it found ({@link Ended#rows}), read as every reader of results reads them.
+     */
+    ChildProcess resultsIn(Path csv) {
+        this.results = csv;
+        return this;
+    }
+
     /** Each line of its stderr, as it comes (by default, only kept). */
     ChildProcess relayErr(Consumer<String> relay) {
         this.stderrRelay = relay;
@@ -202,6 +202,7 @@ final class ChildProcess {
         if (stopping) {
             throw new StoppedException("stopped by a signal before " + what);
         }
+        int rowsBefore = results == null ? 0 : ResultsCsv.rows(results).size();
         notes.accept("waiting for " + what + " (at most " + human(limit) + ")");
         ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().putAll(environment);
@@ -222,7 +223,9 @@ final class ChildProcess {
                 throw new StoppedException(what + " was stopped by a signal" + (stopping ? ", and so is this tool" : " (status "
                         + process.exitValue() + ")") + "; what finished before it is kept");
             }
-            return new Ended(what, limit, ended ? process.exitValue() : -1, !ended, snapshot(out), snapshot(err));
+            List<Map<String, String>> rows = results == null ? List.of() : ResultsCsv.rows(results);
+            return new Ended(what, limit, ended ? process.exitValue() : -1, !ended, snapshot(out), snapshot(err),
+                    rows.subList(Math.min(rowsBefore, rows.size()), rows.size()));
         } finally {
             RUNNING.remove(process);
         }

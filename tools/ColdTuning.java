@@ -23,14 +23,15 @@ import lib.Measurement;
 import lib.PageCache;
 import lib.ProjectVersion;
 import lib.ResultsCsv;
+import lib.RunOptions;
 import lib.SizeConverter;
 import lib.Sizes;
 import lib.Stats;
 import lib.ToolCommand;
 import lib.UserMistakeException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per
@@ -53,13 +54,8 @@ public class ColdTuning implements Callable<Integer> {
 
     static final String CSV_NAME = "tuning.csv";
 
-    @Parameters(paramLabel = "FILE", defaultValue = "haystack.bin",
-            description = "The file to read (default: ${DEFAULT-VALUE}); created as a haystack of --size if missing.")
-    Path file;
-
-    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
-            description = "Size of a haystack created for a FILE that does not exist (default: 4g).")
-    Long size;
+    @Mixin
+    RunOptions.HaystackFile haystack;
 
     @Option(names = "--chunks", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
             defaultValue = "256k,1m,4m", description = "Block sizes (default: ${DEFAULT-VALUE}).")
@@ -113,7 +109,7 @@ public class ColdTuning implements Callable<Integer> {
         Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv);
-        Haystack.findOrCreate(file, size != null ? OptionalLong.of(size) : OptionalLong.empty(), System.err);
+        Path file = haystack.findOrCreateFile(System.err);
         long bytes = Files.size(file);
         long expected = Haystack.needleOffset(bytes);
         int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();

@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
-//SOURCES ../variants/V15IoUring.java
+//SOURCES ../variants/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -28,13 +28,14 @@ import lib.NeedleSearch;
 import lib.PageCache;
 import lib.ProjectVersion;
 import lib.ResultsCsv;
+import lib.RunOptions;
 import lib.SizeConverter;
 import lib.Stats;
 import lib.ToolCommand;
 import lib.UserMistakeException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The cold chapters beside fio, the yardstick for what this disk can do: fio reads the same file
@@ -72,24 +73,18 @@ public class FioBeside implements Callable<Integer> {
 
     static final String CSV_NAME = "fio.csv";
     /**
-     * The chapters that read around the page cache, as they declare (lib/BypassesPageCache). A method,
-     * not a constant: it reads variants/, which {@code --help} from another directory must not need.
+     * The chapters that read around the page cache, as their classes declare (lib/BypassesPageCache).
      */
     static List<String> chapters() {
-        return lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+        return Contents.declaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
     }
     /** fio's reads in flight per job for libaio and io_uring: chapter 15's, half and twice it. */
     static final String QUEUE_DEPTHS = (V15IoUring.QUEUE_DEPTH + 1) / 2 + "," + V15IoUring.QUEUE_DEPTH + "," + 2 * V15IoUring.QUEUE_DEPTH;
     /** fio's terse output, version 3: the fields used here, counted from 0 (see fio's HOWTO, "Terse output"). */
     static final int TERSE_READ_KIB = 5, TERSE_READ_RUNTIME_MS = 8;
 
-    @Parameters(paramLabel = "FILE", defaultValue = "haystack.bin",
-            description = "The file to read (default: ${DEFAULT-VALUE}); created as a haystack of --size if missing.")
-    Path file;
-
-    @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
-            description = "Size of a haystack created for a FILE that does not exist (default: 4g).")
-    Long size;
+    @Mixin
+    RunOptions.HaystackFile haystack;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "Rounds of every run (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -292,13 +287,13 @@ public class FioBeside implements Callable<Integer> {
                 System.out.println(String.join(" ", chapterCommand(chapter, jobCount, csv)));
             }
             for (FioJob job : jobs) {
-                System.out.println(String.join(" ", job.command(file, size != null ? size : Haystack.DEFAULT_BYTES, jobCount, chunkBytes)));
+                System.out.println(String.join(" ", job.command(haystack.file(), haystack.size().orElse(Haystack.DEFAULT_BYTES), jobCount, chunkBytes)));
             }
             return 0;
         }
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv);
-        Haystack.findOrCreate(file, size != null ? OptionalLong.of(size) : OptionalLong.empty(), System.err);
+        Path file = haystack.findOrCreateFile(System.err);
         long fileBytes = Files.size(file);
         if (fileBytes < chunkBytes || fileBytes % chunkBytes != 0) {
             throw new UserMistakeException(lib.Quote.name(file) + " holds " + fileBytes + " bytes, not a whole number of --chunk blocks of "
@@ -310,6 +305,7 @@ public class FioBeside implements Callable<Integer> {
         for (int round = 1; round <= rounds; round++) {
             System.err.println("fio: round " + round + " of " + rounds);
             for (String chapter : chapters) {
+                int rowsBefore = ResultsCsv.rows(csv).size();
                 Process process = new ProcessBuilder(chapterCommand(chapter, jobCount, csv))
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -319,9 +315,10 @@ public class FioBeside implements Callable<Integer> {
                     failures++;
                     continue;
                 }
-                for (String summary : out.lines().filter(line -> line.startsWith("variant=")).toList()) {
-                    mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(summary.replaceAll(".* mbps=(\\d+) .*", "$1")));
-                    answer = OptionalLong.of(Long.parseLong(summary.replaceAll(".* offset=(\\d+) .*", "$1")));
+                List<Map<String, String>> rows = ResultsCsv.rows(csv); // what the chapter found: the row it appended
+                for (Map<String, String> row : rows.subList(Math.min(rowsBefore, rows.size()), rows.size())) {
+                    mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(row.get("mbps")));
+                    answer = OptionalLong.of(Long.parseLong(row.get("offset")));
                 }
             }
             for (FioJob job : jobs) {
@@ -362,7 +359,7 @@ public class FioBeside implements Callable<Integer> {
     }
 
     private List<String> chapterCommand(String chapter, int jobCount, Path csv) {
-        return List.of("./jbang", "variants/" + chapter + ".java", file.toString(), "--cold", "--runs", "1", "--warmup", "1",
+        return List.of("./jbang", "variants/" + chapter + ".java", haystack.file().toString(), "--cold", "--runs", "1", "--warmup", "1",
                 "--workers", Integer.toString(jobCount), "--chunk", Long.toString(chunkBytes), "--csv", csv.toString());
     }
 

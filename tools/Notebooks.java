@@ -6,6 +6,9 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
+// and lib/Machine, which a notebook has JBang build from its source (//DEPS ../lib/Machine.java), with the lib/
+// classes it uses (javac -implicit:class lists them; a missing one fails the build, never a chart)
+//SOURCES ../lib/Machine.java ../lib/AvailableMemory.java ../lib/Sizes.java ../lib/UserMistakeException.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 

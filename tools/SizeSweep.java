@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
+//SOURCES ../variants/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -55,10 +56,12 @@ public class SizeSweep implements Callable<Integer> {
     /** The study's choice: one of each way of reading, and the two written for a cold cache and the one that leaves it alone. */
     static final List<String> SIZE_ROUND_CHOICE = List.of("V03ChunkedLong", "V09MmapParallelVector", "V13PreadVector",
             "V14DirectIo", "V15IoUring", "V17ReadDontCache");
-    /** The O_DIRECT chapters never consult the page cache: warming it for them would only cost a pass over the file. */
-    /** The chapters that read around the page cache; a method, as it reads variants/, which --help from elsewhere must not need. */
+    /**
+     * The chapters that read around the page cache, as their classes declare (lib/BypassesPageCache):
+     * they never consult the page cache, so warming it for them would only cost a pass over the file.
+     */
     static List<String> alwaysCold() {
-        return lib.ChapterTrait.chaptersDeclaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+        return Contents.declaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
     }
     static final String CSV_NAME = "sizes.csv";
     /** Past memory each run is a pass over the disk, a minute for 36 GiB: two, not five. */

@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/*.java
+//SOURCES ../variants/*.java
 //SOURCES StudyResults.java
 //SOURCES StudyReport.java
 //SOURCES AnswerRound.java
@@ -447,9 +448,9 @@ public class Study implements Callable<Integer> {
         }
     }
 
-    /** Every chapter script in variants/, in order; with --only, those named. */
+    /** Every chapter in variants/ (variants/Contents.java), in order; with --only, those named. */
     private List<String> chapters() throws IOException {
-        traits = ChapterTrait.inVariants(Path.of("variants"));
+        traits = Contents.traits();
         List<String> chapters = List.copyOf(traits.sequencedKeySet());
         if (only == null) {
             return chapters;
@@ -726,11 +727,12 @@ public class Study implements Callable<Integer> {
     /**
      * One chapter, wall probe or notebook in its own JVM: its runs go to stderr as they happen, its
      * summary line to stdout, both through the progress display. A measuring step that exits with
-     * 1 counts only when its summary line says the file is all zeros ({@link ChildProcess.Ended#answered}).
+     * 1 counts only when the row it appended says the file is all zeros ({@link ChildProcess.Ended#answered}).
      */
     private boolean runTool(Step step, StudyProgress progress) throws IOException, InterruptedException {
         long passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
         ChildProcess.Ended ended = ChildProcess.of(command(step))
+                .resultsIn(step.measures() ? csv(step.table()) : null)
                 .timeLimit(ChildProcess.JBANG_START_UP, step.table().equals(CHARTS) ? 0 : passes * sizeOf(file))
                 .relayOut(progress::printOut)
                 .relayErr(progress::println)
@@ -750,7 +752,7 @@ public class Study implements Callable<Integer> {
             return false;
         }
         progress.println("study: " + step.chapter() + " ended with status " + ended.status()
-                + (ended.status() == 1 && step.measures() ? " without a summary line saying the file is all zeros" : "")
+                + (ended.status() == 1 && step.measures() ? " without a row saying the file is all zeros" : "")
                 + " (its message is above); going on");
         return false;
     }

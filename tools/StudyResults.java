@@ -14,10 +14,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.RecordComponent;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -1245,90 +1241,20 @@ final class StudyResults {
 
     // ---------------------------------------------------------------------------------------------
     // The machine's folder name: lib/Machine's rule
-
-    private static Class<?> machineRule;
+    //
+    // lib/Machine is on the class path of every program that reads results: the tools and tests compile
+    // it with the rest of lib/ (//SOURCES), and a notebook, which JShell runs and which cannot load a
+    // source file with a package line, has it built by JBang as a dependency (//DEPS ../lib/Machine.java).
 
     /** This machine's folder name, as the study names it. */
     static String currentMachineName() {
-        try {
-            Object machine = machineRule().getMethod("current").invoke(null);
-            return (String) machineRule().getMethod("name").invoke(machine);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("lib/Machine.java cannot name this machine: " + e, e);
-        }
+        return lib.Machine.current().name();
     }
 
     /** The folder name lib/Machine gives a machine known only by its rows: CPU model, processors, vector width. */
     static String machineName(Identity machine) {
-        try {
-            Class<?> rule = machineRule();
-            RecordComponent[] components = rule.getRecordComponents();
-            Object[] values = new Object[components.length];
-            for (int i = 0; i < components.length; i++) {
-                values[i] = switch (components[i].getName()) {
-                    case "cpuModel" -> machine.cpuModel();
-                    case "logicalCores" -> machine.logicalCores();
-                    case "vectorBits" -> machine.vectorBits();
-                    case "avx2" -> machine.vectorBits() >= 256;
-                    case "avx512" -> machine.vectorBits() >= 512;
-                    default -> components[i].getType() == long.class ? 0L : components[i].getType() == int.class ? 0
-                            : components[i].getType() == boolean.class ? false : null;
-                };
-            }
-            Constructor<?> canonical = rule.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
-            return (String) rule.getMethod("name").invoke(canonical.newInstance(values));
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("lib/Machine.java cannot name " + machine + ": " + e, e);
-        }
-    }
-
-    /**
-     * lib/Machine itself. Tools and tests have it on their class path. JShell cannot load a source
-     * file with a package line, so a notebook compiles lib/Machine.java (and the lib/ files it uses,
-     * found through the source path; they need nothing but the JDK) in this JVM, with the JDK's
-     * compiler, and loads it from a temporary folder.
-     */
-    private static synchronized Class<?> machineRule() throws ReflectiveOperationException {
-        if (machineRule == null) {
-            try {
-                machineRule = Class.forName("lib.Machine");
-            } catch (ClassNotFoundException notOnClassPath) {
-                machineRule = compileMachineRule();
-            }
-        }
-        return machineRule;
-    }
-
-    static Class<?> compileMachineRule() throws ReflectiveOperationException {
-        Path source = Path.of("lib", "Machine.java");
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
-        if (javac == null || !Files.isRegularFile(source)) {
-            throw new ClassNotFoundException("lib.Machine (run from the project's root, with a JDK)");
-        }
-        try {
-            Path classes = Files.createTempDirectory("machine-rule-");
-            classes.toFile().deleteOnExit();
-            java.io.ByteArrayOutputStream messages = new java.io.ByteArrayOutputStream();
-            // its own class path, so that javac compiles every lib/ file Machine uses rather than take a copy from this JVM's
-            if (javac.run(null, null, messages, "-d", classes.toString(), "-classpath", classes.toString(),
-                    "-sourcepath", ".", "-implicit:class", source.toString()) != 0) {
-                throw new ClassNotFoundException("lib.Machine does not compile: " + messages.toString(StandardCharsets.UTF_8).strip());
-            }
-            URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-            Class<?> rule = loader.loadClass("lib.Machine");
-            try (Stream<Path> compiledClasses = Files.walk(classes)) { // every class it uses, before their files go
-                for (Path file : compiledClasses.filter(path -> path.toString().endsWith(".class")).toList()) {
-                    String name = classes.relativize(file).toString().replace('/', '.');
-                    loader.loadClass(name.substring(0, name.length() - ".class".length()));
-                }
-            }
-            try (Stream<Path> files = Files.walk(classes)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete()); // loaded: the files are done with
-            }
-            return rule;
-        } catch (IOException e) {
-            throw new ClassNotFoundException("lib.Machine cannot be compiled here: " + e.getMessage());
-        }
+        return new lib.Machine(machine.cpuModel(), null, null, machine.logicalCores(), 0L, null, null,
+                machine.vectorBits(), machine.vectorBits() >= 256, machine.vectorBits() >= 512).name();
     }
 
     // ---------------------------------------------------------------------------------------------

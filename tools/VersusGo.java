@@ -19,18 +19,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import lib.ChapterTrait;
 import lib.Haystack;
 import lib.Machine;
 import lib.Measurement;
 import lib.ResultsCsv;
 import lib.RunOptions;
 import lib.Sizes;
-import lib.SingleThreaded;
 import lib.UserMistakeException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -69,9 +68,9 @@ public class VersusGo implements Callable<Integer> {
      * A Go variant, by the name its {@code Name()} returns, and the Java chapter that tells the same idea;
      * {@code mostRuns}: the most timed runs a call of this pair makes, whatever {@code --runs} asks.
      */
-    record Pair(int number, String goVariant, String javaChapter, boolean needsAvx512, int mostRuns) {
-        Pair(int number, String goVariant, String javaChapter, boolean needsAvx512) {
-            this(number, goVariant, javaChapter, needsAvx512, Integer.MAX_VALUE);
+    record Pair(int number, String goVariant, Class<?> chapter, boolean needsAvx512, int mostRuns) {
+        Pair(int number, String goVariant, Class<?> chapter, boolean needsAvx512) {
+            this(number, goVariant, chapter, needsAvx512, Integer.MAX_VALUE);
         }
 
         /** The timed runs of each of this pair's calls when {@code --runs} asks for {@code asked}. */
@@ -80,7 +79,7 @@ public class VersusGo implements Callable<Integer> {
         }
 
         String label() {
-            return "v" + number + " / " + javaChapter;
+            return "v" + number + " / " + javaChapter();
         }
 
         String goChapter() {
@@ -92,11 +91,12 @@ public class VersusGo implements Callable<Integer> {
          * WORKERS: both sides run and record one worker, as the chapters do on their own.
          */
         boolean singleThreaded() {
-            try {
-                return SingleThreaded.class.isAssignableFrom(Class.forName(javaChapter));
-            } catch (ClassNotFoundException e) {
-                throw new AssertionError(javaChapter + " is not on the class path", e);
-            }
+            return ChapterTrait.of(chapter).contains(ChapterTrait.SINGLE_THREADED);
+        }
+
+        /** The Java chapter's name, as its rows and its command name it ("V04Mmap"). */
+        String javaChapter() {
+            return chapter.getName();
         }
     }
 
@@ -108,19 +108,19 @@ public class VersusGo implements Callable<Integer> {
     static final int BYTE_PER_CALL_MOST_RUNS = 3;
 
     static final List<Pair> PAIRS = List.of(
-            new Pair(1, "v1-naive-readall", V01ReadAll.class.getName(), false),
-            new Pair(2, "v2-bufio-byte", V02BufferedByte.class.getName(), false, BYTE_PER_CALL_MOST_RUNS),
-            new Pair(3, "v3-chunked-uint64", V03ChunkedLong.class.getName(), false),
-            new Pair(4, "v4-mmap", V04Mmap.class.getName(), false),
-            new Pair(5, "v5-mmap-madvise", V05MmapMadvise.class.getName(), false),
-            new Pair(6, "v6-mmap-parallel", V06MmapParallel.class.getName(), false),
-            new Pair(7, "v7-pread-parallel", V07PreadParallel.class.getName(), false),
-            new Pair(8, "v8-simd-avx2", V08Vector256.class.getName(), false),
-            new Pair(9, "v9-parallel-simd", V09MmapParallelVector.class.getName(), false),
-            new Pair(10, "v10-populate-parallel-simd", V10MmapPopulate.class.getName(), false),
-            new Pair(11, "v11-pread-simd", V11PreadParallelVector256.class.getName(), false),
-            new Pair(12, "v12-archsimd-avx512", V12Vector512.class.getName(), true),
-            new Pair(13, "v13-pread-archsimd", V13PreadVector.class.getName(), true)); // Go's v13 refuses to run without AVX-512
+            new Pair(1, "v1-naive-readall", V01ReadAll.class, false),
+            new Pair(2, "v2-bufio-byte", V02BufferedByte.class, false, BYTE_PER_CALL_MOST_RUNS),
+            new Pair(3, "v3-chunked-uint64", V03ChunkedLong.class, false),
+            new Pair(4, "v4-mmap", V04Mmap.class, false),
+            new Pair(5, "v5-mmap-madvise", V05MmapMadvise.class, false),
+            new Pair(6, "v6-mmap-parallel", V06MmapParallel.class, false),
+            new Pair(7, "v7-pread-parallel", V07PreadParallel.class, false),
+            new Pair(8, "v8-simd-avx2", V08Vector256.class, false),
+            new Pair(9, "v9-parallel-simd", V09MmapParallelVector.class, false),
+            new Pair(10, "v10-populate-parallel-simd", V10MmapPopulate.class, false),
+            new Pair(11, "v11-pread-simd", V11PreadParallelVector256.class, false),
+            new Pair(12, "v12-archsimd-avx512", V12Vector512.class, true),
+            new Pair(13, "v13-pread-archsimd", V13PreadVector.class, true)); // Go's v13 refuses to run without AVX-512
 
     static final String CSV_NAME = "versus-go.csv";
     /** The JVM's own warning at every start of a chapter, not the chapter's words. */
@@ -300,7 +300,7 @@ public class VersusGo implements Callable<Integer> {
         ChildProcess chapter = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
                 "--runs", Integer.toString(pair.runs(runs)), "--warmup", Integer.toString(warmup),
                 "--workers", Integer.toString(workerCount), "--csv", csv.toString()));
-        ChildProcess.Ended ended = chapter
+        ChildProcess.Ended ended = chapter.resultsIn(csv)
                 .timeLimit(ChildProcess.JBANG_START_UP, (warmup + pair.runs(runs) + 1L) * haystack.bytes()) // and one pass to warm the cache
                 .relayErr(line -> {
                     if (!line.startsWith(JVM_NOTICE)) {
@@ -315,17 +315,23 @@ public class VersusGo implements Callable<Integer> {
             return "Java " + pair.javaChapter() + " failed (status " + ended.status() + "): "
                     + ended.lastError(line -> !line.isBlank() && !line.startsWith(JVM_NOTICE)).orElse("no message");
         }
-        Optional<Measurement.Summary> summary = ended.summary();
-        if (summary.isEmpty()) {
-            return "Java " + pair.javaChapter() + " printed no summary line";
+        if (ended.rows().isEmpty()) {
+            return "Java " + pair.javaChapter() + " appended no row to " + csv;
         }
-        long offset = summary.get().offset();
+        Map<String, String> row = ended.rows().getLast();
+        long offset;
+        double median;
+        try {
+            offset = Long.parseLong(row.get("offset"));
+            median = Double.parseDouble(row.get("median_s"));
+        } catch (NumberFormatException | NullPointerException notAFigure) {
+            return "Java " + pair.javaChapter() + " appended a row without an offset and a median to " + csv;
+        }
         if (offset != Haystack.needleOffset(haystack.bytes())) { // the chapter checks it too; a figure is never trusted blind
             return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
         }
-        double median = summary.get().medianSeconds();
         if (!(median > 0 && Double.isFinite(median))) {
-            return "Java " + pair.javaChapter() + " printed a summary line without a plausible median: median_s=" + median;
+            return "Java " + pair.javaChapter() + " appended a row without a plausible median: median_s=" + median;
         }
         return null;
     }

@@ -18,7 +18,7 @@ import lib.NeedleSearch;
 import lib.SingleThreaded;
 
 /**
- * Chapter 0: before writing any Java, ask the shell: {@code cmp haystack.bin /dev/zero}.
+ * Chapter 0: {@code cmp haystack.bin /dev/zero} — before writing any Java, ask the shell.
  *
  * <p>GNU cmp compares the file with an endless stream of zeros and stops at the first byte that
  * differs: plain buffered reads and a byte compare, in C, one thread. No Java takes part in the

@@ -20,7 +20,7 @@ import lib.Sizes;
 import lib.UserMistakeException;
 
 /**
- * Chapter 1: read the whole file into memory, then look at every byte.
+ * Chapter 1: read it all, then loop over bytes — the whole file into memory, then a look at every byte.
  *
  * <p>Chapter 0's search (the shell's {@code cmp}) in Java, the obvious way, and the baseline. In
  * Java the obvious call, {@code Files.readAllBytes}, cannot even start on the 4 GiB haystack: a

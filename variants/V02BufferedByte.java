@@ -19,8 +19,7 @@ import lib.SingleThreaded;
 import picocli.CommandLine.Option;
 
 /**
- * Chapter 2: one {@code read()} per byte, through two readers: the textbook stream, which locks
- * for every byte, and a plain buffered reader, which does not.
+ * Chapter 2: a buffered stream, one byte per call — the textbook stream, which locks for every byte, and a plain reader, which does not.
  *
  * <p>Chapter 1 without its file-sized buffer: a 64 KiB buffer refills from the file and
  * {@code read()} hands out one byte per call, four billion calls for 4 GiB. Both readers do

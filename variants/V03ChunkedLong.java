@@ -19,7 +19,7 @@ import lib.NeedleSearch;
 import lib.SingleThreaded;
 
 /**
- * Chapter 3: big reads into one reused buffer, then 8 bytes per step.
+ * Chapter 3: 1 MiB reads, 8 bytes per step — big reads into one reused buffer, then a long at a time.
  *
  * <p>Changes chapter 2 twice, both about doing less per byte: one system call per megabyte instead
  * of a method call per byte, and a scan that tests a whole {@code long} at a time. The buffer is

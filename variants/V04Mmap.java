@@ -18,7 +18,7 @@ import lib.NeedleSearch;
 import lib.SingleThreaded;
 
 /**
- * Chapter 4: map the file and scan the page cache in place.
+ * Chapter 4: map the file — and scan the page cache in place.
  *
  * <p>Changes chapter 3's reads into a mapping; the scan is chapter 3's. No copy at all: {@code mmap}
  * makes the kernel's cached pages part of our address space. The old {@code FileChannel.map}

@@ -19,7 +19,7 @@ import lib.NeedleSearch;
 import lib.SingleThreaded;
 
 /**
- * Chapter 5: the same mapping, plus two hints to the kernel with madvise.
+ * Chapter 5: mapping plus {@code madvise} — the same mapping, plus two hints to the kernel.
  *
  * <p>Changes chapter 4 by two calls before the scan. {@code MADV_SEQUENTIAL} says "read ahead
  * aggressively, drop pages behind me"; {@code MADV_WILLNEED} says "start bringing it all in now".

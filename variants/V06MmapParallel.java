@@ -25,7 +25,7 @@ import lib.MapsTheFile;
 import lib.NeedleSearch;
 
 /**
- * Chapter 6: one mapping, one shard per worker.
+ * Chapter 6: one mapping, many workers — one shard of the mapping per worker.
  *
  * <p>Changes chapter 4 by splitting the scan among threads. A single core cannot pull bytes as fast
  * as the memory system can deliver them; several cores issue more cache-line requests at once and

@@ -29,7 +29,7 @@ import lib.Harness;
 import lib.NeedleSearch;
 
 /**
- * Chapter 7: back to reading, but in parallel, with positional reads.
+ * Chapter 7: positional reads in parallel — back to reading, each worker at offsets of its own.
  *
  * <p>Changes chapter 6's mapping back into reads, chapter 3's, one reader per shard: each worker
  * opens its own {@code FileChannel}, owns one reused 1 MiB off-heap buffer (another size with

@@ -22,7 +22,7 @@ import lib.NeedleSearch;
 import lib.SingleThreaded;
 
 /**
- * Chapter 8: SIMD, one thread, 256-bit vectors over the mapping.
+ * Chapter 8: SIMD, one thread, 256-bit vectors — over the mapping.
  *
  * <p>Changes chapter 5's kernel. Where the Go article dropped into assembly, Java has the Vector
  * API, still an incubator module ({@code --add-modules jdk.incubator.vector}, and a warning at

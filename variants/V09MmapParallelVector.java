@@ -29,7 +29,7 @@ import lib.Native;
 import lib.NeedleSearch;
 
 /**
- * Chapter 9: chapter 6's parallel mapping with chapter 8's 256-bit kernel.
+ * Chapter 9: parallel mapping, vector kernel — chapter 6's parallel mapping with chapter 8's 256-bit kernel.
  *
  * <p>Changes chapter 6's kernel to chapter 8's, and advises the mapping as chapter 8 does, as the
  * article's v9 does. If one thread gained from SIMD, several should gain more. They do not, much:

@@ -29,7 +29,7 @@ import lib.Native;
 import lib.NeedleSearch;
 
 /**
- * Chapter 10: MAP_POPULATE, fault every page in up front.
+ * Chapter 10: {@code mmap} with {@code MAP_POPULATE} — fault every page in up front.
  *
  * <p>Changes how chapter 9 maps the file (without its advice and its parallel release). If page
  * faults are the tax, ask mmap to take them all at once: {@code MAP_POPULATE} fills the page tables

@@ -32,7 +32,7 @@ import lib.Harness;
 import lib.NeedleSearch;
 
 /**
- * Chapter 11: chapter 7's parallel positional reads with the 256-bit kernel.
+ * Chapter 11: positional reads, vector kernel — chapter 7's parallel positional reads with the 256-bit kernel.
  *
  * <p>Changes chapter 7's kernel to chapter 8's. The article's fastest way in with the fastest scan
  * so far (which of reading and mapping wins depends on the machine and on how its page cache holds

@@ -23,7 +23,7 @@ import lib.NeedleSearch;
 import lib.SingleThreaded;
 
 /**
- * Chapter 12: one thread, 512-bit vectors (AVX-512).
+ * Chapter 12: one thread, 512-bit vectors — AVX-512, where the CPU has it.
  *
  * <p>Changes chapter 8's kernel to twice the width, 256 bytes per step (and leaves out its advice).
  * The Vector API only promises real SIMD for the widths the CPU has; on a CPU without AVX-512 a

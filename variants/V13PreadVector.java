@@ -33,7 +33,7 @@ import lib.Harness;
 import lib.NeedleSearch;
 
 /**
- * Chapter 13: parallel positional reads with the widest vectors this CPU has. The headline.
+ * Chapter 13: the headline — parallel positional reads with the widest vectors this CPU has.
  *
  * <p>Changes chapter 11's kernel to the widest one: 512-bit vectors with AVX-512, 256-bit without
  * (the harness says which when it starts). By now the scan is close to free and most of the time

@@ -39,7 +39,7 @@ import lib.Quote;
 import lib.UserMistakeException;
 
 /**
- * Chapter 14: chapter 13 for a cold cache, reading around the page cache with O_DIRECT.
+ * Chapter 14: O_DIRECT, for a cold cache — chapter 13 reading around the page cache.
  *
  * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
  * Here the disk writes straight into each worker's buffer, so a cold run costs the disk and nothing

@@ -36,7 +36,7 @@ import lib.Quote;
 import lib.UserMistakeException;
 
 /**
- * Chapter 15: chapter 14 with many reads in flight at once, through io_uring.
+ * Chapter 15: io_uring — chapter 14 with many reads in flight at once.
  *
  * <p>A disk, and an SSD most of all, is fastest with a deep queue of requests; a thread blocked in
  * pread has exactly one. Here each worker submits its next chunks' reads ahead of time through a

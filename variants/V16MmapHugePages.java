@@ -33,7 +33,7 @@ import lib.NeedleSearch;
 import lib.UserMistakeException;
 
 /**
- * Chapter 16: the page cache in 2 MiB folios, mapped 2 MiB at a time.
+ * Chapter 16: the page cache in 2 MiB folios — mapped 2 MiB at a time.
  *
  * <p>Changes how chapter 10 maps and faults the file, and scans with chapter 13's widest kernel. A
  * mapped scan needs a TLB entry per page: a million for 4 GiB in 4 KiB pages, two thousand in 2 MiB

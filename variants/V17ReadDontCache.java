@@ -32,7 +32,7 @@ import lib.Native;
 import lib.NeedleSearch;
 
 /**
- * Chapter 17: chapter 13 reading once, and leaving the page cache as it found it.
+ * Chapter 17: read once, leave the cache alone — chapter 13 reading once, and leaving the page cache as it found it.
  *
  * <p>Chapter 13 reading a file larger than memory evicts everything else the machine had cached, to
  * make room for pages it will never read again. Here each worker reads through the page cache with
