@@ -1,8 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/V13PreadVector.java
 //SOURCES ../variants/V17ReadDontCache.java
+//SOURCES ../study/ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -46,7 +47,7 @@ import picocli.CommandLine.Parameters;
  * bystander to make room for pages it will never read again; chapter 17 should keep it.
  *
  * <pre>
- * How to run:   ./jbang tools/CacheResidency.java big.bin --bystander other.bin --bystander-size 1g --csv results/MACHINE/residency.csv
+ * How to run:   ./jbang experiments/CacheResidency.java big.bin --bystander other.bin --bystander-size 1g --csv results/MACHINE/residency.csv
  * </pre>
  */
 @Command(name = "CacheResidency", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,

@@ -1,8 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/V14DirectIo.java
 //SOURCES ../variants/V15IoUring.java
+//SOURCES ../study/ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -38,10 +39,10 @@ import picocli.CommandLine.Parameters;
  * queue depth, every one of them cold (the file evicted first), interleaved over rounds, in one JVM.
  * Each setting's median goes to stdout, the runs to {@code tuning.csv} ({@code chapter} names the
  * setting, {@code chunk_bytes} the block size), for a reader to set against fio's figures
- * (tools/FioBeside.java) on the same file.
+ * (yardsticks/FioBeside.java) on the same file.
  *
  * <pre>
- * How to run:   ./jbang tools/ColdTuning.java haystack.bin --chunks 256k,1m,4m --depths 4,16,64 --rounds 3
+ * How to run:   ./jbang experiments/ColdTuning.java haystack.bin --chunks 256k,1m,4m --depths 4,16,64 --rounds 3
  * </pre>
  */
 @Command(name = "ColdTuning", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,

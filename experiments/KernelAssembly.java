@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/V13PreadVector.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /**
  * Calls one scan kernel on an in-cache buffer until C2 has compiled it, so that the JIT's own
- * listing of the kernel can be read ({@code tools/print-kernel-assembly} adds the flags that print it).
+ * listing of the kernel can be read ({@code experiments/print-kernel-assembly} adds the flags that print it).
  * The kernels are chapter 13's, {@code V13PreadVector.firstNonZeroWordScalar}, {@code …256} and
  * {@code …512}: every chapter with one of them writes it the same way (ChapterSourcesTest).
  *
@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
  * where several threads scan one mapping.
  *
  * <pre>
- * How to run:   tools/print-kernel-assembly                     (the 256-bit kernel, confined arena)
- *               tools/print-kernel-assembly --kernel 512 --arena shared
+ * How to run:   experiments/print-kernel-assembly                     (the 256-bit kernel, confined arena)
+ *               experiments/print-kernel-assembly --kernel 512 --arena shared
  * </pre>
  */
 @Command(name = "KernelAssembly", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,

@@ -6,7 +6,7 @@
 //DEPS org.slf4j:slf4j-nop:2.0.17
 // JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
-//SOURCES ../tools/StudyResults.java
+//SOURCES ../report/StudyResults.java
 //SOURCES ChartImage.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).

@@ -24,7 +24,7 @@ final class CommittedMachines {
     static final String FILE_NAME = "committed-machines.txt";
     /** Added to this machine's name when a committed folder already has it. */
     static final String OWN_FOLDER_SUFFIX = "-local";
-    /** A machine's name as lib/Machine makes it: one folder, never a path. */
+    /** A machine's name as lib/harness/Machine makes it: one folder, never a path. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
 
     private CommittedMachines() {}

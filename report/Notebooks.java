@@ -38,7 +38,7 @@ import jdk.jshell.SourceCodeAnalysis;
  * Each notebook also runs alone, as README says: {@code ./jbang notebooks/scoreboard.jsh}.
  *
  * <pre>
- *   ./jbang -Dmachine=NAME tools/Notebooks.java notebooks/scoreboard.jsh notebooks/chunks.jsh
+ *   ./jbang -Dmachine=NAME report/Notebooks.java notebooks/scoreboard.jsh notebooks/chunks.jsh
  * </pre>
  *
  * Exit status: 0 when every notebook ran to its last line, 2 otherwise (one line on stderr each).

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES StudyResults.java
 //SOURCES CommittedMachines.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
@@ -36,7 +36,7 @@ import lib.UserMistakeException;
 /**
  * Keeps the tables of README.md and results/README.md equal to what the committed CSVs give.
  *
- * <p>Only the machine folders named in {@code results/committed-machines.txt} (tools/CommittedMachines)
+ * <p>Only the machine folders named in {@code results/committed-machines.txt} (report/CommittedMachines)
  * are read: a reader's own study, in a folder of its own, changes no table, and a block naming any
  * other folder is refused. A results root without that file ({@code --results DIR}) has every
  * machine folder in it read.
@@ -50,9 +50,9 @@ import lib.UserMistakeException;
  * </pre>
  *
  * <pre>
- * How to run:   ./jbang tools/ReadmeTables.java            # rewrite every block from results/
- *               ./jbang tools/ReadmeTables.java --check    # exit 1, naming each block that differs
- *               ./jbang tools/ReadmeTables.java --results DIR FILE...
+ * How to run:   ./jbang report/ReadmeTables.java            # rewrite every block from results/
+ *               ./jbang report/ReadmeTables.java --check    # exit 1, naming each block that differs
+ *               ./jbang report/ReadmeTables.java --results DIR FILE...
  * </pre>
  *
  * <p>Each kind of block is one entry of {@link #KINDS}: a name and a method from the results to
@@ -122,7 +122,7 @@ public final class ReadmeTables {
                         results = Path.of(args[i]);
                     }
                     case "--help", "-h" -> {
-                        out.println("Usage: ./jbang tools/ReadmeTables.java [--check] [--results DIR] [FILE...]");
+                        out.println("Usage: ./jbang report/ReadmeTables.java [--check] [--results DIR] [FILE...]");
                         out.println("Rewrites the generated tables of FILE (default: README.md and results/README.md) from DIR's CSVs;");
                         out.println("with --check, rewrites nothing and exits 1 naming each block that differs.");
                         return 0;
@@ -155,7 +155,7 @@ public final class ReadmeTables {
                 }
             }
             if (check && differing > 0) {
-                err.println(differing + " generated block(s) differ from the CSVs: ./jbang tools/ReadmeTables.java rewrites them");
+                err.println(differing + " generated block(s) differ from the CSVs: ./jbang report/ReadmeTables.java rewrites them");
                 return 1;
             }
             if (check) {
@@ -432,7 +432,7 @@ public final class ReadmeTables {
     }
 
     /**
-     * The article's Go benchmark and the chapters, alternately on one machine. As {@code tools/VersusGo.java}
+     * The article's Go benchmark and the chapters, alternately on one machine. As {@code yardsticks/VersusGo.java}
      * prints it: a side's figure is the median over rounds of each call's median run; the spread is
      * (slowest round − fastest round) / that median.
      */
@@ -579,7 +579,7 @@ public final class ReadmeTables {
 
     /**
      * The results this tool reads, each file once, through the project's one reader of results
-     * (tools/StudyResults.java): every CSV row read strictly (a row that does not read stops the
+     * (report/StudyResults.java): every CSV row read strictly (a row that does not read stops the
      * tool with one line naming its file and line), machine.json, and the article's figures.
      */
     static final class Results {

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -33,15 +33,15 @@ import lib.Stats;
  * the CSVs; the charts are the notebooks' PNGs, embedded by relative path, so the page opens
  * offline, from a clone or a copy of the folder.
  *
- * <p>The rows are the notebooks' (tools/StudyResults.java reads and chooses them for both): one
+ * <p>The rows are the notebooks' (report/StudyResults.java reads and chooses them for both): one
  * study, on this machine, its newest row of each chapter, worker count, cache and read size. Rows
  * left out, and rows that cannot be read (named by file and line), are listed at the end of the
  * page. Every value from a CSV or machine.json reaches the page through {@link StudyResults#html}.
  *
  * <pre>
- * How to run (from the project's root):   ./jbang tools/StudyReport.java results/amd-epyc-2c-avx512
+ * How to run (from the project's root):   ./jbang report/StudyReport.java results/amd-epyc-2c-avx512
  * </pre>
- * The study ({@code ./jbang tools/Study.java}) writes the report itself as its last step.
+ * The study ({@code ./jbang study/Study.java}) writes the report itself as its last step.
  */
 public final class StudyReport {
 
@@ -58,7 +58,7 @@ public final class StudyReport {
 
     public static void main(String[] args) {
         if (args.length != 1 || args[0].startsWith("-")) {
-            System.err.println("usage: ./jbang tools/StudyReport.java results/MACHINE   (writes results/MACHINE/index.html)");
+            System.err.println("usage: ./jbang report/StudyReport.java results/MACHINE   (writes results/MACHINE/index.html)");
             System.exit(2);
         }
         try {
@@ -78,7 +78,7 @@ public final class StudyReport {
             throw new IllegalArgumentException(folder + " is not a directory: give a machine's results folder, results/MACHINE");
         }
         Path index = folder.resolve("index.html");
-        if (Files.exists(index) && !Files.readString(index, StandardCharsets.UTF_8).startsWith(MARK)) {
+        if (Files.exists(index) && !isThisReports(Files.readString(index, StandardCharsets.UTF_8))) {
             throw new IllegalArgumentException(index + " exists and was not written by this report; left it alone");
         }
         String page = new StudyReport(folder).page();
@@ -93,7 +93,14 @@ public final class StudyReport {
     }
 
     /** The page's first line: what marks an index.html as this report's, the only one it replaces. */
-    static final String MARK = "<!DOCTYPE html><!-- the study's report, written by tools/StudyReport.java -->";
+    static final String MARK = "<!DOCTYPE html><!-- the study's report, written by report/StudyReport.java -->";
+
+    /** The first line of a page written while this file was tools/StudyReport.java: still this report's own. */
+    private static final String MARK_FROM_TOOLS = "<!DOCTYPE html><!-- the study's report, written by tools/StudyReport.java -->";
+
+    private static boolean isThisReports(String page) {
+        return page.startsWith(MARK) || page.startsWith(MARK_FROM_TOOLS);
+    }
 
     /** This study's rows of {@code table} with {@code cache} (null: both); a table that is no results CSV is left out whole, and said. */
     private List<StudyResults.Row> rows(String table, String cache) {
@@ -217,7 +224,7 @@ public final class StudyReport {
             new java.util.LinkedHashSet<>(leftOut).forEach(line -> html.append("<li>").append(escape(line)).append("</li>\n"));
             html.append("</ul>\n");
         }
-        html.append("<p class=\"how\">Your own machine's report: <code>./jbang tools/Study.java</code> from the project's root "
+        html.append("<p class=\"how\">Your own machine's report: <code>./jbang study/Study.java</code> from the project's root "
                 + "writes <code>results/&lt;your machine&gt;/index.html</code>.</p>\n</body>\n</html>\n");
         return html.toString();
     }
@@ -453,7 +460,7 @@ public final class StudyReport {
     private String flameGraphs() throws IOException {
         Path dir = folder.resolve("flamegraphs");
         if (!Files.isDirectory(dir)) {
-            return "<p>None in this study: <code>./jbang tools/Study.java --flamegraphs</code> records them.</p>\n";
+            return "<p>None in this study: <code>./jbang study/Study.java --flamegraphs</code> records them.</p>\n";
         }
         try (Stream<Path> files = Files.list(dir)) {
             List<String> names = files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".html")).sorted().toList();
@@ -481,7 +488,7 @@ public final class StudyReport {
     private void charts(StringBuilder html, Predicate<String> wanted) throws IOException {
         List<String> chosen = pngs().stream().filter(wanted).filter(png -> !chartsShown.contains(png)).toList();
         if (chosen.isEmpty()) {
-            html.append("<p class=\"nochart\">No chart: the notebooks draw them (headless Chromium makes the PNGs; tools/setup-chromium installs it).</p>\n");
+            html.append("<p class=\"nochart\">No chart: the notebooks draw them (headless Chromium makes the PNGs; setup/setup-chromium installs it).</p>\n");
             return;
         }
         html.append("<div class=\"charts\">\n");

@@ -1,8 +1,8 @@
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.1
 // The one reader of a study's results, for everything that reads them: the notebooks (through
-// notebooks/Report.java), the report (tools/StudyReport.java), the study's --resume, VersusGo,
-// README's tables (tools/ReadmeTables.java), the answer round (tools/AnswerRound.java) and the
+// notebooks/Report.java), the report (report/StudyReport.java), the study's --resume, VersusGo,
+// README's tables (report/ReadmeTables.java), the answer round (study/AnswerRound.java) and the
 // tests. It has no package line, because JShell (which runs the notebooks) cannot take one, and
 // needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.
 
@@ -56,7 +56,7 @@ import org.apache.commons.csv.CSVRecord;
  *       worker count, cache, page cache and read size;
  *   <li>the walls ({@link Folder#walls}), the trial rule ({@link #trialReasons}), chapter numbers
  *       ({@link #chapterNumber}), the article's figures ({@link #article}) and the machine's folder
- *       name ({@link #machineName}, lib/Machine's rule).
+ *       name ({@link #machineName}, lib/harness/Machine's rule).
  * </ul>
  */
 final class StudyResults {
@@ -79,7 +79,7 @@ final class StudyResults {
 
     /**
      * A chapter ("V06MmapParallel"), a Go variant of the article ("Go v6"), a wall probe
-     * ("WallMemoryRead") or a fio job of tools/FioBeside ("fio psync O_DIRECT 2MiB-pages").
+     * ("WallMemoryRead") or a fio job of yardsticks/FioBeside ("fio psync O_DIRECT 2MiB-pages").
      */
     static final Pattern CHAPTER_NAME = Pattern.compile("V\\d\\d\\w*|Go v\\d+|Wall\\w+|Native\\w+|fio [\\w -]+");
 
@@ -90,7 +90,7 @@ final class StudyResults {
     static final Set<String> WHOLE_NUMBERS = Set.of("workers", "warmup_runs", "runs", "logical_cores", "vector_bits",
             "file_bytes", "chunk_bytes", "offset", "memory_bytes");
     /**
-     * The bill from the kernel (lib/KernelBill): each a median over the timed runs, per GiB searched;
+     * The bill from the kernel (lib/counters/KernelBill): each a median over the timed runs, per GiB searched;
      * empty where the system did not count it, absent from rows written before it existed.
      */
     static final List<String> BILL = List.of("read_calls", "returned_bytes", "device_bytes", "minor_faults", "major_faults",
@@ -390,9 +390,9 @@ final class StudyResults {
     // ---------------------------------------------------------------------------------------------
     // The answer round: answer.csv
 
-    /** The phases of a one-shot command, in the order they happen (tools/AnswerRound.java splits its runs into them). */
+    /** The phases of a one-shot command, in the order they happen (study/AnswerRound.java splits its runs into them). */
     static final List<String> ANSWER_PHASES = List.of("launcher", "jvm_start", "checks", "preread", "first_search", "answer", "exit");
-    /** answer.csv's columns, in the order tools/AnswerRound.java writes them: the whole, each phase's median, then the runs. */
+    /** answer.csv's columns, in the order study/AnswerRound.java writes them: the whole, each phase's median, then the runs. */
     static final List<String> ANSWER_COLUMNS = Stream.of(Stream.of("date", "chapter", "runs", "median_s", "mean_s", "min_s", "max_s"),
             ANSWER_PHASES.stream().map(phase -> phase + "_s"), Stream.of("prereads", "run_s")).flatMap(columns -> columns).toList();
     /** A chapter's one-shot ("V13PreadVector"), or the Go article's one-shot of the same idea ("Go v13"). */
@@ -697,7 +697,7 @@ final class StudyResults {
                 if (has("wall")) {
                     List<Row> probes;
                     try {
-                        // every sitting's rows, not the newest: a wall is the best it reached in any sitting (tools/WallSittings)
+                        // every sitting's rows, not the newest: a wall is the best it reached in any sitting (study/WallSittings)
                         probes = choose("wall", "warm", false).rows().stream().filter(row -> row.fileBytes() == mainFileBytes()).toList();
                     } catch (NotResultsException notResults) {
                         return walls; // said by whoever reads wall.csv
@@ -730,7 +730,7 @@ final class StudyResults {
      * The machine folders under {@code root}: every folder holding a description or a results CSV
      * ({@code reference/}, the article's figures, is not a machine). A root that holds results CSVs
      * itself (a study written straight into {@code --results DIR}) is one machine, named by its
-     * description, else as lib/Machine would name the machine of its rows.
+     * description, else as lib/harness/Machine would name the machine of its rows.
      */
     static List<Folder> folders(Path root) throws IOException {
         if (TABLES.stream().anyMatch(table -> Files.isRegularFile(root.resolve(table + ".csv")))) {
@@ -762,7 +762,7 @@ final class StudyResults {
     // ---------------------------------------------------------------------------------------------
     // The walls
 
-    /** The probes behind the memory-read walls, as tools/WallProbe.java names them in the chapter column, and their labels. */
+    /** The probes behind the memory-read walls, as yardsticks/WallProbe.java names them in the chapter column, and their labels. */
     static final Map<String, String> WALL_PROBES = new LinkedHashMap<>(Map.of("WallMemoryRead", "memory-read wall"));
 
     static {
@@ -799,9 +799,9 @@ final class StudyResults {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // The cold chapters beside fio (fio.csv, written by tools/FioBeside.java)
+    // The cold chapters beside fio (fio.csv, written by yardsticks/FioBeside.java)
 
-    /** tools/FioBeside's table: the cold chapters' rows and fio's, interleaved over rounds. */
+    /** yardsticks/FioBeside's table: the cold chapters' rows and fio's, interleaved over rounds. */
     static final String FIO_TABLE = "fio";
     /** Rows further apart than this belong to different sittings: within one, a row follows the last within one run. */
     static final java.time.Duration FIO_SITTING_GAP = java.time.Duration.ofMinutes(15);
@@ -824,7 +824,7 @@ final class StudyResults {
         }
     }
 
-    /** The last word of a fio job's name that checks what it reads (tools/FioBeside's CHECKING). */
+    /** The last word of a fio job's name that checks what it reads (yardsticks/FioBeside's CHECKING). */
     static final String FIO_CHECKING = "checking";
 
     private static boolean isFioDirectJob(String name, boolean checking) {
@@ -853,7 +853,7 @@ final class StudyResults {
         Path csv = folder.csv(FIO_TABLE);
         if (!folder.has(FIO_TABLE)) {
             return new FioComparison(List.of(), "", "No fio.csv here, so no cold chapter is shown as a fraction of fio's "
-                    + "(tools/FioBeside.java measures fio beside them).", List.of());
+                    + "(yardsticks/FioBeside.java measures fio beside them).", List.of());
         }
         Csv read;
         try {
@@ -948,7 +948,7 @@ final class StudyResults {
     }
 
     /**
-     * lib/RunBudget.STANDARD's slow run, in seconds: a study keeps taking runs until one takes longer,
+     * lib/harness/RunBudget.STANDARD's slow run, in seconds: a study keeps taking runs until one takes longer,
      * then stops at 3 or 1. (This file must stay free of lib/ for JShell; a test ties the two.)
      */
     static final double BUDGET_SLOW_RUN_SECONDS = 5;
@@ -1069,7 +1069,7 @@ final class StudyResults {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // The machine's folder name: lib/Machine's rule
+    // The machine's folder name: lib/harness/Machine's rule
 
     private static Class<?> machineRule;
 
@@ -1079,11 +1079,11 @@ final class StudyResults {
             Object machine = machineRule().getMethod("current").invoke(null);
             return (String) machineRule().getMethod("name").invoke(machine);
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("lib/Machine.java cannot name this machine: " + e, e);
+            throw new IllegalStateException("lib/harness/Machine.java cannot name this machine: " + e, e);
         }
     }
 
-    /** The folder name lib/Machine gives a machine known only by its rows: CPU model, processors, vector width. */
+    /** The folder name lib/harness/Machine gives a machine known only by its rows: CPU model, processors, vector width. */
     static String machineName(Identity machine) {
         try {
             Class<?> rule = machineRule();
@@ -1103,13 +1103,13 @@ final class StudyResults {
             Constructor<?> canonical = rule.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
             return (String) rule.getMethod("name").invoke(canonical.newInstance(values));
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("lib/Machine.java cannot name " + machine + ": " + e, e);
+            throw new IllegalStateException("lib/harness/Machine.java cannot name " + machine + ": " + e, e);
         }
     }
 
     /**
-     * lib/Machine itself. Tools and tests have it on their class path. JShell cannot load a source
-     * file with a package line, so a notebook compiles lib/Machine.java (and the lib/ files it uses,
+     * lib/harness/Machine itself. Tools and tests have it on their class path. JShell cannot load a source
+     * file with a package line, so a notebook compiles lib/harness/Machine.java (and the lib/ files it uses,
      * found through the source path; they need nothing but the JDK) in this JVM, with the JDK's
      * compiler, and loads it from a temporary folder.
      */
@@ -1125,7 +1125,7 @@ final class StudyResults {
     }
 
     static Class<?> compileMachineRule() throws ReflectiveOperationException {
-        Path source = Path.of("lib", "Machine.java");
+        Path source = Path.of("lib", "harness", "Machine.java");
         javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
         if (javac == null || !Files.isRegularFile(source)) {
             throw new ClassNotFoundException("lib.Machine (run from the project's root, with a JDK)");

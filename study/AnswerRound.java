@@ -1,11 +1,11 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
-//SOURCES GoBench.java
-//SOURCES GoHaystack.java
-//SOURCES VersusGo.java
-//SOURCES StudyResults.java
+//SOURCES ../yardsticks/GoBench.java
+//SOURCES ../yardsticks/GoHaystack.java
+//SOURCES ../yardsticks/VersusGo.java
+//SOURCES ../report/StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -49,7 +49,7 @@ import picocli.CommandLine.Parameters;
  * shell to the exit, JVM start and all, as the One Billion Row Challenge timed its entries.
  *
  * <p>Each run is a fresh {@code ./jbang variants/VNN….java FILE --runs 1 --warmup 0} on a cache
- * warmed just before. The chapter's own phases line on stderr ({@code lib/Phases}) splits its time:
+ * warmed just before. The chapter's own phases line on stderr ({@code lib/harness/Phases}) splits its time:
  * launcher (JBang, or the launch cache), JVM start to {@code main}, options and checks, pre-read,
  * the first search, the summary, and the exit (the rest, as seen from here). With
  * {@code --go-bench}, the article's Go binary runs its matching variant as a one-shot
@@ -58,7 +58,7 @@ import picocli.CommandLine.Parameters;
  * whole, and the median of each phase.
  *
  * <pre>
- *   ./jbang tools/AnswerRound.java haystack.bin --only V13 [--runs 5] [--go-bench PATH] [--csv results/MACHINE/answer.csv]
+ *   ./jbang study/AnswerRound.java haystack.bin --only V13 [--runs 5] [--go-bench PATH] [--csv results/MACHINE/answer.csv]
  * </pre>
  */
 @Command(name = "AnswerRound", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -70,7 +70,7 @@ public class AnswerRound implements Callable<Integer> {
     /** The study's name for this round (its --skip word) and its CSV (answer.csv). */
     static final String TABLE = "answer";
 
-    /** The CSV's columns, as its one reader (tools/StudyResults.java) reads them back. */
+    /** The CSV's columns, as its one reader (report/StudyResults.java) reads them back. */
     static final List<String> COLUMNS = StudyResults.ANSWER_COLUMNS;
 
     /** The phases in the order they happen, each the difference of two marks of the phases line. */
@@ -214,7 +214,7 @@ public class AnswerRound implements Callable<Integer> {
 
     /** The study's step: this round for one chapter, its row appended to {@code csv}. */
     static List<String> command(Path file, String chapter, int runs, Path csv) {
-        return List.of("./jbang", "tools/AnswerRound.java", file.toString(), "--only", chapter.substring(0, 3),
+        return List.of("./jbang", "study/AnswerRound.java", file.toString(), "--only", chapter.substring(0, 3),
                 "--runs", Integer.toString(runs), "--csv", csv.toString());
     }
 

@@ -100,7 +100,7 @@ final class ChildProcess {
             return what + " was still running after " + human(limit) + " (its time limit); stopped it";
         }
 
-        /** A chapter's summary line (see lib/Measurement, which writes and reads it), the last one on stdout. */
+        /** A chapter's summary line (see lib/harness/Measurement, which writes and reads it), the last one on stdout. */
         Optional<Measurement.Summary> summary() {
             for (String line : stdout.reversed()) {
                 Optional<Measurement.Summary> summary = Measurement.Summary.parse(line);

@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
+//SOURCES ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -40,8 +41,8 @@ import picocli.CommandLine.Option;
  * first), and the O_DIRECT chapters, which never use the cache, always are.
  *
  * <pre>
- * How to run:   ./jbang tools/SizeSweep.java                     (256m, 1g, 4g, half of memory, 1.5 × memory)
- * A quick try:  ./jbang tools/SizeSweep.java --sizes 64m,256m --memory 128m --runs 1 --results /tmp/sweep
+ * How to run:   ./jbang study/SizeSweep.java                     (256m, 1g, 4g, half of memory, 1.5 × memory)
+ * A quick try:  ./jbang study/SizeSweep.java --sizes 64m,256m --memory 128m --runs 1 --results /tmp/sweep
  * </pre>
  * Study runs the same round with {@code --sizes}.
  */

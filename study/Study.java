@@ -1,18 +1,19 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
-//SOURCES StudyResults.java
-//SOURCES StudyReport.java
+//SOURCES ../lib/**/*.java
+//SOURCES ../report/StudyResults.java
+//SOURCES ../report/StudyReport.java
 //SOURCES AnswerRound.java
 //SOURCES StudyProgress.java
-//SOURCES NativeYardstick.java
+//SOURCES ../yardsticks/NativeYardstick.java
 //SOURCES StudyDepth.java
 //SOURCES WallSittings.java
 //SOURCES ReusedRows.java
 //SOURCES ChildProcess.java
 //SOURCES FolderLock.java
-//SOURCES CommittedMachines.java
+//SOURCES ../report/CommittedMachines.java
 //SOURCES SizeSweep.java
+//SOURCES ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -49,7 +50,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The whole study in one command, from a fresh clone to this machine's report: every chapter, in
- * order, each in a JVM of its own, on one haystack, into {@code results/MACHINE/} (see lib/Machine).
+ * order, each in a JVM of its own, on one haystack, into {@code results/MACHINE/} (see lib/harness/Machine).
  *
  * <ol>
  *   <li>the scoreboard (warm page cache, one worker per processor) into {@code scoreboard.csv}, opened
@@ -59,9 +60,9 @@ import picocli.CommandLine.Spec;
  *       and in 2 MiB folios ({@code --page-cache small|huge}), into {@code pagecache.csv};
  *   <li>the read sizes of chapters 3 and 13, one JVM per size, into {@code chunks.csv};
  *   <li>the cold-cache round, the file evicted before every run, into {@code cold.csv};
- *   <li>the walls (tools/WallProbe.java) at one worker and one per processor, into {@code wall.csv}, before and
+ *   <li>the walls (yardsticks/WallProbe.java) at one worker and one per processor, into {@code wall.csv}, before and
  *       after each warm round, so that each is measured in the conditions of what it bounds (see WallSittings),
- *       and where a C compiler is, the native yardstick (tools/native-yardstick.c) likewise, into {@code native.csv};
+ *       and where a C compiler is, the native yardstick (yardsticks/native-yardstick.c) likewise, into {@code native.csv};
  *   <li>with {@code --flamegraphs}, each chapter once more with {@code --profile}, into {@code flamegraphs/};
  *   <li>the charts, by running the notebooks for this machine (where Chromium is installed), and
  *       the report, {@code index.html}, with {@code machine.json} beside it.
@@ -72,12 +73,12 @@ import picocli.CommandLine.Spec;
  * interrupted study keeps what it finished, and {@code --resume} skips those rows next time.
  *
  * <pre>
- * How to run (from the project's root):   ./jbang tools/Study.java
- * A quick try:   ./jbang tools/Study.java /tmp/small.bin --size 64m --runs 1 --warmup 0 --only V04 --results /tmp/study
+ * How to run (from the project's root):   ./jbang study/Study.java
+ * A quick try:   ./jbang study/Study.java /tmp/small.bin --size 64m --runs 1 --warmup 0 --only V04 --results /tmp/study
  * </pre>
  */
 @Command(name = "Study", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
-        customSynopsis = {"./jbang tools/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
+        customSynopsis = {"./jbang study/Study.java [FILE] [--runs N] [--warmup N] [--size SIZE]",
                 "    [--quick | --full] [--only VNN[,VNN...]] [--sweep N[,N...]]",
                 "    [--chunks SIZE[,SIZE...]] [--skip ROUND[,ROUND...]] [--flamegraphs]",
                 "    [--sizes[=SIZE[,SIZE...]] [--keep-haystacks]] [--results DIR] [--resume]",
@@ -94,7 +95,7 @@ import picocli.CommandLine.Spec;
 public class Study implements Callable<Integer> {
 
     /*
-     * Which chapter goes into which round follows from what each chapter declares (lib/ChapterTrait):
+     * Which chapter goes into which round follows from what each chapter declares (lib/chapter/ChapterTrait):
      * the worker sweep takes those with workers whose warm runs read the page cache, the page-cache
      * round those that map the file, the cold round those that read around the cache. Two rounds
      * also take chapters of the study's choosing (ChapterListsTest checks that they exist):
@@ -104,7 +105,7 @@ public class Study implements Callable<Integer> {
     /** Read sizes swept: one thread reading in order, and the headline. */
     static final Set<String> CHUNKS_ROUND_CHOICE = Set.of("V03", "V13");
     static final List<String> PAGE_CACHE_STATES = List.of("small", "huge");
-    /** The two walls, as tools/WallProbe.java names them (its first argument) and records them (chapter column). */
+    /** The two walls, as yardsticks/WallProbe.java names them (its first argument) and records them (chapter column). */
     static final List<String> WALLS = List.of("WallMemoryRead", "WallMemoryReadHuge", "WallPageCacheCopy");
     /** What {@code --only} takes besides chapters, for the walls round. */
     static final String ONLY_WALLS = "walls";
@@ -159,7 +160,7 @@ public class Study implements Callable<Integer> {
     @Option(names = "--sizes", arity = "0..1", paramLabel = "SIZE[,SIZE...]", fallbackValue = "", hideParamSyntax = true,
             description = "Add a round, not run by default (it takes long and makes files up to 1.5 × memory): chapters 3, 9, 13, 14, 15 "
                     + "and 17 on haystacks of these sizes (default: 256m, 1g, 4g, half of memory, 1.5 × memory, none past that) beside FILE, "
-                    + "into sizes.csv (tools/SizeSweep.java).")
+                    + "into sizes.csv (study/SizeSweep.java).")
     String sizes;
 
     @Option(names = "--keep-haystacks", description = "With --sizes, leave the haystacks the round made.")
@@ -186,7 +187,7 @@ public class Study implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** A machine's name as lib/Machine makes it: lower-case words and numbers joined by single hyphens, one folder. */
+    /** A machine's name as lib/harness/Machine makes it: lower-case words and numbers joined by single hyphens, one folder. */
     static final Pattern MACHINE_NAME = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
     /** What --report-only leaves no room for: it measures nothing. */
     static final List<String> MEASURING_OPTIONS = List.of("--resume", "--only", "--sweep", "--chunks", "--flamegraphs",
@@ -410,7 +411,7 @@ public class Study implements Callable<Integer> {
         }
         if (machineName != null && !MACHINE_NAME.matcher(machineName).matches()) {
             throw new UserMistakeException("--machine " + Quote.name(machineName) + " is not a machine's name: lower-case letters and "
-                    + "digits joined by single hyphens, as lib/Machine names a machine, one folder under --results");
+                    + "digits joined by single hyphens, as lib/harness/Machine names a machine, one folder under --results");
         }
         if (!reportOnly) {
             if (machineName != null) {
@@ -477,7 +478,7 @@ public class Study implements Callable<Integer> {
             System.err.println("study: no page-cache round here: " + noPageCacheRound);
         } else if (!skip.contains(PAGE_CACHE_TABLE) && depth.takes(PAGE_CACHE_TABLE)) {
             // State by state: each chapter finds the cache as the one before left it, so the file is read back
-            // once per state, not once per chapter (lib/PageCache.prepare keeps a state that is already there).
+            // once per state, not once per chapter (lib/harness/PageCache.prepare keeps a state that is already there).
             for (String state : PAGE_CACHE_STATES) {
                 for (String chapter : chapters) {
                     if (declares(chapter, ChapterTrait.MAPS_THE_FILE)) {
@@ -536,13 +537,13 @@ public class Study implements Callable<Integer> {
 
     /**
      * The charts (every notebook of one machine, where Chromium can draw them, in one JShell: see
-     * tools/Notebooks.java) and the report.
+     * report/Notebooks.java) and the report.
      */
     private List<Step> finish() throws IOException {
         List<Step> steps = new ArrayList<>();
         if (!skip.contains(CHARTS) && chromium().isEmpty()) {
-            System.err.println("study: no Chromium here, so no charts (tools/setup-chromium installs it; "
-                    + "then ./jbang tools/Study.java --report-only draws them)");
+            System.err.println("study: no Chromium here, so no charts (setup/setup-chromium installs it; "
+                    + "then ./jbang study/Study.java --report-only draws them)");
         }
         if (!skip.contains(CHARTS) && chromium().isPresent()) {
             try (Stream<Path> notebooks = Files.list(Path.of("notebooks"))) {
@@ -610,7 +611,7 @@ public class Study implements Callable<Integer> {
 
     private List<String> command(Step step) {
         if (step.table().equals(CHARTS)) {
-            List<String> command = new ArrayList<>(List.of("./jbang", "-Dresults=" + results, "-Dmachine=" + machine, "tools/Notebooks.java"));
+            List<String> command = new ArrayList<>(List.of("./jbang", "-Dresults=" + results, "-Dmachine=" + machine, "report/Notebooks.java"));
             Stream.of(step.chapter().split(",")).forEach(notebook -> command.add("notebooks/" + notebook + ".jsh"));
             return command;
         }
@@ -656,7 +657,7 @@ public class Study implements Callable<Integer> {
         if (!step.pageCache().equals("as-is")) {
             command.addAll(List.of("--page-cache", step.pageCache()));
         }
-        return step.table().equals(WALL_TABLE) ? ChildProcess.jbang("tools/WallProbe.java", command).command()
+        return step.table().equals(WALL_TABLE) ? ChildProcess.jbang("yardsticks/WallProbe.java", command).command()
                 : ChildProcess.chapter(step.chapter(), command).command(); // as a user starts it, with its header's options
     }
 

@@ -4,7 +4,7 @@ import java.io.IOException;
 import picocli.CommandLine;
 
 /**
- * The command line of a tool in tools/: picocli runs it, and any mistake of the user's (a bad
+ * The command line of a tool of the study, the yardsticks or the experiments: picocli runs it, and any mistake of the user's (a bad
  * option, a {@link UserMistakeException}, an {@link IOException} such as a missing file) ends it
  * with one line, {@code NAME: message}, and exit status 2. Only a bug prints a stack trace.
  */

@@ -17,7 +17,7 @@ import org.apache.commons.csv.CSVFormat;
  * The walls, measured in the same conditions as what they bound. A wall is an upper bound only if
  * the machine was no busier while it was measured than while the chapters ran, so the study
  * measures the walls in sittings: one right before each warm round and one right after it (one
- * sitting between two rounds serves both). Each sitting is one JVM of tools/WallProbe.java, the
+ * sitting between two rounds serves both). Each sitting is one JVM of yardsticks/WallProbe.java, the
  * walls at one worker and at one a core, appended to {@code wall.csv}; the readers keep the best
  * row of each wall, so one sitting on a busy moment cannot pull a wall below the chapters. The
  * wall on 2 MiB pages bounds only the page-cache round (its huge folios), so only the sittings
@@ -36,7 +36,7 @@ final class WallSittings {
 
     private WallSittings() {}
 
-    /** The walls of every sitting, as tools/WallProbe.java names them; and the one measured only next to the page-cache round. */
+    /** The walls of every sitting, as yardsticks/WallProbe.java names them; and the one measured only next to the page-cache round. */
     static final String MEMORY = "memory", MEMORY_HUGE = "memory-huge", COPY = "copy";
 
     /**
@@ -51,7 +51,7 @@ final class WallSittings {
         return step.table().equals(Study.WALL_TABLE) && !Study.WALLS.contains(step.chapter());
     }
 
-    /** The first argument of tools/WallProbe.java for a sitting: the walls it measures. */
+    /** The first argument of yardsticks/WallProbe.java for a sitting: the walls it measures. */
     static String probes(Study.Step sitting) {
         return sitting.chapter().matches(".*\\b" + Study.PAGE_CACHE_TABLE + "\\b.*")
                 ? String.join(",", MEMORY, MEMORY_HUGE, COPY) : String.join(",", MEMORY, COPY);

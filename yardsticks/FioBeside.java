@@ -1,7 +1,8 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/V15IoUring.java
+//SOURCES ../study/ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -60,7 +61,7 @@ import picocli.CommandLine.Parameters;
  * and of its best that checks.
  *
  * <pre>
- * How to run:   ./jbang tools/FioBeside.java haystack.bin --rounds 3
+ * How to run:   ./jbang yardsticks/FioBeside.java haystack.bin --rounds 3
  * </pre>
  */
 @Command(name = "FioBeside", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
@@ -72,7 +73,7 @@ public class FioBeside implements Callable<Integer> {
 
     static final String CSV_NAME = "fio.csv";
     /**
-     * The chapters that read around the page cache, as they declare (lib/BypassesPageCache). A method,
+     * The chapters that read around the page cache, as they declare (lib/chapter/BypassesPageCache). A method,
      * not a constant: it reads variants/, which {@code --help} from another directory must not need.
      */
     static List<String> chapters() {
@@ -274,7 +275,7 @@ public class FioBeside implements Callable<Integer> {
             throw new UserMistakeException("run it from the project's root directory (where ./jbang and variants/ are)");
         }
         if (!onPath("fio")) {
-            throw new UserMistakeException("fio is not installed: tools/setup-fio installs it (apt-get install fio)");
+            throw new UserMistakeException("fio is not installed: setup/setup-fio installs it (apt-get install fio)");
         }
         int jobCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         long freePages = freeHugePages(Files.readString(Path.of("/proc/meminfo")));

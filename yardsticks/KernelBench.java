@@ -2,7 +2,7 @@
 //JAVA 25+
 //DEPS org.openjdk.jmh:jmh-core:1.37
 //DEPS org.openjdk.jmh:jmh-generator-annprocess:1.37
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/V13PreadVector.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector -proc:full
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -54,10 +54,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * lines convert JMH's time per scan into bytes per nanosecond (the same number as GB/s).
  *
  * <pre>
- * How to run:   ./jbang bench/KernelBench.java                      (about 1 minute)
- *               ./jbang bench/KernelBench.java -wi 5 -i 10 -f 3     (longer, steadier)
- *               ./jbang bench/KernelBench.java -p size=64m -p kernel=widest
- *               ./jbang bench/KernelBench.java -p size=1g -p pages=huge      (2 MiB pages)
+ * How to run:   ./jbang yardsticks/KernelBench.java                      (about 1 minute)
+ *               ./jbang yardsticks/KernelBench.java -wi 5 -i 10 -f 3     (longer, steadier)
+ *               ./jbang yardsticks/KernelBench.java -p size=64m -p kernel=widest
+ *               ./jbang yardsticks/KernelBench.java -p size=1g -p pages=huge      (2 MiB pages)
  * </pre>
  *
  * Any JMH option works ({@code -h} lists them); those not given default to 1 fork, 2 warm-up and 3

@@ -24,7 +24,7 @@ import lib.ResultsCsv;
 import lib.UserMistakeException;
 
 /**
- * The walls round's native yardstick: {@code tools/native-yardstick.c}, the same search in plain C,
+ * The walls round's native yardstick: {@code yardsticks/native-yardstick.c}, the same search in plain C,
  * built here with {@code cc} and run in four modes, each at the walls' worker counts, into
  * {@code native.csv} (the results schema, with the compiler in the {@code jdk} column). Where
  * there is no C compiler the study says so in one line and goes on without it.
@@ -38,7 +38,7 @@ import lib.UserMistakeException;
  */
 final class NativeYardstick {
 
-    static final Path SOURCE = Path.of("tools/native-yardstick.c");
+    static final Path SOURCE = Path.of("yardsticks/native-yardstick.c");
     /** Its table: {@code native.csv} in the machine's folder. */
     static final String TABLE = "native";
     /** The chapter column of each mode's rows, by the mode the C program takes. */

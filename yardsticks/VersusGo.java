@@ -1,11 +1,11 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
 //SOURCES GoBench.java
 //SOURCES GoHaystack.java
-//SOURCES ChildProcess.java
-//SOURCES StudyResults.java
+//SOURCES ../study/ChildProcess.java
+//SOURCES ../report/StudyResults.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -53,8 +53,8 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * How to run (from the project's root; build the Go benchmark first, see README "Java beside Go"):
- *   ./jbang tools/VersusGo.java --go-bench ../gobench                 # or: jbang versus-go --go-bench ...
- * A quick try:   ./jbang tools/VersusGo.java --go-bench ../gobench --rounds 1 --runs 3 --only 1,8
+ *   ./jbang yardsticks/VersusGo.java --go-bench ../gobench                 # or: jbang versus-go --go-bench ...
+ * A quick try:   ./jbang yardsticks/VersusGo.java --go-bench ../gobench --rounds 1 --runs 3 --only 1,8
  * </pre>
  */
 @Command(name = "VersusGo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -136,7 +136,7 @@ public class VersusGo implements Callable<Integer> {
     List<String> only;
 
     @Option(names = "--results", paramLabel = "DIR",
-            description = "Where " + CSV_NAME + " goes (default: this machine's folder, results/NAME, NAME as lib/Machine.java prints it).")
+            description = "Where " + CSV_NAME + " goes (default: this machine's folder, results/NAME, NAME as lib/harness/Machine.java prints it).")
     Path results;
 
     private final PrintStream out;

@@ -19,7 +19,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The first wall: how fast can a vector kernel read memory that is already ours?
  *
- * <p>Not a chapter but a yardstick, run by {@code tools/WallProbe.java}. It builds, once, an
+ * <p>Not a chapter but a yardstick, run by {@code yardsticks/WallProbe.java}. It builds, once, an
  * off-heap copy of a haystack, the same size with the needle in the same place, and then "searches"
  * that with chapter 9's 256-bit kernel, divided among workers as chapter 9 divides its mapping:
  * one shard per worker, 1 MiB between looks at the lowest hit (a copy of its loops, as each chapter
@@ -27,7 +27,7 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>The kernel is the 256-bit one because out of cache it is the fastest here: on the AMD EPYC
  * this project was measured on, 512-bit loads from RAM scanned 21 bytes/ns against 27 for 256-bit
- * ({@code bench/KernelBench.java}).
+ * ({@code yardsticks/KernelBench.java}).
  *
  * <p>There are two memory walls, one per page size, because a mapped chapter meets one or the other
  * depending on the page cache (see {@link PmdMapping}). This one is in 4 KiB pages

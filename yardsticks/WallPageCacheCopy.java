@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The second wall: how fast can the kernel copy a cached file into our buffers?
  *
- * <p>Not a chapter but a yardstick, run by {@code tools/WallProbe.java}. It is chapter 13 without
+ * <p>Not a chapter but a yardstick, run by {@code yardsticks/WallProbe.java}. It is chapter 13 without
  * the scan: the same parallel positional reads into per-worker buffers (a copy of its loops, as
  * each chapter keeps its own), but after each read it looks at one word, the chunk's last, and
  * nothing else. That is enough to find a haystack's needle, which sits in the file's last word, and

@@ -1,6 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
+//SOURCES WallMemoryRead.java
+//SOURCES WallMemoryReadHuge.java
+//SOURCES WallPageCacheCopy.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -31,7 +34,7 @@ import lib.WallPageCacheCopy;
  * the chapter column set to the probe's name.
  *
  * <pre>
- * How to run:   ./jbang tools/WallProbe.java [memory|memory-huge|copy] haystack.bin --workers 1,2 --csv results/wall.csv
+ * How to run:   ./jbang yardsticks/WallProbe.java [memory|memory-huge|copy] haystack.bin --workers 1,2 --csv results/wall.csv
  * </pre>
  *
  * Without a first argument all three run, in that order; {@code memory,copy} runs those two. Each memory probe allocates a copy of the

@@ -1,6 +1,6 @@
 // native-yardstick: the same search in plain C, as a yardstick for the Java chapters on this machine.
 //
-//   cc -O2 -march=native -pthread -o native-yardstick tools/native-yardstick.c
+//   cc -O2 -march=native -pthread -o native-yardstick yardsticks/native-yardstick.c
 //   ./native-yardstick MODE FILE WORKERS RUNS WARMUP
 //
 // MODE   ram      scan a copy of FILE in anonymous memory on 4 KiB pages: the memory-read wall
@@ -11,7 +11,7 @@
 //        pread    each worker reads its shard in 1 MiB pread calls into a buffer of its own (as chapter 7)
 //
 // Each run is timed whole (mapping and unmapping included), after WARMUP untimed runs. A line per
-// run goes to stderr; stdout gets one line for tools/NativeYardstick.java to read:
+// run goes to stderr; stdout gets one line for yardsticks/NativeYardstick.java to read:
 //   mode=M workers=W offset=O warmup_s=S,S run_s=S,S,... pmd_mapped_pct=P
 // offset is that of the first non-zero 8-byte word, -1 if none; pmd_mapped_pct is the median share
 // of the memory scanned that was mapped 2 MiB at a time (empty for pread). Exit status: 0 found,

@@ -23,10 +23,10 @@ import java.util.stream.Stream;
  * model numbers, the processors the JVM sees and the widest vectors the CPU has, e.g.
  * {@code amd-epyc-f26m2-2c-avx512}. Two hosts that differ in any of these get different folders.
  *
- * <p>This file needs nothing but the JDK: {@code java lib/Machine.java} prints this machine's name
+ * <p>This file needs nothing but the JDK: {@code java lib/harness/Machine.java} prints this machine's name
  * (from the project's root), and the notebooks, which JShell runs and which cannot load a file with a
  * package line, compile it with the JDK's own compiler to name machines by this one rule
- * (tools/StudyResults.java).
+ * (report/StudyResults.java).
  *
  * @param cpuFamily      the "cpu family" of /proc/cpuinfo, or null where there is none
  * @param cpuModelNumber its "model" (a number, unlike "model name"), or null

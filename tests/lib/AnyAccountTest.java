@@ -130,10 +130,10 @@ class AnyAccountTest {
         Path repository = Path.of(System.getProperty("user.home"), ".m2", "repository");
         assumeTrue(Files.isDirectory(repository), "no Maven repository at " + repository + " to lend that account");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path project = Files.createDirectories(dir.resolve("project/tools"));
+        Path project = Files.createDirectories(dir.resolve("project/setup"));
         Path m2 = dir.resolve("m2");
         Subprocess.Result linked = run(Path.of(""), List.of("bash", "-c", """
-                cp -r jbang lib variants "$1/" && cp tools/jbang-bootstrap.pom.xml "$1/tools/" && cp -al "$2" "$3" &&
+                cp -r jbang lib variants "$1/" && cp setup/jbang-bootstrap.pom.xml "$1/setup/" && cp -al "$2" "$3" &&
                   find "$3" -type d -exec chown 65534:65534 {} +
                 """, "bash", project.getParent().toString(), repository.toString(), m2.toString()), Map.of(), "copy");
         assumeTrue(linked.exitCode() == 0, "cannot lend the Maven repository to that account (hard links across file systems?): " + linked);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The JIT options that let a chapter's first run wait less for C2. They sit in the header of
- * {@code lib/EarlyCompile.java}, which JBang gives every script that sources lib/, and each names one
+ * {@code lib/chapter/EarlyCompile.java}, which JBang gives every script that sources lib/, and each names one
  * chapter's kernel: every chapter that scans buffers of its own with a vector kernel has each of its
  * vector kernels named, the JVM reads the option as meant, and no option holds a character JBang
  * would quote in the java command it prints (the launcher keeps only unquoted commands, and a quoted
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FirstRunOptionsTest {
 
-    static final Path OPTIONS_HEADER = Path.of("lib", "EarlyCompile.java");
+    static final Path OPTIONS_HEADER = Path.of("lib", "chapter", "EarlyCompile.java");
     private static final Path VARIANTS = Path.of("variants");
     private static final Pattern VECTOR_KERNEL = Pattern.compile("static long (firstNonZeroWord(?:256|512))\\(");
     private static final Pattern SCALED = Pattern.compile("-XX:CompileCommand=CompileThresholdScaling:(\\w+)::(\\w+):0\\.01");

@@ -122,7 +122,7 @@ class HostileResultsTest {
 
     static String chromium() {
         String chromium = Report.chromium();
-        Assumptions.assumeTrue(chromium != null, "no Chromium here (tools/setup-chromium installs it): the DOM is not checked");
+        Assumptions.assumeTrue(chromium != null, "no Chromium here (setup/setup-chromium installs it): the DOM is not checked");
         return chromium;
     }
 

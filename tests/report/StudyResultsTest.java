@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The one results model (tools/StudyResults.java): the strict reader, this study's rows (the same
+ * The one results model (report/StudyResults.java): the strict reader, this study's rows (the same
  * for the notebooks and the report), the walls, the trial rule, chapter numbers, the machine's folder
- * name, and the summary line read back where it is written (lib/Measurement).
+ * name, and the summary line read back where it is written (lib/harness/Measurement).
  */
 class StudyResultsTest {
 
@@ -200,9 +200,9 @@ class StudyResultsTest {
         StudyResults.Identity identity = new StudyResults.Identity("Intel(R) Xeon(R) CPU @ 2.00GHz", 8, 128);
         String expected = new Machine(identity.cpuModel(), null, null, 8, 0, "", "", 128, false, false).name();
         assertEquals(expected, StudyResults.machineName(identity));
-        // what a notebook does, where JShell cannot load lib/Machine: compile its source in this JVM
+        // what a notebook does, where JShell cannot load lib/harness/Machine: compile its source in this JVM
         Class<?> compiled = StudyResults.compileMachineRule();
-        assertFalse(compiled == Machine.class, "a class of its own, from lib/Machine.java");
+        assertFalse(compiled == Machine.class, "a class of its own, from lib/harness/Machine.java");
         Object machine = compiled.getMethod("current").invoke(null);
         assertEquals(Machine.current().name(), compiled.getMethod("name").invoke(machine));
     }
@@ -266,7 +266,7 @@ class StudyResultsTest {
         assertEquals(List.of(), selected.notes());
     }
 
-    /** The answer round's rows, as tools/AnswerRound.java writes them, read back typed; a bad one is left out with its line. */
+    /** The answer round's rows, as study/AnswerRound.java writes them, read back typed; a bad one is left out with its line. */
     @Test
     void theAnswerRoundsRowsReadBackTypedAndABadOneIsLeftOutWithItsLine() throws IOException {
         Path csv = root.resolve("answer.csv");

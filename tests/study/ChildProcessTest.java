@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * tools/ChildProcess.java, the one way the tools start a program and wait for it: a child that
+ * study/ChildProcess.java, the one way the tools start a program and wait for it: a child that
  * prints without end, never ends, or exits 1 without answering.
  */
 class ChildProcessTest {

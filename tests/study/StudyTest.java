@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The study as a user runs it, {@code ./jbang tools/Study.java …}, on a tiny haystack: it writes into
+ * The study as a user runs it, {@code ./jbang study/Study.java …}, on a tiny haystack: it writes into
  * its machine's folder under --results, describes the machine, and ends with the report.
  */
 class StudyTest {
@@ -28,7 +28,7 @@ class StudyTest {
     static final String MACHINE = Machine.current().name();
 
     private Subprocess.Result study(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("./jbang", "tools/Study.java"));
+        List<String> command = new ArrayList<>(List.of("./jbang", "study/Study.java"));
         command.addAll(List.of(args));
         return Subprocess.run(command, directory.resolve("logs-" + System.nanoTime()));
     }
@@ -82,7 +82,7 @@ class StudyTest {
                 "--skip", "scaling,cold,chunks,charts", "--results", directory.resolve("results").toString());
         List<String> wallSteps = walls.stdout().lines().filter(step -> step.startsWith("wall")).toList();
         assertFalse(wallSteps.isEmpty(), walls.toString());
-        assertTrue(wallSteps.stream().allMatch(step -> step.contains("tools/WallProbe.java")
+        assertTrue(wallSteps.stream().allMatch(step -> step.contains("yardsticks/WallProbe.java")
                 && step.contains(directory.resolve("results").resolve(MACHINE).resolve("wall.csv").toString())), walls.stdout());
     }
 
@@ -219,7 +219,7 @@ class StudyTest {
         List<String> steps = dryRun("--only", "V13,walls", "--skip", "charts,answer");
         assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before scaling", "scaling",
                 "wall after scaling, before chunks", "chunks", "wall after chunks", "cold", "report"), withoutNative(rounds(steps)), String.join("\n", steps));
-        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("tools/WallProbe.java memory,copy " + directory.resolve("none.bin"))
+        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("yardsticks/WallProbe.java memory,copy " + directory.resolve("none.bin"))
                 && step.contains("--workers " + (PROCESSORS == 1 ? "1" : "1," + PROCESSORS))), "the walls at 1 worker and one a core");
 
         List<String> mapped = dryRun("--only", "V04,walls", "--skip", "charts,answer");
@@ -308,7 +308,7 @@ class StudyTest {
         assertFalse(Files.exists(directory.resolve("results")), "nothing is created");
     }
 
-    /** A machine name is one folder under --results, of the characters lib/Machine makes names of. */
+    /** A machine name is one folder under --results, of the characters lib/harness/Machine makes names of. */
     @Test
     void aMachineNameThatIsNoSingleFolderIsRefused() throws Exception {
         Path results = Files.createDirectories(directory.resolve("results"));
@@ -324,7 +324,7 @@ class StudyTest {
         }
     }
 
-    /** The charts are one step: every notebook of one machine (not machines.jsh) in one JShell, tools/Notebooks.java. */
+    /** The charts are one step: every notebook of one machine (not machines.jsh) in one JShell, report/Notebooks.java. */
     @Test
     void theChartsAreOneStepRunningTheNotebooksInOneJShell() throws Exception {
         Assumptions.assumeTrue(java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
@@ -334,7 +334,7 @@ class StudyTest {
         assertEquals(0, result.exitCode(), result.toString());
         List<String> charts = result.stdout().lines().filter(step -> step.startsWith("charts")).toList();
         assertEquals(1, charts.size(), result.stdout());
-        assertTrue(charts.getFirst().contains(" tools/Notebooks.java notebooks/answer.jsh notebooks/chunks.jsh "), charts.getFirst());
+        assertTrue(charts.getFirst().contains(" report/Notebooks.java notebooks/answer.jsh notebooks/chunks.jsh "), charts.getFirst());
         assertTrue(charts.getFirst().endsWith(" notebooks/warmup.jsh") && !charts.getFirst().contains("machines"), charts.getFirst());
     }
 
@@ -408,7 +408,7 @@ class StudyTest {
     void aStudyStoppedBySigtermStopsAndWritesNoReport() throws Exception {
         Path results = directory.resolve("results");
         Path logs = directory.resolve("sigterm-logs");
-        Process process = Subprocess.start(List.of("./jbang", "tools/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
+        Process process = Subprocess.start(List.of("./jbang", "study/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
                 "--runs", "3", "--warmup", "1", "--only", "V02", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts",
                 "--results", results.toString()), logs);
         try {
@@ -450,6 +450,6 @@ class StudyTest {
         Subprocess.Result afterwards = study("--report-only", "--skip", "charts", "--results", directory.resolve("results").toString());
         assertEquals(0, afterwards.exitCode(), afterwards.toString());
         assertTrue(Files.exists(folder.resolve("index.html")));
-        assertEquals("", Files.readString(lockFile), "a study empties its lock file when it ends (never removes it: see tools/FolderLock)");
+        assertEquals("", Files.readString(lockFile), "a study empties its lock file when it ends (never removes it: see study/FolderLock)");
     }
 }

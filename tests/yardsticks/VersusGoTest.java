@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * tools/VersusGo.java against a stand-in for the Go article's benchmark (tests/support/go-bench-stand-in.sh,
+ * yardsticks/VersusGo.java against a stand-in for the Go article's benchmark (tests/support/go-bench-stand-in.sh,
  * which speaks its interface and searches with cmp), on 1 MiB haystacks: no Go, no 4 GiB file.
  */
 class VersusGoTest {

@@ -1,4 +1,4 @@
-// The article's v8 kernel alone, in cache: the Go side of bench/KernelBench.java.
+// The article's v8 kernel alone, in cache: the Go side of yardsticks/KernelBench.java.
 //
 // This file is not built with the project. It is a Go benchmark for the package of the article's
 // v8 (variants/v8_simd), whose kernel, firstNonZeroAVX2, is unexported: copy it into that folder
