@@ -55,7 +55,7 @@ class LauncherCacheTest {
     private void writeSources(String greeting) throws IOException {
         Files.createDirectories(project.resolve("lib"));
         Files.writeString(script(), """
-                //SOURCES lib/**/*.java
+                //SOURCES lib/*.java
                 public class Hello {
                     public static void main(String[] args) {
                         System.out.println(lib.Greeting.text() + " " + (present("lib.Extra") ? "extra" : "no-extra")

@@ -55,7 +55,7 @@ class LauncherFaultsTest {
     void writeScript() throws IOException {
         Files.createDirectories(dir.resolve("lib"));
         Files.writeString(script(), """
-                //SOURCES lib/**/*.java
+                //SOURCES lib/*.java
                 public class Hello {
                     public static void main(String[] args) {
                         System.out.println(lib.Greeting.text());
