@@ -418,7 +418,7 @@ class StudyTest {
             }
             assertTrue(process.isAlive(), "the study ended before its chapter started:\n" + Files.readString(logs.resolve("stderr")));
             ProcessHandle study = java.util.stream.Stream.concat(java.util.stream.Stream.of(process.toHandle()), process.descendants())
-                    .filter(handle -> handle.info().commandLine().map(line -> line.contains("java") && line.contains("Study")).orElse(false))
+                    .filter(handle -> fullCommandLine(handle).contains("java") && fullCommandLine(handle).contains("Study"))
                     .findFirst().orElseThrow();
             study.destroy(); // SIGTERM, as `kill PID` sends it
             assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the study ends after SIGTERM");
@@ -431,6 +431,18 @@ class StudyTest {
         assertFalse(stderr.contains("going on"), stderr);
         assertFalse(stderr.contains("report:"), "no report step after SIGTERM:\n" + stderr);
         assertFalse(Files.exists(results.resolve(MACHINE).resolve("index.html")), stderr);
+    }
+
+    /**
+     * A process's whole command line. The JDK's {@code ProcessHandle.Info.commandLine()} keeps only its first 4,096
+     * characters, and the study's JVM options come before its main class, once for each folder its sources are in.
+     */
+    private static String fullCommandLine(ProcessHandle handle) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(handle.pid()), "cmdline"), java.nio.charset.StandardCharsets.ISO_8859_1);
+        } catch (IOException gone) { // the process ended meanwhile
+            return "";
+        }
     }
 
     /** Two studies in one folder would share its CSVs and the report's partial file: the second is refused, naming the first. */
