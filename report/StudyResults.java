@@ -1133,10 +1133,18 @@ final class StudyResults {
         try {
             Path classes = Files.createTempDirectory("machine-rule-");
             classes.toFile().deleteOnExit();
+            // javac looks for a class of package lib at lib/NAME.java under its source path, and lib/ keeps its files in
+            // folders by role: a flat copy of them is that source path
+            Path sources = Files.createDirectories(classes.resolve("sources").resolve("lib"));
+            try (Stream<Path> files = Files.walk(Path.of("lib"))) {
+                for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+                    Files.copy(file, sources.resolve(file.getFileName().toString()));
+                }
+            }
             java.io.ByteArrayOutputStream messages = new java.io.ByteArrayOutputStream();
             // its own class path, so that javac compiles every lib/ file Machine uses rather than take a copy from this JVM's
             if (javac.run(null, null, messages, "-d", classes.toString(), "-classpath", classes.toString(),
-                    "-sourcepath", ".", "-implicit:class", source.toString()) != 0) {
+                    "-sourcepath", sources.getParent().toString(), "-implicit:class", sources.resolve("Machine.java").toString()) != 0) {
                 throw new ClassNotFoundException("lib.Machine does not compile: " + messages.toString(StandardCharsets.UTF_8).strip());
             }
             URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
