@@ -1,5 +1,5 @@
 // A chart's PNG: is it whole, and is it one the notebooks drew? Used by Report (after each
-// screenshot) and by tools/check-charts; it needs nothing but the JDK, so it also runs alone:
+// screenshot) and by report/check-charts; it needs nothing but the JDK, so it also runs alone:
 //
 //   java notebooks/ChartImage.java CHART.png[@X,Y,WIDTH,HEIGHT] ...
 //

@@ -1,4 +1,4 @@
-// The code the notebooks share: turning one machine's results, as tools/StudyResults.java reads
+// The code the notebooks share: turning one machine's results, as report/StudyResults.java reads
 // and selects them, into Tablesaw tables, and writing charts that work offline.
 //
 // JBang hands a notebook's //SOURCES to JShell as snippets run before the notebook itself, so this
@@ -35,7 +35,7 @@ import tech.tablesaw.plotly.components.Figure;
  * written twice: an HTML page with plotly.js inlined (it opens without a network), and a PNG drawn
  * from that page by headless Chromium, both into that machine's {@code charts/}.
  *
- * <p>Which rows a chart draws is tools/StudyResults.java's rule, the report's too: one machine, one
+ * <p>Which rows a chart draws is report/StudyResults.java's rule, the report's too: one machine, one
  * study (its file size), one cache state per series. What it left out is said on stdout, one line
  * per bad row (file and line) or per kind of row.
  *
@@ -62,7 +62,7 @@ final class Report {
     static {
         // JShell's own class loader runs the notebooks: there, a notebook that never reached its last
         // line ends with status 2 (halting in a shutdown hook is what sets the status of an exit).
-        // Where quit throws (tests, tools/Notebooks.java), the caller says what stopped instead.
+        // Where quit throws (tests, report/Notebooks.java), the caller says what stopped instead.
         if (Report.class.getClassLoader().getClass().getName().contains("jshell") && !quitThrows()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (!notebookFinished) {
@@ -143,7 +143,7 @@ final class Report {
     static MachineResults choose(Path root, String requested) {
         List<MachineResults> all = machines(root);
         if (all.isEmpty()) {
-            quit("no results in " + root + ": run the study first (./jbang tools/Study.java), from the project's root directory");
+            quit("no results in " + root + ": run the study first (./jbang study/Study.java), from the project's root directory");
         }
         String names = all.stream().map(m -> m.name).collect(Collectors.joining(", "));
         if (requested != null && !requested.isBlank()) {
@@ -191,7 +191,7 @@ final class Report {
     static Table results(String table, String cache) {
         MachineResults machine = machine();
         if (!machine.has(table)) {
-            quit("no " + machine.csv(table) + " here: run the study first (./jbang tools/Study.java), from the project's root directory");
+            quit("no " + machine.csv(table) + " here: run the study first (./jbang study/Study.java), from the project's root directory");
         }
         Selected selected = select(machine, table, cache);
         machine.report(selected.notes());
@@ -375,7 +375,7 @@ final class Report {
     }
 
     /**
-     * A fresh start for the next notebook of one JShell (tools/Notebooks.java): the machine is
+     * A fresh start for the next notebook of one JShell (report/Notebooks.java): the machine is
      * chosen anew, and said anew, and nothing is yet drawn. Only plotly.js, read once, is kept.
      */
     static void startNotebook() {
@@ -400,7 +400,7 @@ final class Report {
         if (!machine.has("wall")) {
             if (say) {
                 System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
-                        + "./jbang tools/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
+                        + "./jbang yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
             }
             return List.of();
         }
@@ -514,7 +514,7 @@ final class Report {
             Files.writeString(page, page(name, figure, walls));
             String chromium = chromium();
             if (chromium == null) {
-                System.out.println("chart: " + page + " (PNG skipped: no Chromium here; tools/setup-chromium installs it)");
+                System.out.println("chart: " + page + " (PNG skipped: no Chromium here; setup/setup-chromium installs it)");
             } else if (screenshot(chromium, page, png)) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
@@ -598,7 +598,7 @@ final class Report {
 
     /**
      * A page that needs nothing from the network: plotly.js inlined, then the figure. A script
-     * error is written onto the page's root element, where tools/check-charts looks for it. The
+     * error is written onto the page's root element, where report/check-charts looks for it. The
      * figure's script holds text from the CSVs (chapter names, in strings that tablesaw-jsplot
      * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
      * its element ({@link StudyResults#insideScript}).
@@ -825,7 +825,7 @@ final class Report {
     }
 
     /**
-     * Data missing or wrong: one line, and the notebook stops. Tests and tools/Notebooks.java set
+     * Data missing or wrong: one line, and the notebook stops. Tests and report/Notebooks.java set
      * {@code report.quit=throw} to get the line as a {@link Quit} instead of losing their JVM.
      */
     static void quit(String message) {

@@ -6,10 +6,10 @@
 //DEPS org.slf4j:slf4j-nop:2.0.17
 // JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
-//SOURCES ../tools/StudyResults.java
+//SOURCES ../report/StudyResults.java
 //SOURCES ChartImage.java
-// lib/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
-//DEPS ../lib/Machine.java
+// lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
+//DEPS ../lib/harness/Machine.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
@@ -18,7 +18,7 @@
 // What you wait for: each chapter's one-shot command (--runs 1 --warmup 0), timed from the shell to
 // its exit, as a stack of its phases (launcher, JVM start, checks, pre-read, first search, answer,
 // exit), with the Go article's one-shot of the same idea beside it. One machine's answer round
-// (results/<machine>/answer.csv, written by tools/AnswerRound.java or the study).
+// (results/<machine>/answer.csv, written by study/AnswerRound.java or the study).
 // Run from the project's root:   ./jbang notebooks/answer.jsh           (-Dmachine=NAME for another machine)
 
 import tech.tablesaw.api.*;
@@ -28,14 +28,14 @@ import tech.tablesaw.plotly.traces.*;
 Report.MachineResults machine = Report.machine();
 Path csv = machine.csv("answer");
 if (!Files.isRegularFile(csv)) {
-    Report.quit("nothing to draw: no " + csv + " (./jbang tools/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
+    Report.quit("nothing to draw: no " + csv + " (./jbang study/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
 }
 
 List<String> PHASES = StudyResults.ANSWER_PHASES;
 List<String> LABELS = List.of("launcher (JBang or its cache)", "JVM start to main", "options and checks", "pre-read",
         "first search (cold JIT)", "summary", "exit");
 
-// Every field is untrusted: the one reader of results reads the rows (tools/StudyResults.java), and a
+// Every field is untrusted: the one reader of results reads the rows (report/StudyResults.java), and a
 // row whose chapter is not a chapter's or a Go variant's name, or whose seconds are not finite and
 // non-negative, is left out with one line naming its file and line. The newest row of each chapter is drawn.
 StudyResults.AnswerCsv readOrQuit(Path csv) {

@@ -6,10 +6,10 @@
 //DEPS org.slf4j:slf4j-nop:2.0.17
 // JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
-//SOURCES ../tools/StudyResults.java
+//SOURCES ../report/StudyResults.java
 //SOURCES ChartImage.java
-// lib/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
-//DEPS ../lib/Machine.java
+// lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
+//DEPS ../lib/harness/Machine.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
@@ -19,7 +19,7 @@
 // the warm chapters read the page cache; past memory every run reads the disk (the round times those
 // cold), and the O_DIRECT chapters (14, 15) read the disk at every size. The machine's memory is
 // marked on both charts, the memory-read walls on the first. One machine's results
-// (results/<machine>/sizes.csv, from ./jbang tools/SizeSweep.java or the study's --sizes round).
+// (results/<machine>/sizes.csv, from ./jbang study/SizeSweep.java or the study's --sizes round).
 // Run from the project's root:   ./jbang notebooks/sizes.jsh            (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/sizes.jsh
 
@@ -28,7 +28,7 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 if (!Report.machine().has("sizes")) {
-    Report.quit("no " + Report.machine().csv("sizes") + " here: ./jbang tools/SizeSweep.java measures it, from the project's root directory");
+    Report.quit("no " + Report.machine().csv("sizes") + " here: ./jbang study/SizeSweep.java measures it, from the project's root directory");
 }
 // Every size is a file of its own here, so rows are told apart by size too: the newest row of each
 // chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.

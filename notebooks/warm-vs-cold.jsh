@@ -6,10 +6,10 @@
 //DEPS org.slf4j:slf4j-nop:2.0.17
 // JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
 //SOURCES Report.java
-//SOURCES ../tools/StudyResults.java
+//SOURCES ../report/StudyResults.java
 //SOURCES ChartImage.java
-// lib/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
-//DEPS ../lib/Machine.java
+// lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
+//DEPS ../lib/harness/Machine.java
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
@@ -19,7 +19,7 @@
 // run. One machine's results (results/<machine>/cold.csv beside its scoreboard.csv). Two charts:
 // both side by side, and the cold figures alone on a scale of their own, where the chapters that
 // read around the page cache (14, 15) can be told apart, each named with its fraction of fio's best
-// on the same file, read size and job count (fio.csv, tools/FioBeside.java). No memory wall: cold,
+// on the same file, read size and job count (fio.csv, yardsticks/FioBeside.java). No memory wall: cold,
 // the disk is the limit.
 // Run from the project's root:   ./jbang notebooks/warm-vs-cold.jsh     (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/warm-vs-cold.jsh

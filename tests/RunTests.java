@@ -6,25 +6,29 @@
 //DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
-//SOURCES ../tools/VersusGo.java
-//SOURCES ../tools/CacheResidency.java
-//SOURCES ../tools/SizeSweep.java
-//SOURCES ../tools/FioBeside.java
-//SOURCES ../tools/ColdTuning.java
+//SOURCES ../yardsticks/VersusGo.java
+//SOURCES ../experiments/CacheResidency.java
+//SOURCES ../study/SizeSweep.java
+//SOURCES ../yardsticks/FioBeside.java
+//SOURCES ../experiments/ColdTuning.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/ChartImage.java
-//SOURCES *Test.java
+//SOURCES **/*Test.java
 //SOURCES support/*.java
-//SOURCES ../tools/StudyReport.java
-//SOURCES ../tools/NativeYardstick.java
-//SOURCES ../tools/AnswerRound.java
-//SOURCES ../tools/ReadmeTables.java
-//SOURCES ../tools/StudyResults.java
-//SOURCES ../tools/FolderLock.java
-//SOURCES ../tools/CommittedMachines.java
-//SOURCES ../tools/StudyProgress.java
+//SOURCES ../report/StudyReport.java
+//SOURCES ../yardsticks/NativeYardstick.java
+//SOURCES ../study/AnswerRound.java
+//SOURCES ../report/ReadmeTables.java
+//SOURCES ../report/StudyResults.java
+//SOURCES ../study/FolderLock.java
+//SOURCES ../report/CommittedMachines.java
+//SOURCES ../study/ToolCommand.java
+//SOURCES ../yardsticks/WallMemoryRead.java
+//SOURCES ../yardsticks/WallMemoryReadHuge.java
+//SOURCES ../yardsticks/WallPageCacheCopy.java
+//SOURCES ../study/StudyProgress.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 
@@ -47,7 +51,7 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
 /**
  * Runs every JUnit 5 test of the project: {@code ./jbang tests/RunTests.java}.
  *
- * <p>Every class named {@code *Test} in {@code tests/} is found and run. Each test is printed as it
+ * <p>Every class named {@code *Test} in the folders of {@code tests/} is found and run. Each test is printed as it
  * ends; the last line is {@code N passed, N failed, N skipped} (skipped counts the tests whose
  * assumptions did not hold on this machine, which JUnit calls aborted), and the exit status is non-zero
  * when anything failed. {@code ./jbang tests/RunTests.java ChapterCorrectnessTest} runs one class.

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/*.java
+//SOURCES ../lib/**/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -71,7 +71,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     static final long SCAN_SLICE_BYTES = 64 << 10;
     /**
      * Reads each worker keeps in flight, a chunk each: 4 MiB of buffers per worker with 1 MiB
-     * chunks. Deeper is not faster on a virtual disk: in tools/ColdTuning.java's sweep (1 MiB, 2
+     * chunks. Deeper is not faster on a virtual disk: in experiments/ColdTuning.java's sweep (1 MiB, 2
      * workers) 4 and 8 beat 16 and 32, and fio's io_uring jobs agree.
      */
     static final int QUEUE_DEPTH = 4;
@@ -82,7 +82,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
         this(QUEUE_DEPTH);
     }
 
-    /** Another depth: for tools/ColdTuning.java's sweep and the tests. */
+    /** Another depth: for experiments/ColdTuning.java's sweep and the tests. */
     V15IoUring(int queueDepth) {
         this.queueDepth = queueDepth;
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The command is this JVM's own: the same {@code java} binary, class path and options (which
  * carry {@code --add-modules} and {@code --enable-native-access}), so the child sees exactly the
- * classes under test. Its JIT commands are lib's ({@code lib/EarlyCompile.java}'s header), which
+ * classes under test. Its JIT commands are lib's ({@code lib/chapter/EarlyCompile.java}'s header), which
  * name chapters' own kernels, and its chapter header's, if it has any; not every header's, which the
  * test runner gathers: a chapter run with another chapter's early compile could crash on a shrinking
  * file where it would otherwise say one line (FirstRunOptionsTest says why).
@@ -46,7 +46,7 @@ final class Subprocess {
         command.add(ProcessHandle.current().info().command().orElseThrow());
         ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(option -> !option.startsWith(JIT_COMMAND)).forEach(command::add);
-        List<Path> headers = new ArrayList<>(List.of(Path.of("lib", "EarlyCompile.java")));
+        List<Path> headers = new ArrayList<>(List.of(Path.of("lib", "chapter", "EarlyCompile.java")));
         Path chapter = Path.of("variants", mainClass + ".java");
         if (Files.isRegularFile(chapter)) {
             headers.add(chapter);

@@ -1,0 +1,441 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tech.tablesaw.api.ColumnType;
+import tech.tablesaw.api.Row;
+import tech.tablesaw.api.Table;
+
+/**
+ * The notebooks' shared code (notebooks/Report.java) on a small fixture of two machines
+ * (tests/fixtures/results, described in its README): which rows a chart may draw together, what is
+ * left out and said, and which files a chart may replace. One notebook runs end to end, the way a
+ * fresh clone runs it: no chart pages, committed PNGs present.
+ */
+class NotebookTest {
+
+    static final Path FIXTURE = Path.of("tests", "fixtures", "results");
+    static final String ALPHA = "alpha-epyc-2c-avx512", BETA = "beta-xeon-8c-avx2";
+
+    @BeforeAll
+    static void quitThrowsInsteadOfExiting() {
+        System.setProperty("report.quit", "throw");
+    }
+
+    static Report.MachineResults machine(String name) {
+        return Report.choose(FIXTURE, name);
+    }
+
+    static Set<String> values(Table rows, String column) {
+        return rows.stream().map(row -> String.valueOf(row.getObject(column))).collect(Collectors.toSet());
+    }
+
+    @Test
+    void bothMachineFoldersAreFoundAndTheReferenceFolderIsNotOne() {
+        List<String> names = Report.machines(FIXTURE).stream().map(m -> m.name).toList();
+        assertEquals(List.of(ALPHA, BETA), names);
+    }
+
+    @Test
+    void aChartDrawsOneMachineOneFileSizeAndOneCacheState() {
+        Report.Selected alpha = Report.select(machine(ALPHA), "scoreboard", "warm");
+        Table rows = alpha.rows();
+        assertEquals(Set.of("AMD EPYC"), values(rows, "cpu_model"));
+        assertEquals(Set.of("2"), values(rows, "logical_cores"));
+        assertEquals(Set.of("512"), values(rows, "vector_bits"));
+        assertEquals(Set.of(Long.toString(4L << 30)), values(rows, "file_bytes"));
+        assertEquals(Set.of("warm"), values(rows, "cache"));
+        // chapter 13's newest row is a 64 MiB trial: the 4 GiB figure is the one drawn
+        Row v13 = rows.where(rows.stringColumn("chapter").isEqualTo("V13PreadVector")).row(0);
+        assertEquals(21475.0, v13.getDouble("mbps"));
+        // chapter 12 was measured on another machine only: missing here, not borrowed
+        assertEquals(Set.of("V00Cmp", "V01ReadAll", "V04Mmap", "V13PreadVector"), values(rows, "chapter"));
+        assertEquals(4, rows.rowCount(), "one row per chapter");
+
+        String notes = String.join("\n", alpha.notes());
+        assertTrue(notes.contains("a 64 MiB file, where " + ALPHA + "'s study is the 4 GiB one (V13PreadVector)"), notes);
+        assertTrue(notes.contains("measured on another machine (Intel Xeon, 8 cores, 256-bit vectors)"), notes);
+    }
+
+    @Test
+    void badRowsAreLeftOutEachWithItsFileAndLine() {
+        Report.Selected alpha = Report.select(machine(ALPHA), "scoreboard", "warm");
+        Path csv = FIXTURE.resolve(ALPHA).resolve("scoreboard.csv");
+        List<String> problems = alpha.notes().stream().filter(note -> note.contains(" line ")).toList();
+        assertEquals(3, problems.size(), String.join("\n", alpha.notes()));
+        assertTrue(problems.get(0).startsWith(csv + " line 7: left out, mbps is \"fast\""), problems.get(0));
+        assertTrue(problems.get(1).startsWith(csv + " line 8: left out, 5 fields where the header has 22"), problems.get(1));
+        assertTrue(problems.get(2).startsWith(csv + " line 9: left out, run_s"), problems.get(2));
+        // the older, good rows of those chapters are drawn instead, with their own figures
+        Table rows = alpha.rows();
+        assertEquals(17180.0, rows.where(rows.stringColumn("chapter").isEqualTo("V04Mmap")).row(0).getDouble("mbps"));
+    }
+
+    @Test
+    void columnsHaveTheTypesAReaderWouldGuess() {
+        Table rows = Report.select(machine(ALPHA), "scoreboard", "warm").rows();
+        assertEquals(ColumnType.DOUBLE, rows.column("mbps").type());
+        assertEquals(ColumnType.DOUBLE, rows.column("mean_s").type());
+        assertEquals(ColumnType.INTEGER, rows.column("workers").type());
+        assertEquals(ColumnType.LONG, rows.column("file_bytes").type());
+        assertEquals(ColumnType.STRING, rows.column("run_s").type());
+        assertTrue(rows.doubleColumn("mbps").mean() > 0);
+    }
+
+    @Test
+    void rowsRecordedForAnotherMachineOrAnotherCacheAreLeftOutAndPageCachesStayApart() {
+        Report.Selected beta = Report.select(machine(BETA), "scoreboard", "warm");
+        Table rows = beta.rows();
+        assertEquals(Set.of("Intel Xeon"), values(rows, "cpu_model"));
+        assertEquals(Set.of("warm"), values(rows, "cache"));
+        // chapter 4 at both page-cache settings: two rows, neither replacing the other
+        Table v04 = rows.where(rows.stringColumn("chapter").isEqualTo("V04Mmap"));
+        assertEquals(Set.of("small", "huge"), values(v04, "page_cache"));
+        // a row from before the column existed ran with the system's own setting
+        assertEquals(Set.of(Report.PAGE_CACHE_AS_IS),
+                values(rows.where(rows.stringColumn("chapter").isEqualTo("V01ReadAll")), "page_cache"));
+        // the V13 row recorded for the other machine is not drawn as beta's
+        Table v13 = rows.where(rows.stringColumn("chapter").isEqualTo("V13PreadVector"));
+        assertEquals(1, v13.rowCount());
+        assertEquals(17180.0, v13.row(0).getDouble("mbps"));
+        String notes = String.join("\n", beta.notes());
+        assertTrue(notes.contains("measured on another machine (" + ALPHA + ")"), notes);
+        assertTrue(notes.contains("with a cold page cache, where this table holds warm"), notes);
+        assertEquals(List.of(Report.PAGE_CACHE_AS_IS, "huge", "small"), Report.pageCaches(rows));
+    }
+
+    @Test
+    void everyChartNamesItsMachineFileSizeAndRunsAndATrialSaysSo() {
+        Report.MachineResults alpha = machine(ALPHA), beta = machine(BETA);
+        String full = Report.caption(alpha, Report.select(alpha, "scoreboard", "warm").rows());
+        assertEquals(ALPHA + " · 4 GiB file · 5 runs, 1 warm-up", full);
+        String trial = Report.caption(beta, Report.select(beta, "scoreboard", "warm").rows());
+        assertTrue(trial.startsWith(BETA + " · 4 GiB file · 3 runs, 0 warm-up · TRIAL ("), trial);
+        assertTrue(trial.contains("fewer than 5 runs") && trial.contains("no warm-up"), trial);
+    }
+
+    @Test
+    void bothMemoryWallsAreFoundAndLabelledEachFromItsOwnMachine() {
+        List<StudyResults.Wall> alpha = Report.walls(machine(ALPHA), false);
+        assertEquals(1, alpha.size());
+        assertEquals(34360.0, alpha.getFirst().mbps(), "the 4 GiB wall, not the 64 MiB one");
+        List<StudyResults.Wall> beta = Report.walls(machine(BETA), false);
+        assertEquals(List.of(17180.0, 21475.0), beta.stream().map(StudyResults.Wall::mbps).toList());
+        assertTrue(beta.get(1).label().startsWith("memory-read wall, huge pages"), beta.get(1).label());
+    }
+
+    @Test
+    void theDefaultMachineIsTheMostRecentStudyWhenThisMachineHasNone() {
+        // neither fixture folder is named like a real machine, so the newest study is drawn
+        assertEquals(BETA, Report.choose(FIXTURE, null).name);
+        assertEquals(ALPHA, Report.choose(FIXTURE, ALPHA).name);
+        IllegalStateException unknown = assertThrows(IllegalStateException.class, () -> Report.choose(FIXTURE, "nowhere"));
+        assertTrue(unknown.getMessage().contains(ALPHA + ", " + BETA), unknown.getMessage());
+    }
+
+    @Test
+    void resultsWrittenStraightIntoAFolderAreOneMachineNamedLikeItsFolderWouldBe(@TempDir Path dir) throws IOException {
+        Files.copy(FIXTURE.resolve(BETA).resolve("scoreboard.csv"), dir.resolve("scoreboard.csv"));
+        List<Report.MachineResults> machines = Report.machines(dir);
+        assertEquals(1, machines.size());
+        assertEquals("intel-xeon-8c-avx2", machines.getFirst().name);
+    }
+
+    @Test
+    void scalingColumnsAndShortNamesReadWell() {
+        assertEquals("V09 mmap parallel vector", Report.shortName("V09MmapParallelVector"));
+        assertEquals("V11 pread parallel vector 256", Report.shortName("V11PreadParallelVector256"));
+        assertEquals("V16 huge page read", Report.shortName("V16HugePageRead"));
+        assertEquals("Go v4", Report.shortName("Go v4"));
+        assertEquals("WallMemoryRead", Report.shortName("WallMemoryRead"));
+        assertEquals("V06", StudyResults.chapterNumber("Go v6"));
+        assertEquals("4 GiB", StudyResults.binarySize(4L << 30));
+        assertEquals("64 MiB", StudyResults.binarySize(64L << 20));
+    }
+
+    // --- charts and the files they replace
+
+    /** A chart-like image: white, with gridlines every 80 px and a few bars. */
+    static BufferedImage drawnChart() {
+        BufferedImage image = new BufferedImage(1000, 600, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = image.createGraphics();
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, 1000, 600);
+        g.setColor(new Color(0xee, 0xee, 0xee));
+        for (int x = 100; x < 1000; x += 80) {
+            g.drawLine(x, 80, x, 540);
+        }
+        g.setColor(new Color(0x1f, 0x77, 0xb4));
+        for (int y = 100; y < 520; y += 40) {
+            g.fillRect(100, y, 200 + y, 25);
+        }
+        g.dispose();
+        return image;
+    }
+
+    @Test
+    void aWholeChartPassesAndAHalfPaintedOneFails(@TempDir Path dir) throws IOException {
+        Path whole = dir.resolve("whole.png"), half = dir.resolve("half.png");
+        BufferedImage image = drawnChart();
+        ImageIO.write(image, "png", whole.toFile());
+        int[] plotArea = {100, 80, 850, 460};
+        assertNull(ChartImage.problem(whole, plotArea));
+        assertNull(ChartImage.problem(whole, null));
+        // a 256 px tile Chromium had not painted yet
+        Graphics2D g = image.createGraphics();
+        g.setColor(Color.WHITE);
+        g.fillRect(512, 256, 256, 256);
+        g.dispose();
+        ImageIO.write(image, "png", half.toFile());
+        String problem = ChartImage.problem(half, plotArea);
+        assertNotNull(problem);
+        assertTrue(problem.startsWith("a blank block of"), problem);
+        Files.write(dir.resolve("cut.png"), java.util.Arrays.copyOf(Files.readAllBytes(whole), 100));
+        assertNotNull(ChartImage.problem(dir.resolve("cut.png"), plotArea));
+    }
+
+    @Test
+    void aMarkedPngStillDecodesAndIsKnownAsAChart(@TempDir Path dir) throws IOException {
+        Path png = dir.resolve("chart.png");
+        ImageIO.write(drawnChart(), "png", png.toFile());
+        assertTrue(ChartImage.isPng(png));
+        assertFalse(ChartImage.isMarked(png));
+        ChartImage.mark(png);
+        assertTrue(ChartImage.isMarked(png));
+        BufferedImage back = ImageIO.read(png.toFile());
+        assertEquals(drawnChart().getRGB(150, 110), back.getRGB(150, 110));
+    }
+
+    @Test
+    void aChartReplacesOnlyFilesANotebookMade(@TempDir Path dir) throws IOException {
+        Path page = dir.resolve("scoreboard.html"), png = dir.resolve("scoreboard.png");
+        assertNull(Report.whyNotReplace(page, png), "nothing there yet");
+        ImageIO.write(drawnChart(), "png", png.toFile());
+        String foreign = Report.whyNotReplace(page, png);
+        assertNotNull(foreign, "a PNG of the same name that no notebook drew, untracked");
+        assertTrue(foreign.contains("left it alone"), foreign);
+        ChartImage.mark(png);
+        assertNull(Report.whyNotReplace(page, png), "a PNG a notebook drew: no page needed (a fresh clone has none)");
+        Files.writeString(page, "<html>someone's page</html>");
+        assertNotNull(Report.whyNotReplace(page, png));
+        Files.writeString(page, Report.PAGE_MARK + "\n<html></html>");
+        assertNull(Report.whyNotReplace(page, png));
+    }
+
+    @Test
+    void aCommittedPngWithoutItsPageIsRedrawnAsAFreshCloneWouldHaveIt(@TempDir Path dir) throws Exception {
+        Path png = dir.resolve("scoreboard.png");
+        ImageIO.write(drawnChart(), "png", png.toFile()); // unmarked, as charts committed before the mark
+        for (List<String> git : List.of(List.of("init", "-q"), List.of("add", "scoreboard.png"),
+                List.of("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "chart"))) {
+            List<String> command = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
+            command.addAll(git);
+            org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder(command).start().waitFor() == 0, "git is needed here");
+        }
+        assertNull(Report.whyNotReplace(dir.resolve("scoreboard.html"), png), "committed and unchanged: git holds it");
+        Files.write(png, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
+        assertNotNull(Report.whyNotReplace(dir.resolve("scoreboard.html"), png), "changed since the commit: someone's work");
+    }
+
+    /**
+     * The fresh-clone path, end to end with JBang: the fixture's machines, a chart PNG committed
+     * without its page, and no Chromium. The notebook draws its page, says the PNG was skipped,
+     * leaves the committed PNG as it was, and exits 0; what it left out it says in one line each.
+     */
+    @Test
+    void theScoreboardNotebookDrawsInAFreshCloneWithoutChromium(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        Path charts = Files.createDirectories(root.resolve(ALPHA).resolve("charts"));
+        Path png = charts.resolve("scoreboard.png");
+        ImageIO.write(drawnChart(), "png", png.toFile());
+        ChartImage.mark(png);
+        byte[] committed = Files.readAllBytes(png);
+
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA,
+                "-Dchromium=none", "notebooks/scoreboard.jsh"), dir.resolve("logs"));
+        assertEquals(0, result.exitCode(), result.toString());
+        assertTrue(Files.readString(charts.resolve("scoreboard.html")).startsWith(Report.PAGE_MARK), result.toString());
+        assertTrue(result.stdout().contains("PNG skipped: no Chromium here"), result.toString());
+        assertTrue(result.stdout().contains("line 7: left out, mbps is \"fast\""), result.stdout());
+        assertTrue(result.stdout().contains("tables: scoreboard"), result.stdout());
+        assertFalse(result.stdout().contains("Error:"), result.stdout()); // JShell's word for a snippet that failed
+        assertEquals(List.of(), result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList(),
+                "no warnings: " + result.stderr());
+        assertTrue(java.util.Arrays.equals(committed, Files.readAllBytes(png)));
+    }
+
+    /**
+     * The answer notebook reads answer.csv through the one reader of results: it draws the newest
+     * row of each chapter and Go variant, says each row it left out in one line with its file and
+     * line, and refuses a file of another kind in one line, with status 2.
+     */
+    @Test
+    void theAnswerNotebookDrawsTheNewestRowsAndSaysWhatItLeftOut(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        Path csv = root.resolve(ALPHA).resolve("answer.csv");
+        String header = String.join(",", StudyResults.ANSWER_COLUMNS) + "\n";
+        Files.writeString(csv, header
+                + "2026-01-01,V04Mmap,2,9.0000,9.0000,9.0000,9.0000,1,1,1,1,3,1,1,0,9.0000;9.0000\n"                 // replaced by line 4
+                + "2026-01-01,Go v4,2,0.5000,0.5000,0.5000,0.5000,,,,,,,,,0.5000;0.5000\n"
+                + "2026-01-02,V04Mmap,2,1.2500,1.2500,1.2500,1.2500,0.1,0.1,0.1,0.1,0.75,0.1,0.1,0,1.2500;1.2500\n"
+                + "2026-01-02,V13PreadVector,2,Infinity,1,1,1,0.1,0.1,0.1,0.1,0.5,0.1,0.1,0,1;1\n");           // line 5, left out
+        List<String> command = List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none", "notebooks/answer.jsh");
+        Subprocess.Result result = Subprocess.run(command, dir.resolve("logs"));
+        assertEquals(0, result.exitCode(), result.toString());
+        assertTrue(result.stdout().contains(csv + " line 5: left out, median_s is \"Infinity\", not a number"), result.stdout());
+        assertTrue(result.stdout().contains("tables: answer (2×9)"), result.stdout());
+        assertTrue(java.util.regex.Pattern.compile("V04 mmap +\\| +1\\.25 +\\|").matcher(result.stdout()).find(),
+                "the newest row of chapter 4: " + result.stdout());
+        assertTrue(java.util.regex.Pattern.compile("Go v4 +\\| +0\\.5 +\\|").matcher(result.stdout()).find(), result.stdout());
+        assertFalse(result.stdout().contains("V13"), result.stdout());
+        assertFalse(result.stdout().contains("Exception") || result.stdout().contains("Error:"), result.stdout());
+
+        Files.writeString(csv, "date,chapter,workers\n");
+        result = Subprocess.run(command, dir.resolve("logs-other"));
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> said = result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList();
+        assertEquals(List.of(csv + " is not an answer-round CSV: its header is not " + header.strip()), said, result.toString());
+    }
+
+    /**
+     * A folder copied to a new name: every row names the old machine, so nothing is left to draw.
+     * The notebook says so in one line and ends with status 2 (the study counts it as failed), with
+     * no stack trace.
+     */
+    @Test
+    void aNotebookWithNothingToDrawSaysSoInOneLineAndEndsWithStatus2(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE.resolve(BETA), root.resolve("renamed-xeon"));
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=renamed-xeon",
+                "-Dchromium=none", "notebooks/scoreboard.jsh"), dir.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> said = result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList();
+        assertEquals(1, said.size(), result.toString());
+        assertTrue(said.getFirst().startsWith("nothing to draw: "), result.toString());
+        assertFalse(result.stdout().contains("Exception") || result.stdout().contains("Error:"), result.toString());
+    }
+
+    /** JShell goes on after a step that throws and exits 0; a notebook must not: it ends with status 2. */
+    @Test
+    void aNotebookWhoseStepFailsEndsWithStatus2(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        Path notebook = dir.resolve("broken.jsh");
+        String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
+                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
+                .collect(Collectors.joining("\n"));
+        Files.writeString(notebook, header + """
+
+                import tech.tablesaw.api.*;
+                Table rows = Report.results("scoreboard");
+                Table broken = rows.where(null);
+                Report.loaded("broken", broken);
+                """);
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA,
+                "-Dchromium=none", notebook.toString()), dir.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains("the notebook stopped before its last line"), result.toString());
+    }
+
+    /**
+     * The study's way (report/Notebooks.java): several notebooks in one JShell, the shared code
+     * compiled once. They draw the same pages, byte for byte, and print the same lines as each
+     * notebook run alone.
+     */
+    @Test
+    void notebooksInOneJShellDrawWhatEachDrawsAlone(@TempDir Path dir) throws Exception {
+        Path alone = dir.resolve("alone"), together = dir.resolve("together");
+        copyTree(FIXTURE, alone);
+        copyTree(FIXTURE, together);
+        List<String> notebooks = List.of("notebooks/scoreboard.jsh", "notebooks/warmup.jsh");
+        StringBuilder aloneOut = new StringBuilder();
+        for (String notebook : notebooks) {
+            Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + alone, "-Dmachine=" + ALPHA,
+                    "-Dchromium=none", notebook), dir.resolve("logs-" + aloneOut.length()));
+            assertEquals(0, result.exitCode(), result.toString());
+            aloneOut.append(result.stdout());
+        }
+        List<String> command = new java.util.ArrayList<>(List.of("./jbang", "-Dresults=" + together, "-Dmachine=" + ALPHA,
+                "-Dchromium=none", "report/Notebooks.java"));
+        command.addAll(notebooks);
+        Subprocess.Result session = Subprocess.run(command, dir.resolve("logs-together"));
+        assertEquals(0, session.exitCode(), session.toString());
+        assertEquals(List.of(), session.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList(), session.toString());
+        assertEquals(aloneOut.toString().replace(alone.toString(), "RESULTS"), session.stdout().replace(together.toString(), "RESULTS"));
+        Path charts = alone.resolve(ALPHA).resolve("charts");
+        List<Path> pages;
+        try (var files = Files.list(charts)) {
+            pages = files.filter(file -> file.toString().endsWith(".html")).sorted().toList();
+        }
+        assertEquals(2, pages.size(), pages.toString());
+        for (Path page : pages) {
+            Path same = together.resolve(ALPHA).resolve("charts").resolve(page.getFileName().toString());
+            assertTrue(java.util.Arrays.equals(Files.readAllBytes(page), Files.readAllBytes(same)), page.getFileName() + " differs");
+        }
+    }
+
+    /**
+     * In one JShell, each notebook starts from the shared code alone: what the notebook before it
+     * declared is gone. One that stops (a snippet that does not compile, Report.quit's line) is
+     * named, the others still draw, and the run ends with status 2.
+     */
+    @Test
+    void inOneJShellEachNotebookStartsAfreshAndOneThatStopsLeavesTheOthersDrawing(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
+                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
+                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
+                .collect(Collectors.joining("\n"));
+        Path leftover = dir.resolve("leftover.jsh"), quits = dir.resolve("quits.jsh");
+        Files.writeString(leftover, header + "\nSystem.out.println(scoreboard.rowCount()); // scoreboard.jsh's table\n"
+                + "Report.loaded(\"scoreboard\", scoreboard);\n");
+        Files.writeString(quits, header + "\nimport tech.tablesaw.api.*;\nTable rows = Report.results(\"scoreboard\");\n"
+                + "Report.quit(\"nothing to draw: this notebook says so\");\nReport.loaded(\"rows\", rows);\n");
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none",
+                "report/Notebooks.java", "notebooks/scoreboard.jsh", leftover.toString(), quits.toString(), "notebooks/scoreboard.jsh"),
+                dir.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> said = result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList();
+        assertTrue(said.contains(leftover + ": does not compile: System.out.println(scoreboard.rowCount()); // scoreboard.jsh's table"),
+                result.toString());
+        assertTrue(said.contains("nothing to draw: this notebook says so"), result.toString());
+        assertEquals(List.of("Notebooks: " + leftover + " stopped before its last line", "Notebooks: " + quits + " stopped before its last line"),
+                said.subList(said.size() - 2, said.size()), result.toString());
+        assertEquals(2, result.stdout().lines().filter(line -> line.startsWith("tables: scoreboard")).count(),
+                "both scoreboards drew: " + result.stdout());
+        assertFalse(result.stdout().contains("Exception"), result.stdout());
+    }
+
+    static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import lib.UserMistakeException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** README's tables are what the committed CSVs give, and a table that drifts from them is named. */
+class ReadmeTablesTest {
+
+    static final String MACHINE = "amd-epyc-f26m2-2c-avx512";
+    static final String HEADER = "date,chapter,workers,cache,file_bytes,chunk_bytes,offset,warmup_runs,runs,mean_s,median_s,min_s,max_s,mbps,run_s,warmup_s,cpu_model,logical_cores,vector_bits\n";
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void everyGeneratedBlockOfTheReadmesIsWhatTheCommittedCsvsGive() throws IOException {
+        for (Path document : ReadmeTables.DOCUMENTS) {
+            String text = Files.readString(document);
+            List<String> differences = ReadmeTables.differences(document.toString(), text,
+                    new ReadmeTables.Results(ReadmeTables.RESULTS, document.toAbsolutePath().getParent()));
+            assertTrue(differences.isEmpty(), String.join("\n", differences) + "\n(./jbang report/ReadmeTables.java rewrites them)");
+        }
+    }
+
+    @Test
+    void theReadmesTablesAreGeneratedNotTypedByHand() throws IOException {
+        Set<String> kinds = ReadmeTables.blocks("README.md", Files.readString(Path.of("README.md"))).stream()
+                .map(ReadmeTables.Block::kind).collect(Collectors.toSet());
+        for (String table : List.of("scoreboard", "scaling", "cold", "pagecache", "versus-go", "machines", "figure")) {
+            assertTrue(kinds.contains(table), "README.md has no generated " + table + " block");
+        }
+        assertTrue(ReadmeTables.blocks("results/README.md", Files.readString(Path.of("results", "README.md"))).stream()
+                .anyMatch(block -> block.kind().equals("machines")), "results/README.md lists the machines from their machine.json");
+    }
+
+    /**
+     * A reader's study writes results/THEIR-MACHINE/ beside the committed folders: the README's blocks,
+     * generated from the committed folders alone (results/committed-machines.txt), are still what
+     * the check finds, in a copy of the project's documents and results.
+     */
+    @Test
+    void aReadersOwnFolderInResultsChangesNoBlockOfTheReadmes() throws IOException {
+        Path clone = folder.resolve("clone");
+        Path results = Files.createDirectories(clone.resolve("results"));
+        Files.copy(Path.of("README.md"), clone.resolve("README.md"));
+        Files.copy(ReadmeTables.RESULTS.resolve("README.md"), results.resolve("README.md"));
+        Files.copy(ReadmeTables.RESULTS.resolve(CommittedMachines.FILE_NAME), results.resolve(CommittedMachines.FILE_NAME));
+        try (java.util.stream.Stream<Path> files = Files.walk(ReadmeTables.RESULTS)) {
+            for (Path file : files.filter(Files::isRegularFile).filter(file -> file.toString().endsWith(".csv")
+                    || file.getFileName().toString().equals("machine.json")).toList()) {
+                Path copy = results.resolve(ReadmeTables.RESULTS.relativize(file).toString());
+                Files.createDirectories(copy.getParent());
+                Files.copy(file, copy);
+            }
+        }
+        Path own = Files.createDirectories(results.resolve("a-readers-machine-4c-avx2"));
+        Files.writeString(own.resolve("machine.json"), "{\"name\": \"a-readers-machine-4c-avx2\", \"cpu_model\": \"Reader CPU\", \"logical_cores\": 4}");
+        Files.writeString(own.resolve("scoreboard.csv"), HEADER + row("V01ReadAll", 1, 2.0));
+
+        for (Path document : List.of(clone.resolve("README.md"), results.resolve("README.md"))) {
+            List<String> differences = ReadmeTables.differences(document.toString(), Files.readString(document),
+                    new ReadmeTables.Results(results, document.getParent()));
+            assertTrue(differences.isEmpty(), String.join("\n", differences));
+        }
+    }
+
+    /** Each folder results/committed-machines.txt names is there, with its machine.json: a typo would drop a machine from the tables. */
+    @Test
+    void everyCommittedFolderIsThere() {
+        java.util.Set<String> committed = CommittedMachines.of(ReadmeTables.RESULTS).orElseThrow();
+        assertFalse(committed.isEmpty());
+        for (String machine : committed) {
+            assertTrue(Files.isRegularFile(ReadmeTables.RESULTS.resolve(machine).resolve("machine.json")), machine);
+        }
+        assertEquals("amd-epyc-f26m2-2c-avx512-local", CommittedMachines.studyFolder(ReadmeTables.RESULTS, "amd-epyc-f26m2-2c-avx512"), "a committed name gets a folder of its own");
+        assertEquals("a-machine-of-its-own", CommittedMachines.studyFolder(ReadmeTables.RESULTS, "a-machine-of-its-own"));
+    }
+
+    /** Where the results root names its committed folders, a block can name no other. */
+    @Test
+    void aBlockNamingAFolderThatIsNotCommittedIsRefused() throws IOException {
+        Path results = results(0.25);
+        Files.writeString(results.resolve(CommittedMachines.FILE_NAME), "# committed\nm0\n");
+        UserMistakeException refused = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md", DOCUMENT, source(results)));
+        assertTrue(refused.getMessage().contains("'m1' is not one of the folders committed with the project"), refused.getMessage());
+        String machines = ReadmeTables.machines(source(results), null);
+        assertFalse(machines.contains("m1"), "only committed folders are listed: " + machines);
+    }
+
+    /** A results root with one machine whose scoreboard has chapter 1 and chapter 13. */
+    private Path results(double chapterThirteenSeconds) throws IOException {
+        Path machine = Files.createDirectories(folder.resolve("results").resolve("m1"));
+        Files.writeString(machine.resolve("scoreboard.csv"), HEADER
+                + row("V01ReadAll", 1, 4.0) + row("V13PreadVector", 2, chapterThirteenSeconds));
+        Files.writeString(machine.resolve("machine.json"), "{\"cpu_model\": \"Test <b>CPU</b> | x\", \"logical_cores\": 2}");
+        return folder.resolve("results");
+    }
+
+    private static String row(String chapter, int workers, double seconds) {
+        long bytes = 4L << 30;
+        return String.format(java.util.Locale.ROOT, "2026-01-01T00:00:00Z,%s,%d,warm,%d,,%d,0,1,%.6f,%.6f,%.6f,%.6f,%.0f,%.6f,,Test CPU,2,512\n",
+                chapter, workers, bytes, bytes - 8, seconds, seconds, seconds, seconds, bytes / seconds / 1e6, seconds);
+    }
+
+    private static final String DOCUMENT = """
+            # A book
+            <!-- generated:scoreboard machine=m1 -->
+            a table typed by hand
+            <!-- /generated -->
+            prose stays as it is
+            """;
+
+    private ReadmeTables.Results source(Path results) {
+        return new ReadmeTables.Results(results, folder);
+    }
+
+    @Test
+    void aBlockThatDiffersFromTheCsvsIsNamedAndRewritten() throws IOException {
+        Path results = results(0.25);
+        List<String> differences = ReadmeTables.differences("book.md", DOCUMENT, source(results));
+        assertEquals(1, differences.size());
+        assertTrue(differences.getFirst().contains("book.md:2: block generated:scoreboard machine=m1"), differences.getFirst());
+
+        String rewritten = ReadmeTables.regenerate("book.md", DOCUMENT, source(results));
+        assertTrue(rewritten.contains("| 13 | `V13PreadVector` | 2 | 0.250 | 17,180 | 16.0 |"), rewritten);
+        assertTrue(rewritten.startsWith("# A book\n") && rewritten.endsWith("<!-- /generated -->\nprose stays as it is\n"), rewritten);
+        assertTrue(ReadmeTables.differences("book.md", rewritten, source(results)).isEmpty());
+
+        // the same page against a CSV whose figure changed: the table no longer matches
+        Path other = results(0.5); // the same folder, chapter 13 now twice as slow
+        assertFalse(ReadmeTables.differences("book.md", rewritten, source(other)).isEmpty(), "a new figure in the CSV must show");
+    }
+
+    @Test
+    void checkExitsOneNamingTheBlockAndRewritesNothing() throws IOException {
+        Path results = results(0.25);
+        Path document = Files.writeString(folder.resolve("book.md"), DOCUMENT);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int exit = ReadmeTables.run(new String[] {"--check", "--results", results.toString(), document.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, exit);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("block generated:scoreboard machine=m1 differs"), err.toString(StandardCharsets.UTF_8));
+        assertEquals(DOCUMENT, Files.readString(document), "--check writes nothing");
+
+        exit = ReadmeTables.run(new String[] {"--results", results.toString(), document.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit);
+        assertTrue(Files.readString(document).contains("`V13PreadVector`"));
+        assertEquals(0, ReadmeTables.run(new String[] {"--check", "--results", results.toString(), document.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+    }
+
+    /** A rewritten document keeps its permissions, and a symlinked one stays a link: its target is rewritten. */
+    @Test
+    void aRewrittenDocumentKeepsItsModeAndASymlinkStaysALink() throws IOException {
+        Path results = results(0.25);
+        Path document = Files.writeString(Files.createDirectories(folder.resolve("docs")).resolve("book.md"), DOCUMENT);
+        var readableByAll = java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--");
+        Files.setPosixFilePermissions(document, readableByAll);
+        Path link = Files.createSymbolicLink(folder.resolve("link.md"), Path.of("docs", "book.md"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int exit = ReadmeTables.run(new String[] {"--results", results.toString(), link.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        assertTrue(Files.isSymbolicLink(link), "the link is still a link");
+        assertTrue(Files.readString(document).contains("`V13PreadVector`"), "its target is rewritten");
+        assertEquals(readableByAll, Files.getPosixFilePermissions(document), "with its mode kept");
+        try (var left = Files.list(document.getParent())) {
+            assertEquals(List.of(document), left.toList(), "no temporary file left");
+        }
+    }
+
+    @Test
+    void untrustedMachineFieldsCannotActAsMarkup() throws IOException {
+        Path results = results(0.25);
+        String table = ReadmeTables.regenerate("book.md", "<!-- generated:machines -->\n<!-- /generated -->\n", source(results));
+        assertTrue(table.contains("Test &lt;b&gt;CPU&lt;/b&gt; \\| x"), table);
+        assertTrue(table.contains("[`m1`](results/m1/index.html)"), table);
+    }
+
+    @Test
+    void unknownBlocksBadRowsAndMissingMachinesAreRefusedInOneLine() throws IOException {
+        Path results = results(0.25);
+        UserMistakeException unknown = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md",
+                "<!-- generated:nonsense machine=m1 -->\n<!-- /generated -->\n", source(results)));
+        assertTrue(unknown.getMessage().startsWith("book.md:1: no kind of generated block is called 'nonsense'"), unknown.getMessage());
+
+        UserMistakeException missing = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md",
+                "<!-- generated:scoreboard machine=m2 -->\n<!-- /generated -->\n", source(results)));
+        assertTrue(missing.getMessage().contains("no results folder"), missing.getMessage());
+
+        UserMistakeException unclosed = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md",
+                "<!-- generated:scoreboard machine=m1 -->\nno end\n", source(results)));
+        assertTrue(unclosed.getMessage().startsWith("book.md:1: a generated block"), unclosed.getMessage());
+
+        Path scoreboard = results.resolve("m1").resolve("scoreboard.csv");
+        Files.writeString(scoreboard, HEADER + row("V01ReadAll", 1, 4.0).replace(",4.000000,", ",NaN,"));
+        UserMistakeException bad = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md", DOCUMENT, source(results)));
+        assertTrue(bad.getMessage().contains(scoreboard + " line 2: mean_s is \"NaN\", not a number"), bad.getMessage());
+        assertFalse(bad.getMessage().contains("\n"), "one line");
+    }
+
+    /** A figure that cannot be true, anywhere in the CSV, stops the tool: one line naming file and line, exit status 2. */
+    @Test
+    void aFigureThatCannotBeTrueIsRefusedInOneLineWithExitStatus2() throws IOException {
+        Path results = results(0.25);
+        Path document = Files.writeString(folder.resolve("book.md"), DOCUMENT);
+        Path scoreboard = results.resolve("m1").resolve("scoreboard.csv");
+        String good = Files.readString(scoreboard);
+        for (String bad : List.of("Infinity", "-0.25", "0.25f", "0x1p-2", "a quarter")) {
+            Files.writeString(scoreboard, good.replace(",0.250000,0.250000,", "," + bad + ",0.250000,"));
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            int exit = ReadmeTables.run(new String[] {"--results", results.toString(), document.toString()},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            List<String> said = err.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(2, exit, bad + ": " + said);
+            assertEquals(1, said.size(), bad + ": " + said);
+            assertTrue(said.getFirst().contains(scoreboard + " line 3: mean_s is \"" + bad + "\""), said.getFirst());
+            assertEquals(DOCUMENT, Files.readString(document), "nothing written");
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import lib.Haystack;
+import lib.Measurement;
+import lib.PageCache;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The native yardstick: yardsticks/native-yardstick.c built with the machine's cc, run in its four
+ * modes on a small haystack, its rows in the results schema; and its output read strictly.
+ */
+class NativeYardstickTest {
+
+    static final long FILE_BYTES = 8L << 20;
+
+    @TempDir
+    static Path dir;
+    static Path haystack;
+
+    @BeforeAll
+    static void createHaystack() throws IOException {
+        haystack = dir.resolve("haystack.bin");
+        Haystack.create(haystack, FILE_BYTES);
+    }
+
+    @Test
+    void eachModeFindsTheNeedleAndRecordsARow() throws Exception {
+        assumeTrue(NativeYardstick.compiler().isPresent(), "no C compiler (cc) on PATH: the study skips the yardstick in one line");
+        Path csv = dir.resolve("native.csv");
+        NativeYardstick yardstick = new NativeYardstick();
+        List<String> said = new ArrayList<>();
+        for (String chapter : NativeYardstick.MODES.sequencedKeySet()) {
+            boolean measured = yardstick.measure(chapter, haystack, 2, 2, 1, csv, said::add);
+            if (!measured && chapter.equals("NativeMemoryReadHuge")) {
+                assertTrue(said.stream().anyMatch(line -> line.contains("no 2 MiB page")), said::toString);
+                continue; // a kernel without transparent huge pages: said so, recorded nothing
+            }
+            assertTrue(measured, () -> chapter + ": " + said);
+        }
+        List<CSVRecord> rows = HarnessTest.rows(csv);
+        assertFalse(rows.isEmpty());
+        for (CSVRecord row : rows) {
+            assertTrue(NativeYardstick.MODES.containsKey(row.get("chapter")), row::toString);
+            assertEquals(Long.toString(Haystack.needleOffset(FILE_BYTES)), row.get("offset"), row::toString);
+            assertEquals("2", row.get("workers"));
+            assertEquals("2", row.get("runs"));
+            assertTrue(Double.parseDouble(row.get("mbps")) > 0, row::toString);
+            assertTrue(row.get("jdk").contains("-O2"), () -> "the compiler and its flags, not a JDK: " + row);
+            assertEquals(row.get("chapter").equals("NativePread"), row.get("pmd_mapped_pct").isEmpty(), row::toString);
+        }
+        assertTrue(rows.stream().filter(row -> row.get("chapter").equals("NativeMemoryRead"))
+                .allMatch(row -> row.get("pmd_mapped_pct").equals("0.0")), "the 4 KiB-page copy is on 4 KiB pages");
+    }
+
+    @Test
+    void readsItsOutputLine() {
+        Measurement.Result result = NativeYardstick.parse("NativeMmap",
+                "mode=mmap workers=2 offset=8388600 warmup_s=0.5 run_s=0.25,0.5,0.75 pmd_mapped_pct=99.5", 1 << 20);
+        assertEquals(8388600, result.offset());
+        assertEquals(3, result.seconds().length);
+        assertEquals(1, result.warmupSeconds().length);
+        assertEquals(99.5, result.pmdMappedPercent().orElseThrow());
+        assertEquals(Optional.of(PageCache.Folios.AS_IS), result.pageCache());
+        assertTrue(NativeYardstick.parse("NativePread", "mode=pread workers=1 offset=-1 warmup_s= run_s=1.0 pmd_mapped_pct=", 8)
+                .pmdMappedPercent().isEmpty());
+    }
+
+    @Test
+    void refusesOutputThatIsNotFigures() {
+        for (String line : List.of("", "Segmentation fault",
+                "mode=ram workers=2 offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=1", // another mode than asked
+                "mode=mmap workers=2 offset=8 warmup_s= run_s= pmd_mapped_pct=1",
+                "mode=mmap workers=2 offset=8 warmup_s= run_s=NaN pmd_mapped_pct=1",
+                "mode=mmap workers=2 offset=8 warmup_s= run_s=-1 pmd_mapped_pct=1",
+                "mode=mmap workers=2 offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=250",
+                "mode=mmap workers=two offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=1")) {
+            assertThrows(IllegalArgumentException.class, () -> NativeYardstick.parse("NativeMmap", line, 64), line);
+        }
+    }
+
+    @Test
+    void theProgramRefusesBadArgumentsInOneLine() throws Exception {
+        assumeTrue(NativeYardstick.compiler().isPresent(), "no C compiler (cc) on PATH");
+        Path binary = dir.resolve("native-yardstick");
+        var built = Subprocess.run(List.of(NativeYardstick.compiler().get().toString(), "-O2", "-pthread", "-o", binary.toString(),
+                NativeYardstick.SOURCE.toString()), dir.resolve("build"));
+        assertEquals(0, built.exitCode(), built::toString);
+        for (List<String> args : List.of(List.of("bogus", haystack.toString(), "1", "1", "0"), List.of("ram", haystack.toString(), "0", "1", "0"),
+                List.of("pread", dir.resolve("missing.bin").toString(), "1", "1", "0"), List.of("mmap"))) {
+            List<String> command = new ArrayList<>(List.of(binary.toString()));
+            command.addAll(args);
+            var result = Subprocess.run(command, dir.resolve("logs"));
+            assertEquals(2, result.exitCode(), result::toString);
+            assertEquals(1, result.errorLines().size(), result::toString);
+            assertEquals("", result.stdout(), result::toString);
+        }
+        Path zeros = Files.write(dir.resolve("zeros.bin"), new byte[4096]);
+        var allZeros = Subprocess.run(List.of(binary.toString(), "pread", zeros.toString(), "1", "1", "0"), dir.resolve("zeros"));
+        assertEquals(1, allZeros.exitCode(), allZeros::toString);
+        assertTrue(allZeros.stdout().contains("offset=-1"), allZeros::toString);
+    }
+}
