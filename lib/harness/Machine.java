@@ -1,3 +1,4 @@
+//SOURCES AvailableMemory.java ../cli/Sizes.java ../cli/UserMistakeException.java
 package lib;
 
 import java.io.IOException;
