@@ -114,4 +114,22 @@ class StudyReportTest {
         assertTrue(page.contains("href=\"flamegraphs/V04Mmap.html\""), page);
         assertFalse(page.contains("file:") || page.contains("http"), "nothing outside the folder is needed");
     }
+
+    @Test
+    void linksInteractivePagesOnlyInAFolderThatIsNotCommitted() throws IOException {
+        row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        Files.createDirectories(folder.resolve("charts"));
+        Files.write(folder.resolve("charts/scoreboard.png"), new byte[] {1});
+        Files.writeString(folder.resolve("charts/scoreboard.html"), "a page");
+        String own = page();
+        assertTrue(own.contains("<a href=\"charts/scoreboard.html\">interactive</a>"), "a study's own folder links the page it drew: " + own);
+        assertFalse(own.contains("--report-only --machine"), own);
+
+        // The same folder, once named in committed-machines.txt: a clone has its PNGs, never its ignored pages.
+        Files.writeString(root.resolve("committed-machines.txt"), "# committed\n" + folder.getFileName() + "\n");
+        String committed = page();
+        assertTrue(committed.contains("<img src=\"charts/scoreboard.png\""), committed);
+        assertFalse(committed.contains("charts/scoreboard.html"), "a committed report links no page a clone lacks: " + committed);
+        assertTrue(committed.contains("--report-only --machine " + folder.getFileName()), "it says how to draw the pages: " + committed);
+    }
 }
