@@ -554,10 +554,15 @@ final class Report {
      * What the page's script adds to a figure, since Tablesaw's layout has no annotations and its
      * bars no text: {@code valuesBesideBars} prints each horizontal bar's value at its end (and, on
      * a log axis, leaves room for it); {@code notes} are lines under the title that explain the
-     * chart's signs (text, escaped, never markup).
+     * chart's signs (text, escaped, never markup); {@code heightPx} is the picture's height, the
+     * figure's own (a chart of many bars is taller, so that each bar's figure has room).
      */
-    record Extras(boolean valuesBesideBars, List<String> notes) {
+    record Extras(boolean valuesBesideBars, List<String> notes, int heightPx) {
         static final Extras NONE = new Extras(false, List.of());
+
+        Extras(boolean valuesBesideBars, List<String> notes) {
+            this(valuesBesideBars, notes, CHART_HEIGHT_PX);
+        }
 
         static Extras notes(String... lines) {
             return new Extras(false, List.of(lines));
@@ -579,7 +584,7 @@ final class Report {
             String chromium = chromium();
             if (chromium == null) {
                 System.out.println("chart: " + page + " (PNG skipped: no Chromium here; tools/setup-chromium installs it)");
-            } else if (screenshot(chromium, page, png)) {
+            } else if (screenshot(chromium, page, png, extras.heightPx())) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
                 System.out.println("chart: " + page + " (PNG skipped: Chromium failed to draw it)");
@@ -904,6 +909,10 @@ final class Report {
      * drawn once more. False when Chromium failed.
      */
     static boolean screenshot(String chromium, Path page, Path png) throws IOException {
+        return screenshot(chromium, page, png, CHART_HEIGHT_PX);
+    }
+
+    static boolean screenshot(String chromium, Path page, Path png, int heightPx) throws IOException {
         Path profile = Files.createTempDirectory("chart-chromium-");
         Path drawing = png.resolveSibling("." + png.getFileName() + ".drawing.png");
         try {
@@ -911,7 +920,7 @@ final class Report {
                 Files.deleteIfExists(drawing);
                 List<String> command = new ArrayList<>(chromiumCommand(chromium, profile));
                 command.add("--screenshot=" + drawing.toAbsolutePath());
-                command.add("--window-size=" + CHART_WIDTH_PX + "," + CHART_HEIGHT_PX);
+                command.add("--window-size=" + CHART_WIDTH_PX + "," + heightPx);
                 command.add(page.toAbsolutePath().toUri() + "?png");
                 if (!runChromium(command) || !Files.isRegularFile(drawing)) {
                     return false;

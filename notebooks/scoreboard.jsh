@@ -61,14 +61,16 @@ if (Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("âˆ
     signs.add("âˆ¥ runs in parallel, on " + mostWorkers + " worker" + (mostWorkers == 1 ? "" : "s") + " (one per processor); the others on one");
 }
 signs.add("Log scale: each major gridline is 10 times the one before; the figure is printed at each bar's end");
+// Several bars a chapter (one per page-cache setting) need a taller chart for their figures to stand apart.
+int scoreboardHeightPx = severalPageCaches ? Report.CHART_HEIGHT_PX * 3 / 2 : Report.CHART_HEIGHT_PX;
 Figure scoreboardChart = new Figure(
         Layout.builder().title(Report.title("Scoreboard, warm cache: MB/s by chapter", rows))
                 .xAxis(Axis.builder().title("MB/s (decimal), log scale").type(Axis.Type.LOG).build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP).showLegend(severalPageCaches)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(Report.CHART_WIDTH_PX).height(scoreboardHeightPx).build(),
         bars.toArray(new Trace[0]));
-Report.chart("scoreboard", scoreboardChart, walls, new Report.Extras(true, signs));
+Report.chart("scoreboard", scoreboardChart, walls, new Report.Extras(true, signs, scoreboardHeightPx));
 
 // The spread: every timed run (run_s) of every chapter, as a percentage of that chapter's median
 // run, so that a 1 s chapter's noise and a 5 s chapter's read on one scale. A point far to the
