@@ -29,6 +29,9 @@ import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.plotly.components.Figure;
+import tech.tablesaw.plotly.components.Line;
+import tech.tablesaw.plotly.components.Marker;
+import tech.tablesaw.plotly.components.Symbol;
 
 /**
  * One machine's results ({@code results/<machine>/*.csv}) as Tablesaw tables, and each chart
@@ -347,14 +350,31 @@ final class Report {
         return rows.stringColumn("chapter").map(Report::shortName).setName("name");
     }
 
-    /** Twenty colours that tell each other apart, so that every chapter can keep its own. */
+    /**
+     * Ten colours no reader confuses (plotly's own first ten), and past ten, a line of another dash
+     * and a marker of another shape in the same colours: series i and i + 10 share a colour, never
+     * a look. Twenty shades would include near-twins (two pinks, two dark blues) that a legend
+     * cannot tell apart.
+     */
     static final List<String> COLOURS = List.of(
             "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-            "#bcbd22", "#17becf", "#000000", "#f032e6", "#808000", "#469990", "#000075", "#800000",
-            "#ffd700", "#00ff7f", "#ff6347", "#4169e1");
+            "#bcbd22", "#17becf");
+    private static final List<Line.Dash> DASHES = List.of(Line.Dash.SOLID, Line.Dash.DASH, Line.Dash.DOT);
+    private static final List<Symbol> SYMBOLS = List.of(Symbol.CIRCLE, Symbol.SQUARE, Symbol.DIAMOND);
 
     static String colour(int index) {
         return COLOURS.get(Math.floorMod(index, COLOURS.size()));
+    }
+
+    /** Series {@code index}'s line: its colour, solid for the first ten, dashed for the next ten, then dotted. */
+    static Line line(int index) {
+        return Line.builder().color(colour(index)).dash(DASHES.get(Math.floorMod(index, COLOURS.size() * DASHES.size()) / COLOURS.size())).build();
+    }
+
+    /** Series {@code index}'s marker: its colour, a circle for the first ten, a square for the next ten, then a diamond. */
+    static Marker marker(int index) {
+        return Marker.builder().color(colour(index))
+                .symbol(SYMBOLS.get(Math.floorMod(index, COLOURS.size() * SYMBOLS.size()) / COLOURS.size())).build();
     }
 
     /** A printed reminder of what the notebook left loaded, for {@code ./jbang --interactive}. */
@@ -501,21 +521,49 @@ final class Report {
 
     /** The same, with each of {@code walls} drawn across the chart as a labelled line. */
     static Path chart(String name, Figure figure, List<StudyResults.Wall> walls) {
-        return chart(machine().charts(), name, figure, walls);
+        return chart(machine().charts(), name, figure, walls, Extras.NONE);
+    }
+
+    /** The same, with what Tablesaw's figure cannot say itself ({@link Extras}). */
+    static Path chart(String name, Figure figure, List<StudyResults.Wall> walls, Extras extras) {
+        return chart(machine().charts(), name, figure, walls, extras);
+    }
+
+    /**
+     * What the page's script adds to a figure, since Tablesaw's layout has no annotations and its
+     * bars no text: {@code valuesBesideBars} prints each horizontal bar's value at its end (and, on
+     * a log axis, leaves room for it); {@code notes} are lines under the title that explain the
+     * chart's signs (text, escaped, never markup); {@code heightPx} is the picture's height, the
+     * figure's own (a chart of many bars is taller, so that each bar's figure has room).
+     */
+    record Extras(boolean valuesBesideBars, List<String> notes, int heightPx) {
+        static final Extras NONE = new Extras(false, List.of());
+
+        Extras(boolean valuesBesideBars, List<String> notes) {
+            this(valuesBesideBars, notes, CHART_HEIGHT_PX);
+        }
+
+        static Extras notes(String... lines) {
+            return new Extras(false, List.of(lines));
+        }
     }
 
     static Path chart(Path charts, String name, Figure figure, List<StudyResults.Wall> walls) {
+        return chart(charts, name, figure, walls, Extras.NONE);
+    }
+
+    static Path chart(Path charts, String name, Figure figure, List<StudyResults.Wall> walls, Extras extras) {
         boolean written = false;
         try {
             Files.createDirectories(charts);
             Path page = charts.resolve(name + ".html");
             Path png = charts.resolve(name + ".png");
             refuseForeign(page, png);
-            Files.writeString(page, page(name, figure, walls));
+            Files.writeString(page, page(name, figure, walls, extras));
             String chromium = chromium();
             if (chromium == null) {
                 System.out.println("chart: " + page + " (PNG skipped: no Chromium here; setup/setup-chromium installs it)");
-            } else if (screenshot(chromium, page, png)) {
+            } else if (screenshot(chromium, page, png, extras.heightPx())) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
                 System.out.println("chart: " + page + " (PNG skipped: Chromium failed to draw it)");
@@ -604,6 +652,10 @@ final class Report {
      * its element ({@link StudyResults#insideScript}).
      */
     static String page(String title, Figure figure, List<StudyResults.Wall> walls) {
+        return page(title, figure, walls, Extras.NONE);
+    }
+
+    static String page(String title, Figure figure, List<StudyResults.Wall> walls, Extras extras) {
         return PAGE_MARK + """
 
                 <html>
@@ -619,6 +671,8 @@ final class Report {
                 <script>%s</script>
                 <script>var chartWalls = %s;
                 %s</script>
+                <script>var chartExtras = %s;
+                %s</script>
                 </head>
                 <body>
                 %s
@@ -626,7 +680,7 @@ final class Report {
                 </body>
                 </html>
                 """.formatted(StudyResults.html(title), plotly(), TITLES_AND_TOOLBAR, wallsAsJavascript(walls), WALL_LINES,
-                        figure.divString("chart"), figureScript(figure));
+                        extrasAsJavascript(extras), EXTRAS, figure.divString("chart"), figureScript(figure));
     }
 
     /** The figure's plotting script, without the script element tablesaw-jsplot wraps it in, made safe inside one. */
@@ -642,17 +696,42 @@ final class Report {
     private static String wallsAsJavascript(List<StudyResults.Wall> walls) {
         List<String> objects = new ArrayList<>();
         for (StudyResults.Wall wall : walls) {
-            String label = wall.chartLabel().replace("\\", "\\\\").replace("\"", "\\\"");
-            objects.add(String.format(Locale.ROOT, "{mbps: %s, label: \"%s\"}", wall.mbps(), label));
+            objects.add(String.format(Locale.ROOT, "{mbps: %s, label: %s}", wall.mbps(), javascriptString(wall.chartLabel())));
         }
         return StudyResults.insideScript("[" + String.join(", ", objects) + "]");
+    }
+
+    /** The extras as the page's script reads them: {@code {valuesBesideBars: true, notes: ["…"]}}. */
+    private static String extrasAsJavascript(Extras extras) {
+        String notes = extras.notes().stream().map(Report::javascriptString).collect(Collectors.joining(", "));
+        return StudyResults.insideScript("{valuesBesideBars: " + extras.valuesBesideBars() + ", notes: [" + notes + "]}");
+    }
+
+    /**
+     * {@code text} as a JavaScript string literal: backslash, quote and every control character
+     * escaped, and {@code < > &} written as escapes, so that no text can end the string or the
+     * script element it stands in (the whole script also goes through {@link StudyResults#insideScript}).
+     */
+    static String javascriptString(String text) {
+        StringBuilder literal = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                literal.append('\\').append(c);
+            } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
+                literal.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                literal.append(c);
+            }
+        }
+        return literal.append('"').toString();
     }
 
     /**
      * Tablesaw's layout has no shapes, so a wall is added as the plot is made: a dashed line from
      * edge to edge at the wall's MB/s, labelled at its end (on a line chart, the highest wall above
-     * its line and any other below, so that close walls' labels never meet). On a chart of horizontal bars the MB/s
-     * axis is x, so the line stands upright. plotly.js widens the axis to take the line in.
+     * its line and any other below, so that close walls' labels never meet). On a chart of horizontal
+     * bars the MB/s axis is x, so the line stands upright, and its label, which would lie across
+     * bars, goes in the legend below the plot. plotly.js widens the axis to take the line in.
      */
     static final String WALL_LINES = """
             (function () {
@@ -666,11 +745,12 @@ final class Report {
                   var colour = colours[i % colours.length];
                   var line = { color: colour, width: 2, dash: i === 0 ? 'dash' : 'dot' };
                   if (upright) {
+                    // Among bars a label has no free place: it goes in the legend, beside a sample of its line.
                     layout.shapes = (layout.shapes || []).concat([{ type: 'line', xref: 'x', x0: wall.mbps, x1: wall.mbps,
                       yref: 'paper', y0: 0, y1: 1, line: line }]);
-                    layout.annotations = (layout.annotations || []).concat([{ xref: 'x', x: wall.mbps, xanchor: 'right',
-                      yref: 'paper', y: i === 0 ? 1 : 0, yanchor: i === 0 ? 'top' : 'bottom',
-                      text: wall.label + ' ', showarrow: false, font: { color: colour }, bgcolor: 'rgba(255,255,255,0.8)' }]);
+                    data = (data || []).concat([{ type: 'scatter', mode: 'lines', x: [null], y: [null], name: wall.label,
+                      line: line, hoverinfo: 'skip', showlegend: true }]);
+                    layout.showlegend = true;
                   } else {
                     layout.shapes = (layout.shapes || []).concat([{ type: 'line', xref: 'paper', x0: 0, x1: 1,
                       yref: 'y', y0: wall.mbps, y1: wall.mbps, line: line }]);
@@ -681,6 +761,63 @@ final class Report {
                       text: wall.label, showarrow: false, font: { color: colour }, bgcolor: 'rgba(255,255,255,0.8)' }]);
                   }
                 });
+                return newPlot.call(Plotly, target, data, layout, config);
+              };
+            })();
+            """;
+
+    /**
+     * The {@link Extras}: values printed at the ends of horizontal bars, and notes as more lines of
+     * the title's small type. Bars on a log axis get a range from a little under the slowest bar to past the fastest
+     * bar's printed value (and every wall), a gridline at each power of ten and light ones between,
+     * so that no bar is a sliver and no value is cut. A legend that holds walls lies below the plot,
+     * across its width, where it covers nothing. Points of several series on a category axis stand
+     * side by side, as grouped bars do, not on top of each other.
+     */
+    static final String EXTRAS = """
+            (function () {
+              function text(note) {
+                return note.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+              }
+              var newPlot = Plotly.newPlot;
+              Plotly.newPlot = function (target, data, layout, config) {
+                layout = layout || {};
+                data = data || [];
+                var bars = data.filter(function (trace) { return trace.type === 'bar' && trace.orientation === 'h'; });
+                if (chartExtras.valuesBesideBars && bars.length > 0) {
+                  var values = chartWalls.map(function (wall) { return wall.mbps; });
+                  bars.forEach(function (trace) {
+                    trace.text = trace.x.map(function (v) { return v >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(2))); });
+                    trace.textposition = 'outside';
+                    trace.constraintext = 'none';
+                    trace.textfont = { size: 10 };
+                    trace.cliponaxis = false;
+                    values = values.concat(trace.x);
+                  });
+                  var positive = values.filter(function (v) { return v > 0; });
+                  if (layout.xaxis && layout.xaxis.type === 'log' && positive.length > 0) {
+                    layout.xaxis.range = [Math.log10(Math.min.apply(null, positive)) - 0.3, Math.log10(Math.max.apply(null, positive)) + 0.25];
+                    layout.xaxis.autorange = false;
+                    layout.xaxis.dtick = 1;
+                    layout.xaxis.tickformat = ',d';
+                    layout.xaxis.minor = { dtick: 'D1', showgrid: true, gridcolor: '#f0f0f0' };
+                  }
+                }
+                if (chartExtras.notes.length > 0) {
+                  var title = typeof layout.title === 'string' ? layout.title : (layout.title && layout.title.text) || '';
+                  layout.title = { text: title + chartExtras.notes.map(function (note) { return '<br><sup>' + text(note) + '</sup>'; }).join('') };
+                  layout.margin = Object.assign({}, layout.margin);
+                  layout.margin.t = (layout.margin.t || 100) + 18 * chartExtras.notes.length;
+                }
+                if (bars.length > 0 && chartWalls.length > 0) {
+                  layout.legend = Object.assign(layout.legend || {}, { orientation: 'h', x: 0, xanchor: 'left', y: -0.15, yanchor: 'top' });
+                }
+                var points = data.filter(function (trace) { return trace.type === 'scatter' && trace.mode === 'markers'
+                  && trace.y && typeof trace.y[0] === 'string'; });
+                if (points.length > 1 && points.length === data.length) {
+                  layout.scattermode = 'group';
+                  points.forEach(function (trace) { trace.orientation = 'h'; });
+                }
                 return newPlot.call(Plotly, target, data, layout, config);
               };
             })();
@@ -751,6 +888,10 @@ final class Report {
      * drawn once more. False when Chromium failed.
      */
     static boolean screenshot(String chromium, Path page, Path png) throws IOException {
+        return screenshot(chromium, page, png, CHART_HEIGHT_PX);
+    }
+
+    static boolean screenshot(String chromium, Path page, Path png, int heightPx) throws IOException {
         Path profile = Files.createTempDirectory("chart-chromium-");
         Path drawing = png.resolveSibling("." + png.getFileName() + ".drawing.png");
         try {
@@ -758,7 +899,7 @@ final class Report {
                 Files.deleteIfExists(drawing);
                 List<String> command = new ArrayList<>(chromiumCommand(chromium, profile));
                 command.add("--screenshot=" + drawing.toAbsolutePath());
-                command.add("--window-size=" + CHART_WIDTH_PX + "," + CHART_HEIGHT_PX);
+                command.add("--window-size=" + CHART_WIDTH_PX + "," + heightPx);
                 command.add(page.toAbsolutePath().toUri() + "?png");
                 if (!runChromium(command) || !Files.isRegularFile(drawing)) {
                     return false;

@@ -71,7 +71,7 @@ List<Trace> lines = new ArrayList<>();
 int series = 0;
 boolean anyCalls = false;
 for (Table one : rows.splitOn("chapter", "workers", "page_cache").asTableList()) {
-    String name = Report.shortName(one.stringColumn("chapter").get(0)) + (oneWorkerCount ? "" : " ×" + one.intColumn("workers").get(0))
+    String name = Report.shortName(one.stringColumn("chapter").get(0)) + (oneWorkerCount ? "" : ", " + one.intColumn("workers").get(0) + (one.intColumn("workers").get(0) == 1 ? " worker" : " workers"))
             + (onePageCache ? "" : ", page cache " + one.stringColumn("page_cache").get(0));
     String colour = Report.colour(series++);
     lines.add(ScatterTrace.builder(one.longColumn("chunk_bytes"), one.doubleColumn("mbps"))

@@ -16,7 +16,8 @@
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
 // How the parallel chapters scale: MB/s against the number of workers, warm cache, under the
-// memory-read wall (wall.csv) when the wall probe has been run. One machine's results
+// memory-read wall (wall.csv) when the wall probe has been run (scaling-all), and each chapter's
+// MB/s as a multiple of its own at the fewest workers (scaling-relative). One machine's results
 // (results/<machine>/scaling.csv).
 // Run from the project's root:   ./jbang notebooks/scaling.jsh          (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/scaling.jsh
@@ -55,35 +56,53 @@ TickSettings everyCount = TickSettings.builder().tickMode(TickSettings.TickMode.
 Axis workersAxis = Axis.builder().title("workers").type(Axis.Type.LOG).tickSettings(everyCount).build();
 Axis mbpsAxis = Axis.builder().title("MB/s (decimal)").build();
 
+// Every chapter on one chart, each in its own colour and marker, under the walls.
 List<String> chapters = rows.stringColumn("chapter").unique().asList().stream().sorted().toList();
 List<Trace> everyChapter = new ArrayList<>();
+// The same lines divided by each one's own MB/s at its fewest workers: what the first chart cannot
+// show, since a chapter that goes from 2,000 to 3,000 MB/s draws a flat line beside one at 30,000.
+List<Trace> relative = new ArrayList<>();
+StringColumn gainChapter = StringColumn.create("chapter"), gainPageCache = StringColumn.create("page_cache");
+IntColumn gainWorkers = IntColumn.create("workers");
+DoubleColumn gain = DoubleColumn.create("times_fewest_workers");
 for (int c = 0; c < chapters.size(); c++) {
     String chapter = chapters.get(c);
     Table ofChapter = rows.where(rows.stringColumn("chapter").isEqualTo(chapter));
-    List<Trace> lines = new ArrayList<>();
     for (int p = 0; p < pageCaches.size(); p++) {
         Table one = ofChapter.where(ofChapter.stringColumn("page_cache").isEqualTo(pageCaches.get(p)));
         if (one.isEmpty()) {
             continue;
         }
         String name = Report.shortName(chapter) + (onePageCache ? "" : ", page cache " + pageCaches.get(p));
-        String colour = Report.colour(c);
-        Trace line = ScatterTrace.builder(one.intColumn("workers"), one.doubleColumn("mbps"))
-                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name)
-                .marker(Marker.builder().color(colour).build())
-                .line(Line.builder().color(colour).dash(p == 0 ? Line.Dash.SOLID : Line.Dash.DASH).build()).build();
-        lines.add(line);
-        everyChapter.add(line);
+        // each chapter its colour and marker; a second page cache the same, dashed
+        Line line = Line.builder().color(Report.colour(c)).dash(p == 0 ? Line.Dash.SOLID : Line.Dash.DASH).build();
+        everyChapter.add(ScatterTrace.builder(one.intColumn("workers"), one.doubleColumn("mbps"))
+                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).marker(Report.marker(c)).line(line).build());
+        double base = one.doubleColumn("mbps").getDouble(0); // sorted by workers: the fewest first
+        DoubleColumn times = one.doubleColumn("mbps").divide(base).setName("gain");
+        for (int i = 0; i < one.rowCount(); i++) {
+            gainChapter.append(chapter); gainPageCache.append(pageCaches.get(p));
+            gainWorkers.append(one.intColumn("workers").getInt(i)); gain.append(Math.round(times.getDouble(i) * 100) / 100.0);
+        }
+        relative.add(ScatterTrace.builder(one.intColumn("workers"), times)
+                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).marker(Report.marker(c)).line(line).build());
     }
-    Report.chart("scaling-" + chapter, new Figure(
-            Layout.builder().title(Report.title(Report.shortName(chapter) + ": MB/s by number of workers, warm cache", ofChapter))
-                    .xAxis(workersAxis).yAxis(mbpsAxis).showLegend(!onePageCache)
-                    .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-            lines.toArray(new Trace[0])), walls);
 }
+Table gains = Table.create("MB/s as a multiple of the chapter's own at its fewest workers", gainChapter, gainPageCache, gainWorkers, gain);
+System.out.println(gains.printAll());
+// (an operator ends a line here, never starts one: JShell ends a statement at the first line that completes it)
+List<String> signs = Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥")) ?
+        List.of("∥ runs in parallel, here on the number of workers the x axis gives") : List.of();
 Report.chart("scaling-all", new Figure(
         Layout.builder().title(Report.title("The parallel chapters: MB/s by number of workers, warm cache", rows))
                 .xAxis(workersAxis).yAxis(mbpsAxis)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        everyChapter.toArray(new Trace[0])), walls);
-Report.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "rows", rows);
+        everyChapter.toArray(new Trace[0])), walls, new Report.Extras(false, signs));
+int fewest = (int) rows.intColumn("workers").min();
+Report.chart("scaling-relative", new Figure(
+        Layout.builder().title(Report.title("What more workers bring: MB/s as a multiple of each chapter's own at "
+                        + fewest + " worker" + (fewest == 1 ? "" : "s") + ", warm cache", rows))
+                .xAxis(workersAxis).yAxis(Axis.builder().title("× the chapter's MB/s at " + fewest + " worker" + (fewest == 1 ? "" : "s")).build())
+                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+        relative.toArray(new Trace[0])), List.of(), new Report.Extras(false, signs));
+Report.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "gains", gains, "rows", rows);

@@ -44,20 +44,84 @@ walls.stream().findFirst().ifPresent(memory -> scoreboard.addColumns(Report.perc
 scoreboard.setName("Scoreboard (warm cache), " + Report.machine().name);
 System.out.println(scoreboard.printAll());
 
-// Horizontal bars, chapter 0 at the top: the short names read along the axis, never cut.
+// Horizontal bars, chapter 0 at the top: the short names read along the axis, never cut. The
+// chapters span nearly three orders of magnitude (chapter 2 reads a byte a call), so the MB/s axis
+// is logarithmic, each bar's figure is printed at its end, and a bar as short as chapter 2's still
+// reads. The walls' labels go below the plot, where they lie across no bar.
+boolean severalPageCaches = pageCaches.size() > 1;
 List<Trace> bars = new ArrayList<>();
 for (String pageCache : pageCaches) {
     Table one = rows.where(rows.stringColumn("page_cache").isEqualTo(pageCache));
     bars.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("mbps"))
-            .orientation(BarTrace.Orientation.HORIZONTAL)
-            .name(pageCaches.size() > 1 ? "page cache: " + pageCache : "MB/s").build());
+            .orientation(BarTrace.Orientation.HORIZONTAL).showLegend(severalPageCaches)
+            .name(severalPageCaches ? "page cache: " + pageCache : "MB/s").build());
 }
+// What the names' signs mean, said on the chart itself: "∥" marks a chapter that runs in parallel.
+int mostWorkers = (int) rows.intColumn("workers").max();
+List<String> signs = new ArrayList<>();
+if (Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥"))) {
+    signs.add("∥ runs in parallel, on " + mostWorkers + " worker" + (mostWorkers == 1 ? "" : "s") + " (one per processor); the others on one");
+}
+signs.add("Log scale: each major gridline is 10 times the one before; the figure is printed at each bar's end");
+// Several bars a chapter (one per page-cache setting) need a taller chart for their figures to stand apart.
+int scoreboardHeightPx = severalPageCaches ? Report.CHART_HEIGHT_PX * 3 / 2 : Report.CHART_HEIGHT_PX;
 Figure scoreboardChart = new Figure(
         Layout.builder().title(Report.title("Scoreboard, warm cache: MB/s by chapter", rows))
-                .xAxis(Axis.builder().title("MB/s (decimal)").build())
+                .xAxis(Axis.builder().title("MB/s (decimal), log scale").type(Axis.Type.LOG).build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
-                .barMode(Layout.BarMode.GROUP).showLegend(pageCaches.size() > 1)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .barMode(Layout.BarMode.GROUP).showLegend(severalPageCaches)
+                .width(Report.CHART_WIDTH_PX).height(scoreboardHeightPx).build(),
         bars.toArray(new Trace[0]));
-Report.chart("scoreboard", scoreboardChart, walls);
-Report.loaded("scoreboard", scoreboard, "rows", rows);
+Report.chart("scoreboard", scoreboardChart, walls, new Report.Extras(true, signs, scoreboardHeightPx));
+
+// The spread: every timed run (run_s) of every chapter, as a percentage of that chapter's median
+// run, so that a 1 s chapter's noise and a 5 s chapter's read on one scale. A point far to the
+// right is a slow run (the JIT still compiling, another program on the machine).
+StringColumn spreadChapter = StringColumn.create("chapter");
+StringColumn spreadPageCache = StringColumn.create("page_cache");
+IntColumn spreadRun = IntColumn.create("run");
+DoubleColumn spreadSeconds = DoubleColumn.create("seconds");
+DoubleColumn spreadOfMedian = DoubleColumn.create("pct_of_median");
+for (Row row : rows) {
+    double[] runs = StudyResults.seconds(row.getString("run_s"));
+    if (runs.length == 0) {
+        continue;
+    }
+    double median = DoubleColumn.create("t", runs).median();
+    for (int i = 0; i < runs.length; i++) {
+        spreadChapter.append(row.getString("chapter")); spreadPageCache.append(row.getString("page_cache"));
+        spreadRun.append(i + 1); spreadSeconds.append(runs[i]);
+        spreadOfMedian.append(Math.round(runs[i] / median * 1000) / 10.0);
+    }
+}
+Table spread = Table.create("Every timed run against its chapter's median (warm cache), " + Report.machine().name,
+        spreadChapter, spreadPageCache, spreadRun, spreadSeconds, spreadOfMedian);
+System.out.println(spread.printAll());
+
+List<Trace> points = new ArrayList<>();
+for (int p = 0; p < pageCaches.size(); p++) {
+    Table one = spread.where(spread.stringColumn("page_cache").isEqualTo(pageCaches.get(p)));
+    if (one.isEmpty()) {
+        continue;
+    }
+    String[] hover = new String[one.rowCount()];
+    for (int i = 0; i < hover.length; i++) {
+        hover[i] = String.format(Locale.ROOT, "run %d: %.3f s", one.intColumn("run").getInt(i), one.doubleColumn("seconds").getDouble(i));
+    }
+    points.add(ScatterTrace.builder(one.doubleColumn("pct_of_median"), Report.shortNames(one))
+            // the page cache's colour on the scoreboard, and a shape of its own
+            .mode(ScatterTrace.Mode.MARKERS).text(hover).marker(Report.marker(p + p * Report.COLOURS.size()))
+            .name(severalPageCaches ? "page cache: " + pageCaches.get(p) : "a timed run").build());
+}
+List<String> spreadSigns = new ArrayList<>();
+spreadSigns.add("Each point is one timed run: its seconds as a % of the chapter's median run (100 %: the median; right: slower)");
+if (Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥"))) {
+    spreadSigns.add("∥ runs in parallel, on " + mostWorkers + " worker" + (mostWorkers == 1 ? "" : "s") + " (one per processor); the others on one");
+}
+Report.chart("scoreboard-spread", new Figure(
+        Layout.builder().title(Report.title("Spread, warm cache: every timed run against its chapter's median", rows))
+                .xAxis(Axis.builder().title("run time, % of the chapter's median run").build())
+                .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).categoryOrder(Axis.CategoryOrder.CATEGORY_ASCENDING).build())
+                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+        points.toArray(new Trace[0])), List.of(), new Report.Extras(false, spreadSigns));
+Report.loaded("scoreboard", scoreboard, "spread", spread, "rows", rows);

@@ -35,11 +35,15 @@ double[] seconds(String joined) {
     return StudyResults.seconds(joined);
 }
 
-// A series is one chapter, worker count, cache and page-cache setting; its name says only what varies.
+// A series is one chapter, worker count, cache and page-cache setting; its name says only what
+// varies: the workers only where one chapter ran with several counts (-Dtable=scaling).
 boolean oneCache = rows.stringColumn("cache").unique().size() == 1;
 boolean onePageCache = Report.pageCaches(rows).size() == 1;
+boolean oneWorkerCountEach = rows.selectColumns("chapter", "workers").dropDuplicateRows().rowCount() ==
+        rows.stringColumn("chapter").unique().size();
 String series(Row row) {
-    return Report.shortName(row.getString("chapter")) + " ×" + row.getInt("workers")
+    int workers = row.getInt("workers");
+    return Report.shortName(row.getString("chapter")) + (oneWorkerCountEach ? "" : ", " + workers + (workers == 1 ? " worker" : " workers"))
             + (oneCache ? "" : ", " + row.getString("cache")) + (onePageCache ? "" : ", page cache " + row.getString("page_cache"));
 }
 
@@ -82,21 +86,28 @@ Table firstVsSteady = Table.create("First run against the steady state (" + tabl
         firstChapter, firstWorkers, firstRun, steady, firstOverSteady);
 System.out.println(firstVsSteady.printAll());
 
-// One line per series, in its chapter's colour; seconds span orders of magnitude, hence the log axis.
-List<String> chapters = rows.stringColumn("chapter").unique().asList().stream().sorted().toList();
+// One line per series, each with a look of its own: ten colours, then the same colours dashed
+// with square markers (Report.line, Report.marker), so that no two lines in the legend look alike.
+// Seconds span orders of magnitude, hence the log axis.
 List<Trace> lines = new ArrayList<>();
+int index = 0;
 for (Row row : rows) {
     String name = series(row);
-    String colour = Report.colour(chapters.indexOf(row.getString("chapter")));
     Table one = everyRun.where(everyRun.stringColumn("series").isEqualTo(name));
     lines.add(ScatterTrace.builder(one.intColumn("run"), one.doubleColumn("seconds"))
             .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name)
-            .marker(Marker.builder().color(colour).build()).line(Line.builder().color(colour).build()).build());
+            .marker(Report.marker(index)).line(Report.line(index)).build());
+    index++;
+}
+List<String> signs = new ArrayList<>();
+if (Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥")) && oneWorkerCountEach) {
+    int mostWorkers = (int) rows.intColumn("workers").max();
+    signs.add("∥ runs in parallel, on " + mostWorkers + " worker" + (mostWorkers == 1 ? "" : "s") + " (one per processor); the others on one");
 }
 Report.chart("warmup-" + tableName, new Figure(
         Layout.builder().title(Report.title("Seconds per run, warm-up runs first (" + tableName + ")", rows))
                 .xAxis(Axis.builder().title("run (warm-up, then timed)").build())
                 .yAxis(Axis.builder().title("seconds").type(Axis.Type.LOG).build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        lines.toArray(new Trace[0])));
+        lines.toArray(new Trace[0])), List.of(), new Report.Extras(false, signs));
 Report.loaded("firstVsSteady", firstVsSteady, "everyRun", everyRun, "rows", rows);

@@ -2,6 +2,7 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES StudyResults.java
+//SOURCES CommittedMachines.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -50,10 +51,13 @@ public final class StudyReport {
     /** What was left out, and why: shown at the end of the page. */
     private final List<String> leftOut = new ArrayList<>();
     private final List<String> chartsShown = new ArrayList<>();
+    /** A folder committed with the project: its page links only files a clone has ({@link #isCommitted}). */
+    private final boolean committed;
 
     private StudyReport(Path folder) {
         this.folder = folder;
         this.results = StudyResults.folder(folder);
+        this.committed = isCommitted(folder);
     }
 
     public static void main(String[] args) {
@@ -95,8 +99,8 @@ public final class StudyReport {
     /** The page's first line: what marks an index.html as this report's, the only one it replaces. */
     static final String MARK = "<!DOCTYPE html><!-- the study's report, written by report/StudyReport.java -->";
 
-    /** The first line of a page written while this file was tools/StudyReport.java: still this report's own. */
-    private static final String MARK_FROM_TOOLS = "<!DOCTYPE html><!-- the study's report, written by tools/StudyReport.java -->";
+    /** The first line of a page written while this file was report/StudyReport.java: still this report's own. */
+    private static final String MARK_FROM_TOOLS = "<!DOCTYPE html><!-- the study's report, written by report/StudyReport.java -->";
 
     private static boolean isThisReports(String page) {
         return page.startsWith(MARK) || page.startsWith(MARK_FROM_TOOLS);
@@ -144,6 +148,12 @@ public final class StudyReport {
                     .append(". These figures are for trying the tools, not for comparing machines.</p>\n");
         }
         html.append(contents());
+        if (committed) {
+            html.append("<p class=\"how\">Each chart here is a picture. Its interactive page (zoom, values on hover) is not kept "
+                    + "with the project, as each carries all of plotly.js: <code>./jbang study/Study.java --report-only --machine ")
+                    .append(escape(folder.toAbsolutePath().normalize().getFileName().toString()))
+                    .append("</code> draws them into <code>charts/</code>, from this folder's CSVs.</p>\n");
+        }
 
         section(html, "scoreboard", "The scoreboard", "Every chapter with a warm page cache, one worker per processor; "
                 + "× ch. 1 is the speed-up over chapter 1 (MB/s over its MB/s), % of wall the share of the memory-read wall, "
@@ -518,12 +528,23 @@ public final class StudyReport {
             String page = png.replaceFirst("\\.png$", ".html");
             html.append("<figure><img src=\"charts/").append(url(png)).append("\" alt=\"").append(escape(png)).append("\">");
             html.append("<figcaption>").append(escape(png));
-            if (Files.exists(folder.resolve("charts").resolve(page))) {
+            if (!committed && Files.exists(folder.resolve("charts").resolve(page))) {
                 html.append(" · <a href=\"charts/").append(url(page)).append("\">interactive</a>");
             }
             html.append("</figcaption></figure>\n");
         }
         html.append("</div>\n");
+    }
+
+    /**
+     * Whether this folder is one committed with the project (results/committed-machines.txt). Its
+     * report is read in a clone, which has the PNGs but not the interactive pages beside them (each
+     * carries all of plotly.js, about 11 MB, so git ignores them): it links none, and says once how
+     * to draw them. A study's own folder links the pages it drew.
+     */
+    private static boolean isCommitted(Path folder) {
+        Path root = folder.toAbsolutePath().normalize().getParent();
+        return root != null && CommittedMachines.of(root).orElse(java.util.Set.of()).contains(folder.toAbsolutePath().normalize().getFileName().toString());
     }
 
     // ---- HTML

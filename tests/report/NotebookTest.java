@@ -169,6 +169,22 @@ class NotebookTest {
         assertEquals("64 MiB", StudyResults.binarySize(64L << 20));
     }
 
+    @Test
+    void everySeriesOfAChartHasALookOfItsOwn() {
+        java.util.Set<String> looks = new java.util.HashSet<>();
+        for (int i = 0; i < Report.COLOURS.size() * 3; i++) {
+            looks.add(Report.colour(i) + " " + Report.line(i).asJavascript() + " " + Report.marker(i).asJavascript());
+        }
+        assertEquals(Report.COLOURS.size() * 3, looks.size(), "thirty series, thirty looks: " + looks);
+        assertEquals(Report.COLOURS.size(), java.util.Set.copyOf(Report.COLOURS).size(), "no colour twice");
+    }
+
+    @Test
+    void textForAChartsScriptStaysOneString() {
+        String literal = Report.javascriptString("a\"b\\c</script><b>x</b>&\n\u2028");
+        assertEquals("\"a\\\"b\\\\c\\u003c/script\\u003e\\u003cb\\u003ex\\u003c/b\\u003e\\u0026\\u000a\\u2028\"", literal);
+    }
+
     // --- charts and the files they replace
 
     /** A chart-like image: white, with gridlines every 80 px and a few bars. */
@@ -386,7 +402,8 @@ class NotebookTest {
         try (var files = Files.list(charts)) {
             pages = files.filter(file -> file.toString().endsWith(".html")).sorted().toList();
         }
-        assertEquals(2, pages.size(), pages.toString());
+        assertEquals(List.of("scoreboard-spread.html", "scoreboard.html", "warmup-scoreboard.html"),
+                pages.stream().map(page -> page.getFileName().toString()).toList());
         for (Path page : pages) {
             Path same = together.resolve(ALPHA).resolve("charts").resolve(page.getFileName().toString());
             assertTrue(java.util.Arrays.equals(Files.readAllBytes(page), Files.readAllBytes(same)), page.getFileName() + " differs");

@@ -179,4 +179,22 @@ class StudyReportTest {
         String page = page();
         assertTrue(page.contains("<th>× ch. 1</th>") && page.contains("<td>8.0</td>"), "three runs each: a fair base. " + page);
     }
+
+    @Test
+    void linksInteractivePagesOnlyInAFolderThatIsNotCommitted() throws IOException {
+        row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        Files.createDirectories(folder.resolve("charts"));
+        Files.write(folder.resolve("charts/scoreboard.png"), new byte[] {1});
+        Files.writeString(folder.resolve("charts/scoreboard.html"), "a page");
+        String own = page();
+        assertTrue(own.contains("<a href=\"charts/scoreboard.html\">interactive</a>"), "a study's own folder links the page it drew: " + own);
+        assertFalse(own.contains("--report-only --machine"), own);
+
+        // The same folder, once named in committed-machines.txt: a clone has its PNGs, never its ignored pages.
+        Files.writeString(root.resolve("committed-machines.txt"), "# committed\n" + folder.getFileName() + "\n");
+        String committed = page();
+        assertTrue(committed.contains("<img src=\"charts/scoreboard.png\""), committed);
+        assertFalse(committed.contains("charts/scoreboard.html"), "a committed report links no page a clone lacks: " + committed);
+        assertTrue(committed.contains("--report-only --machine " + folder.getFileName()), "it says how to draw the pages: " + committed);
+    }
 }
