@@ -90,19 +90,16 @@ for (int c = 0; c < chapters.size(); c++) {
 }
 Table gains = Table.create("MB/s as a multiple of the chapter's own at its fewest workers", gainChapter, gainPageCache, gainWorkers, gain);
 System.out.println(gains.printAll());
-// (an operator ends a line here, never starts one: JShell ends a statement at the first line that completes it)
-List<String> signs = Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥")) ?
-        List.of("∥ runs in parallel, here on the number of workers the x axis gives") : List.of();
 Report.chart("scaling-all", new Figure(
         Layout.builder().title(Report.title("The parallel chapters: MB/s by number of workers, warm cache", rows))
                 .xAxis(workersAxis).yAxis(mbpsAxis)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        everyChapter.toArray(new Trace[0])), walls, new Report.Extras(false, signs));
+        everyChapter.toArray(new Trace[0])), walls, new Report.Extras(false, List.of()));
 int fewest = (int) rows.intColumn("workers").min();
 Report.chart("scaling-relative", new Figure(
         Layout.builder().title(Report.title("What more workers bring: MB/s as a multiple of each chapter's own at "
                         + fewest + " worker" + (fewest == 1 ? "" : "s") + ", warm cache", rows))
                 .xAxis(workersAxis).yAxis(Axis.builder().title("× the chapter's MB/s at " + fewest + " worker" + (fewest == 1 ? "" : "s")).build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        relative.toArray(new Trace[0])), List.of(), new Report.Extras(false, signs));
+        relative.toArray(new Trace[0])), List.of(), new Report.Extras(false, List.of()));
 Report.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "gains", gains, "rows", rows);

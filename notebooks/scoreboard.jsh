@@ -56,12 +56,7 @@ for (String pageCache : pageCaches) {
             .orientation(BarTrace.Orientation.HORIZONTAL).showLegend(severalPageCaches)
             .name(severalPageCaches ? "page cache: " + pageCache : "MB/s").build());
 }
-// What the names' signs mean, said on the chart itself: "∥" marks a chapter that runs in parallel.
-int mostWorkers = (int) rows.intColumn("workers").max();
 List<String> signs = new ArrayList<>();
-if (Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥"))) {
-    signs.add("∥ runs in parallel, on " + mostWorkers + " worker" + (mostWorkers == 1 ? "" : "s") + " (one per processor); the others on one");
-}
 signs.add("Log scale: each major gridline is 10 times the one before; the figure is printed at each bar's end");
 // Several bars a chapter (one per page-cache setting) need a taller chart for their figures to stand apart.
 int scoreboardHeightPx = severalPageCaches ? Report.CHART_HEIGHT_PX * 3 / 2 : Report.CHART_HEIGHT_PX;
@@ -115,9 +110,6 @@ for (int p = 0; p < pageCaches.size(); p++) {
 }
 List<String> spreadSigns = new ArrayList<>();
 spreadSigns.add("Each point is one timed run: its seconds as a % of the chapter's median run (100 %: the median; right: slower)");
-if (Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥"))) {
-    spreadSigns.add("∥ runs in parallel, on " + mostWorkers + " worker" + (mostWorkers == 1 ? "" : "s") + " (one per processor); the others on one");
-}
 Report.chart("scoreboard-spread", new Figure(
         Layout.builder().title(Report.title("Spread, warm cache: every timed run against its chapter's median", rows))
                 .xAxis(Axis.builder().title("run time, % of the chapter's median run").build())

@@ -99,15 +99,10 @@ for (Row row : rows) {
             .marker(Report.marker(index)).line(Report.line(index)).build());
     index++;
 }
-List<String> signs = new ArrayList<>();
-if (Report.shortNames(rows).asList().stream().anyMatch(name -> name.contains("∥")) && oneWorkerCountEach) {
-    int mostWorkers = (int) rows.intColumn("workers").max();
-    signs.add("∥ runs in parallel, on " + mostWorkers + " worker" + (mostWorkers == 1 ? "" : "s") + " (one per processor); the others on one");
-}
 Report.chart("warmup-" + tableName, new Figure(
         Layout.builder().title(Report.title("Seconds per run, warm-up runs first (" + tableName + ")", rows))
                 .xAxis(Axis.builder().title("run (warm-up, then timed)").build())
                 .yAxis(Axis.builder().title("seconds").type(Axis.Type.LOG).build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        lines.toArray(new Trace[0])), List.of(), new Report.Extras(false, signs));
+        lines.toArray(new Trace[0])), List.of(), new Report.Extras(false, List.of()));
 Report.loaded("firstVsSteady", firstVsSteady, "everyRun", everyRun, "rows", rows);
