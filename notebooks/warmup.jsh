@@ -101,7 +101,7 @@ for (Row row : rows) {
 }
 Report.chart("warmup-" + tableName, new Figure(
         Layout.builder().title(Report.title("Seconds per run, warm-up runs first (" + tableName + ")", rows))
-                .xAxis(Axis.builder().title("run (warm-up, then timed)").build())
+                .xAxis(Axis.builder().title("run (warm-up, then timed)").tickSettings(TickSettings.builder().dTick(1).build()).build()) // whole runs only
                 .yAxis(Axis.builder().title("seconds").type(Axis.Type.LOG).build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
         lines.toArray(new Trace[0])), List.of(), new Report.Extras(false, List.of()));
