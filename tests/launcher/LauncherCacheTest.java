@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * build: a changed line in a source the script includes, a file added to one of its //SOURCES
  * globs or a changed script each go back to JBang, which rebuilds. A script that does not compile
  * ends with status 2 and the launcher's one line, not 1. The class-data archive the launcher writes
- * for a chapter is one the JVM can map, and a rebuild removes it. The JDK it found is not asked
+ * for a chapter is one the JVM can map, trained on a search, and a rebuild removes it. The JDK it found is not asked
  * its version again on every command.
  */
 class LauncherCacheTest {
@@ -176,6 +176,21 @@ class LauncherCacheTest {
         assertEquals(0, first.status(), first.toString());
         assertTrue(first.out().startsWith("haystack-search "), first.toString());
         assertTrue(Files.size(archive) > 0, "no archive after a start from the cache");
+        try (var left = Files.list(archive.getParent())) {
+            assertEquals(List.of(), left.filter(path -> path.getFileName().toString().endsWith(".training.bin")).toList(),
+                    "the training search's haystack stayed behind");
+        }
+
+        // The archive was trained on a search, not on --version: a search maps from it the classes of
+        // the run's bill and of the foreign-function linker that the bill's getrusage call readies.
+        Path haystack = project.resolve("small.bin"), classLog = project.resolve("classes.log");
+        Launch search = launch(CHAPTER, Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classLog),
+                haystack.toString(), "--size", "64k", "--runs", "1", "--warmup", "0");
+        assertEquals(0, search.status(), search.toString());
+        String loaded = Files.readString(classLog);
+        for (String trained : List.of("lib.KernelCounters", "jdk.internal.foreign.abi.SharedUtils")) {
+            assertTrue(loaded.contains(trained + " source: shared objects file"), trained + " was not mapped from an archive:\n" + loaded);
+        }
 
         // -Xshare:on makes a JVM that cannot map an archive it is given refuse to start, where it would otherwise ignore it.
         Launch strict = launch(CHAPTER, Map.of("JAVA_TOOL_OPTIONS", "-Xshare:on"), "--version");
