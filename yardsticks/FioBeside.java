@@ -41,7 +41,8 @@ import picocli.CommandLine.Option;
 /**
  * The cold chapters beside fio, the yardstick for what this disk can do: fio reads the same file
  * with the chapters' block size and job count, each job its own contiguous half (or third...), as
- * the chapters' workers do, interleaved with chapters 14 and 15 over several rounds.
+ * the chapters' workers do, interleaved with chapters 14 and 15 over several rounds; each chapter
+ * makes {@link #CHAPTER_RUNS} timed runs a round, after a warm-up, and counts by their median.
  *
  * <p>fio's jobs: O_DIRECT with psync (one read at a time per job, like chapter 14), libaio and
  * io_uring (a queue of reads per job, like chapter 15) at chapter 15's queue depth, half and twice
@@ -359,8 +360,16 @@ public class FioBeside implements Callable<Integer> {
         return failures == 0 ? 0 : 2;
     }
 
+    /**
+     * A chapter's timed runs in each round, after one warm-up; its figure for the round is their median.
+     * One run straight after the warm-up caught a JVM still compiling: chapter 14 read at 2.0, 2.4 and
+     * 2.6 GB/s in its first three timed runs on an AVX2-only EPYC (docs/cold.md).
+     */
+    static final int CHAPTER_RUNS = 3;
+
     private List<String> chapterCommand(String chapter, int jobCount, Path csv) {
-        return List.of("./jbang", "variants/" + chapter + ".java", haystack.file().toString(), "--cold", "--runs", "1", "--warmup", "1",
+        return List.of("./jbang", "variants/" + chapter + ".java", haystack.file().toString(), "--cold",
+                "--runs", Integer.toString(CHAPTER_RUNS), "--warmup", "1",
                 "--workers", Integer.toString(jobCount), "--chunk", Long.toString(chunkBytes), "--csv", csv.toString());
     }
 
