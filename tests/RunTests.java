@@ -13,6 +13,7 @@
 //SOURCES ../study/SizeSweep.java
 //SOURCES ../yardsticks/FioBeside.java
 //SOURCES ../experiments/ColdTuning.java
+//SOURCES ../experiments/SearchOnly.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/ChartImage.java
 //SOURCES **/*Test.java
