@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import lib.Harness;
 import lib.Native;
@@ -54,10 +55,23 @@ class AllResidentTest {
         assertEquals(Harness.FOUND, cold.exitCode(), cold::toString);
         assertTrue(cold.stderr().contains(" preread=yes"), cold.stderr());
         assertTrue(PageCache.isAllResident(file), "the pre-read left the file cached");
-        Subprocess.Result warm = oneShot(file);
-        assertEquals(Harness.FOUND, warm.exitCode(), warm::toString);
-        assertTrue(warm.stderr().contains(" preread=no"), warm.stderr());
-        assertTrue(warm.stdout().contains("offset=" + (3 * MIB + 8)), warm.stdout());
+
+        // The page cache is the machine's: on a busy one the kernel may reclaim a page read a moment
+        // ago (it waits on the inactive list) before the next process looks. A one-shot that finds
+        // the file all cached must skip the read; it gets three chances to find it so.
+        List<String> warmRuns = new ArrayList<>();
+        for (int chance = 0; chance < 3; chance++) {
+            PageCache.warmUnlessCached(file);
+            assertTrue(PageCache.isAllResident(file), "the file is cached before the warm one-shot");
+            Subprocess.Result warm = oneShot(file);
+            assertEquals(Harness.FOUND, warm.exitCode(), warm::toString);
+            assertTrue(warm.stdout().contains("offset=" + (3 * MIB + 8)), warm.stdout());
+            if (warm.stderr().contains(" preread=no")) {
+                return;
+            }
+            warmRuns.add(warm.stderr());
+        }
+        throw new AssertionError("a one-shot on a cached file read it first, three times:\n" + String.join("\n", warmRuns));
     }
 
     /**
