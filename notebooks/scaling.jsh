@@ -94,12 +94,12 @@ Report.chart("scaling-all", new Figure(
         Layout.builder().title(Report.title("The parallel chapters: MB/s by number of workers, warm cache", rows))
                 .xAxis(workersAxis).yAxis(mbpsAxis)
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        everyChapter.toArray(new Trace[0])), walls, new Report.Extras(false, List.of()));
+        everyChapter.toArray(new Trace[0])), walls);
 int fewest = (int) rows.intColumn("workers").min();
 Report.chart("scaling-relative", new Figure(
         Layout.builder().title(Report.title("What more workers bring: MB/s as a multiple of each chapter's own at "
                         + fewest + " worker" + (fewest == 1 ? "" : "s") + ", warm cache", rows))
                 .xAxis(workersAxis).yAxis(Axis.builder().title("× the chapter's MB/s at " + fewest + " worker" + (fewest == 1 ? "" : "s")).build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        relative.toArray(new Trace[0])), List.of(), new Report.Extras(false, List.of()));
+        relative.toArray(new Trace[0])));
 Report.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "gains", gains, "rows", rows);

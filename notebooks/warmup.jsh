@@ -104,5 +104,5 @@ Report.chart("warmup-" + tableName, new Figure(
                 .xAxis(Axis.builder().title("run (warm-up, then timed)").tickSettings(TickSettings.builder().dTick(1).build()).build()) // whole runs only
                 .yAxis(Axis.builder().title("seconds").type(Axis.Type.LOG).build())
                 .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        lines.toArray(new Trace[0])), List.of(), new Report.Extras(false, List.of()));
+        lines.toArray(new Trace[0])));
 Report.loaded("firstVsSteady", firstVsSteady, "everyRun", everyRun, "rows", rows);
