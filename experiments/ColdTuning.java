@@ -8,6 +8,9 @@
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +20,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import lib.ChunkedSearch;
 import lib.Haystack;
+import lib.HugePageBuffer;
 import lib.Machine;
 import lib.Measurement;
 import lib.PageCache;
@@ -36,7 +45,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per
- * worker) at each block size, and chapter 15's reader (io_uring, O_DIRECT) at each block size and
+ * worker, queued on a read-ahead thread) at each block size, the same reads made on the worker
+ * itself ({@link OnTheWorker}), and chapter 15's reader (io_uring, O_DIRECT) at each block size and
  * queue depth, every one of them cold (the file evicted first), interleaved over rounds, in one JVM.
  * Each setting's median goes to stdout, the runs to {@code tuning.csv} ({@code chapter} names the
  * setting, {@code chunk_bytes} the block size), for a reader to set against fio's figures
@@ -48,7 +58,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "ColdTuning", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false, usageHelpAutoWidth = true,
-        description = "Times chapter 14 by block size and chapter 15's reader by block size and queue depth, cold, interleaved, into results/MACHINE/tuning.csv.",
+        description = "Times chapter 14 by block size, with and without its read-ahead thread, and chapter 15's reader by block size and queue depth, cold, interleaved, into results/MACHINE/tuning.csv.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every setting ran", "2:an error (one line on stderr)"})
 public class ColdTuning implements Callable<Integer> {
@@ -83,11 +93,14 @@ public class ColdTuning implements Callable<Integer> {
         ToolCommand.run("ColdTuning", new ColdTuning(), args);
     }
 
-    /** Chapter 14 at each block size, then chapter 15's reader at each block size and depth. */
+    /** Chapter 14 at each block size, then its reads on the worker, then chapter 15's reader at each block size and depth. */
     static List<Setting> settings(List<Long> chunks, List<Integer> depths) {
         List<Setting> settings = new ArrayList<>();
         for (long chunk : chunks) {
             settings.add(new Setting("V14DirectIo", chunk, new V14DirectIo()));
+        }
+        for (long chunk : chunks) {
+            settings.add(new Setting(OnTheWorker.NAME, chunk, new OnTheWorker()));
         }
         for (long chunk : chunks) {
             for (int depth : depths) {
@@ -95,6 +108,74 @@ public class ColdTuning implements Callable<Integer> {
             }
         }
         return settings;
+    }
+
+    /**
+     * Chapter 14 without its read-ahead thread: each worker makes its own O_DIRECT reads and scans
+     * each chunk after it lands, as fio's psync jobs read. The shards, the blocks and the scan are
+     * chapter 14's own methods; only the worker's loop differs. Which is faster depends on the
+     * machine (docs/cold.md): the thread overlaps the scan with the next read, and costs two thread
+     * wake-ups a read.
+     */
+    static final class OnTheWorker implements ChunkedSearch {
+
+        static final String NAME = "V14DirectIo on the worker";
+
+        @Override
+        public long smallestChunkBytes(Path file) throws IOException {
+            return V14DirectIo.blockBytes(file);
+        }
+
+        @Override
+        public long search(Path file, int workers, long chunkBytes) throws IOException {
+            long fileBytes = Files.size(file);
+            long blockBytes = V14DirectIo.blockBytes(file);
+            long shardBytes = Math.max(V14DirectIo.SHARD_ALIGN_BYTES,
+                    Math.ceilDiv(Math.ceilDiv(fileBytes, workers), V14DirectIo.SHARD_ALIGN_BYTES) * V14DirectIo.SHARD_ALIGN_BYTES);
+            AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
+            AtomicBoolean failed = new AtomicBoolean();
+            List<Future<?>> results = new ArrayList<>();
+            try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
+                for (long start = 0; start < fileBytes; start += shardBytes) {
+                    long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
+                    results.add(threads.submit(() -> {
+                        try {
+                            scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, lowestHit, failed);
+                        } catch (IOException | RuntimeException | Error e) {
+                            failed.set(true); // tells the other workers to stop early
+                            throw e;
+                        }
+                        return null;
+                    }));
+                }
+            } // closing the executor waits for every worker
+            for (Future<?> result : results) {
+                V14DirectIo.await(result);
+            }
+            long hit = lowestHit.get();
+            return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
+        }
+
+        /** Chapter 14's worker with one buffer and no read thread: read a chunk, scan it, read the next. */
+        static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
+                              AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
+            long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, HugePageBuffer.HUGE_PAGE_BYTES) * HugePageBuffer.HUGE_PAGE_BYTES;
+            try (FileChannel channel = V14DirectIo.openDirect(file); Arena arena = Arena.ofConfined()) {
+                MemorySegment buffer = HugePageBuffer.allocate(bufferBytes, arena);
+                for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += chunkBytes) {
+                    if (failed.get()) {
+                        return;
+                    }
+                    long to = Math.min(from + chunkBytes, shardEnd);
+                    V14DirectIo.readBlocks(channel, buffer, from, to, blockBytes);
+                    long hit = V14DirectIo.scan(buffer, from, to, blockBytes);
+                    if (hit >= 0) {
+                        lowestHit.accumulateAndGet(hit, Math::min);
+                        return;
+                    }
+                }
+            }
+        }
     }
 
     @Override
@@ -136,7 +217,7 @@ public class ColdTuning implements Callable<Integer> {
             Measurement.Result result = new Measurement.Result(setting.name(), workerCount, "cold", bytes,
                     OptionalLong.of(setting.chunkBytes()), expected, new double[0], seconds.get(setting));
             rows.add(ResultsCsv.row(result));
-            System.out.println(String.format(Locale.ROOT, "%-18s %8s  median %,6.0f MB/s over %d rounds", setting.name(),
+            System.out.println(String.format(Locale.ROOT, "%-26s %8s  median %,6.0f MB/s over %d rounds", setting.name(),
                     Sizes.human(setting.chunkBytes()), Stats.megabytesPerSecond(bytes, Stats.median(seconds.get(setting))), rounds));
         }
         ResultsCsv.append(csv, rows);
