@@ -34,6 +34,7 @@ import lib.PageCache;
 import lib.ProjectVersion;
 import lib.ResultsCsv;
 import lib.RunOptions;
+import lib.Shard;
 import lib.SizeConverter;
 import lib.Sizes;
 import lib.Stats;
@@ -112,10 +113,10 @@ public class ColdTuning implements Callable<Integer> {
 
     /**
      * Chapter 14 without its read-ahead thread: each worker makes its own O_DIRECT reads and scans
-     * each chunk after it lands, as fio's psync jobs read. The shards, the blocks and the scan are
-     * chapter 14's own methods; only the worker's loop differs. Which is faster depends on the
-     * machine (docs/cold.md): the thread overlaps the scan with the next read, and costs two thread
-     * wake-ups a read.
+     * each chunk after it lands, as fio's psync jobs read. The blocks and the scan are chapter 14's
+     * own methods, the shards the same cuts ({@link Shard#split}); only the worker's loop differs.
+     * Which is faster depends on the machine (docs/cold.md): the thread overlaps the scan with the
+     * next read, and costs two thread wake-ups a read.
      */
     static final class OnTheWorker implements ChunkedSearch {
 
@@ -128,19 +129,15 @@ public class ColdTuning implements Callable<Integer> {
 
         @Override
         public long search(Path file, int workers, long chunkBytes) throws IOException {
-            long fileBytes = Files.size(file);
             long blockBytes = V14DirectIo.blockBytes(file);
-            long shardBytes = Math.max(V14DirectIo.SHARD_ALIGN_BYTES,
-                    Math.ceilDiv(Math.ceilDiv(fileBytes, workers), V14DirectIo.SHARD_ALIGN_BYTES) * V14DirectIo.SHARD_ALIGN_BYTES);
             AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
             AtomicBoolean failed = new AtomicBoolean();
             List<Future<?>> results = new ArrayList<>();
             try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
-                for (long start = 0; start < fileBytes; start += shardBytes) {
-                    long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
+                for (Shard shard : Shard.split(Files.size(file), workers)) { // chapter 14's shards, cut by lib's helper
                     results.add(threads.submit(() -> {
                         try {
-                            scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, lowestHit, failed);
+                            scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes, lowestHit, failed);
                         } catch (IOException | RuntimeException | Error e) {
                             failed.set(true); // tells the other workers to stop early
                             throw e;
