@@ -269,6 +269,8 @@ public final class Measurement {
             long end;
             try {
                 offset = action.run();
+            } catch (IOException refused) {
+                throw changedSizeOr(refused);
             } finally {
                 end = System.nanoTime();
                 signOfLife.interrupt();
@@ -322,11 +324,36 @@ public final class Measurement {
         });
     }
 
+    /**
+     * A run that failed because another program changed the file's size under it (the JDK's
+     * {@code map} refuses a size past the file's end as "cannot extend file to required size", a
+     * read meets an early end) is reported as the file's change, the cause, not as the symptom.
+     */
+    private IOException changedSizeOr(IOException refused) {
+        if (refused instanceof FileChangedException) {
+            return refused;
+        }
+        try {
+            long now = Files.size(file);
+            if (now != bytes) {
+                return changedSize(now);
+            }
+        } catch (IOException gone) {
+            // the file is gone or unreadable: the run's own refusal says more
+        }
+        return refused;
+    }
+
+    private FileChangedException changedSize(long now) {
+        return new FileChangedException(Quote.name(file) + " changed size during the search (" + bytes + " -> "
+                + now + " bytes); no figure is reported");
+    }
+
     /** Every answer must agree with the first, the file must not have changed, and a haystack's must be its needle. */
     private void check(long first, long offset) throws IOException {
-        if (Files.size(file) != bytes) {
-            throw new FileChangedException(Quote.name(file) + " changed size during the search (" + bytes + " -> "
-                    + Files.size(file) + " bytes); no figure is reported");
+        long now = Files.size(file);
+        if (now != bytes) {
+            throw changedSize(now);
         }
         if (offset != first) {
             throw new WrongAnswerException("runs disagree: offset " + first + ", then " + offset);

@@ -119,6 +119,34 @@ class MappedShrinkTest {
         assertEquals("", result.stdout());
     }
 
+    /**
+     * The other window a cut can fall in: after a chapter read the file's size, before it mapped
+     * that many bytes. The JDK's {@code map} then refuses ("cannot extend file to required size"),
+     * and the harness must name the cause, the file's change, rather than pass on the JDK's words.
+     * Here the cut always falls in that window.
+     */
+    @Test
+    void mappingAFileCutAfterItsSizeWasReadGivesTheChangedSizeLine() throws IOException {
+        Path file = TestFiles.writeSparse(dir.resolve("cut.bin"),
+                TestFiles.Layout.zeros("haystack", 8L << 20).plant(Haystack.needleOffset(8L << 20), (byte) 1));
+        NeedleSearch sizeThenCutThenMap = (path, workers) -> {
+            try (Arena arena = Arena.ofConfined();
+                 FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+                long bytes = channel.size(); // as chapter 4 does, just before its map
+                try (FileChannel writer = FileChannel.open(path, StandardOpenOption.WRITE)) { // the test's own file
+                    writer.truncate(1 << 20);
+                }
+                MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, bytes, arena);
+                return V04Mmap.firstNonZeroWordScalar(mapped, 0, mapped.byteSize());
+            }
+        };
+        var result = InProcess.run(sizeThenCutThenMap, file.toString(), "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains("changed size during the search"), result::toString);
+        assertEquals("", result.stdout());
+    }
+
     /** Until the child has printed {@code runs} run lines. */
     private static void waitForRuns(Process process, Path stderr, int runs) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
