@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,8 +47,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per
- * worker, queued on a read-ahead thread) at each block size, the same reads made on the worker
- * itself ({@link OnTheWorker}), and chapter 15's reader (io_uring, O_DIRECT) at each block size and
+ * worker, made by the worker itself) at each block size, the same reads queued ahead on a thread of
+ * each worker's own ({@link WithReadAhead}), and chapter 15's reader (io_uring, O_DIRECT) at each block size and
  * queue depth, every one of them cold (the file evicted first), interleaved over rounds, in one JVM.
  * Each setting's median goes to stdout, the runs to {@code tuning.csv} ({@code chapter} names the
  * setting, {@code chunk_bytes} the block size), for a reader to set against fio's figures
@@ -59,7 +60,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "ColdTuning", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
         sortOptions = false, usageHelpAutoWidth = true,
-        description = "Times chapter 14 by block size, with and without its read-ahead thread, and chapter 15's reader by block size and queue depth, cold, interleaved, into results/MACHINE/tuning.csv.",
+        description = "Times chapter 14 by block size, without and with a read-ahead thread, and chapter 15's reader by block size and queue depth, cold, interleaved, into results/MACHINE/tuning.csv.",
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every setting ran", "2:an error (one line on stderr)"})
 public class ColdTuning implements Callable<Integer> {
@@ -94,14 +95,14 @@ public class ColdTuning implements Callable<Integer> {
         ToolCommand.run("ColdTuning", new ColdTuning(), args);
     }
 
-    /** Chapter 14 at each block size, then its reads on the worker, then chapter 15's reader at each block size and depth. */
+    /** Chapter 14 at each block size, then with a read-ahead thread, then chapter 15's reader at each block size and depth. */
     static List<Setting> settings(List<Long> chunks, List<Integer> depths) {
         List<Setting> settings = new ArrayList<>();
         for (long chunk : chunks) {
             settings.add(new Setting("V14DirectIo", chunk, new V14DirectIo()));
         }
         for (long chunk : chunks) {
-            settings.add(new Setting(OnTheWorker.NAME, chunk, new OnTheWorker()));
+            settings.add(new Setting(WithReadAhead.NAME, chunk, new WithReadAhead()));
         }
         for (long chunk : chunks) {
             for (int depth : depths) {
@@ -112,15 +113,26 @@ public class ColdTuning implements Callable<Integer> {
     }
 
     /**
-     * Chapter 14 without its read-ahead thread: each worker makes its own O_DIRECT reads and scans
-     * each chunk after it lands, as fio's psync jobs read. The blocks and the scan are chapter 14's
-     * own methods, the shards the same cuts ({@link Shard#split}); only the worker's loop differs.
-     * Which is faster depends on the machine (docs/cold.md): the thread overlaps the scan with the
-     * next read, and costs two thread wake-ups a read.
+     * Chapter 14 with a read-ahead thread per worker, as it was written for a while: the thread
+     * keeps {@link #READS_AHEAD} chunks' O_DIRECT reads queued, chunk {@code i} into buffer
+     * {@code i % BUFFERS}, so that the disk is not idle while the worker scans. The blocks, the
+     * scan and the 2 MiB-page buffers are chapter 14's own methods, the shards the same cuts
+     * ({@link Shard#split}); only the worker's loop differs. Which is faster depends on the machine
+     * (docs/cold.md): the thread overlaps the scan with the next read, and costs two thread
+     * wake-ups a read.
      */
-    static final class OnTheWorker implements ChunkedSearch {
+    static final class WithReadAhead implements ChunkedSearch {
 
-        static final String NAME = "V14DirectIo on the worker";
+        static final String NAME = "V14DirectIo with read-ahead";
+        /** Reads queued beyond the chunk being scanned: with one, the thread waits after each read for the worker. */
+        static final int READS_AHEAD = 3;
+        /** The chunk being scanned, and one for each read queued. */
+        static final int BUFFERS = READS_AHEAD + 1;
+
+        @Override
+        public int buffersPerWorker() {
+            return BUFFERS;
+        }
 
         @Override
         public long smallestChunkBytes(Path file) throws IOException {
@@ -153,25 +165,42 @@ public class ColdTuning implements Callable<Integer> {
             return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
         }
 
-        /** Chapter 14's worker with one buffer and no read thread: read a chunk, scan it, read the next. */
+        /** A worker whose reads run on a thread of its own, {@link #READS_AHEAD} ahead of the chunk it scans. */
         static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
                               AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
             long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, HugePageBuffer.HUGE_PAGE_BYTES) * HugePageBuffer.HUGE_PAGE_BYTES;
-            try (FileChannel channel = V14DirectIo.openDirect(file); Arena arena = Arena.ofConfined()) {
-                MemorySegment buffer = HugePageBuffer.allocate(bufferBytes, arena);
-                for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += chunkBytes) {
-                    if (failed.get()) {
-                        return;
+            ArrayDeque<Future<?>> reads = new ArrayDeque<>(); // queued or in flight, in file order
+            try (FileChannel channel = V14DirectIo.openDirect(file);
+                 Arena arena = Arena.ofShared(); // the read thread writes into the buffers too
+                 ExecutorService readThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("read-ahead").factory())) {
+                MemorySegment buffers = HugePageBuffer.allocate(BUFFERS * bufferBytes, arena);
+                long readsQueued = 0, nextRead = shardStart;
+                try {
+                    for (long from = shardStart, chunk = 0; from < shardEnd && from < lowestHit.get(); from += chunkBytes, chunk++) {
+                        if (failed.get()) {
+                            return;
+                        }
+                        while (reads.size() < BUFFERS && nextRead < shardEnd) {
+                            long readFrom = nextRead, readTo = Math.min(nextRead + chunkBytes, shardEnd);
+                            MemorySegment buffer = buffers.asSlice(readsQueued++ % BUFFERS * bufferBytes, bufferBytes);
+                            reads.add(readThread.submit(() -> {
+                                V14DirectIo.readBlocks(channel, buffer, readFrom, readTo, blockBytes);
+                                return null;
+                            }));
+                            nextRead = readTo;
+                        }
+                        V14DirectIo.await(reads.poll());
+                        long to = Math.min(from + chunkBytes, shardEnd);
+                        long hit = V14DirectIo.scan(buffers.asSlice(chunk % BUFFERS * bufferBytes, bufferBytes), from, to, blockBytes);
+                        if (hit >= 0) {
+                            lowestHit.accumulateAndGet(hit, Math::min);
+                            return;
+                        }
                     }
-                    long to = Math.min(from + chunkBytes, shardEnd);
-                    V14DirectIo.readBlocks(channel, buffer, from, to, blockBytes);
-                    long hit = V14DirectIo.scan(buffer, from, to, blockBytes);
-                    if (hit >= 0) {
-                        lowestHit.accumulateAndGet(hit, Math::min);
-                        return;
-                    }
+                } finally {
+                    reads.forEach(read -> read.cancel(false)); // a worker that stops early needs none of the reads not yet begun
                 }
-            }
+            } // the read thread closes first and lets the read in flight land: the disk is writing into a buffer
         }
     }
 
@@ -214,7 +243,7 @@ public class ColdTuning implements Callable<Integer> {
             Measurement.Result result = new Measurement.Result(setting.name(), workerCount, "cold", bytes,
                     OptionalLong.of(setting.chunkBytes()), expected, new double[0], seconds.get(setting));
             rows.add(ResultsCsv.row(result));
-            System.out.println(String.format(Locale.ROOT, "%-26s %8s  median %,6.0f MB/s over %d rounds", setting.name(),
+            System.out.println(String.format(Locale.ROOT, "%-28s %8s  median %,6.0f MB/s over %d rounds", setting.name(),
                     Sizes.human(setting.chunkBytes()), Stats.megabytesPerSecond(bytes, Stats.median(seconds.get(setting))), rounds));
         }
         ResultsCsv.append(csv, rows);

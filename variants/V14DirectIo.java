@@ -17,7 +17,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -44,8 +43,11 @@ import lib.UserMistakeException;
  * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
  * Here the disk writes straight into each worker's buffer, so a cold run costs the disk and nothing
  * else; a warm run costs the same, since the cache is never consulted. Only the worker changes: it
- * opens the file with O_DIRECT, widens each read to whole blocks, and hands its reads to a thread of
- * its own that keeps the next chunks queued, so the disk is not idle while the worker scans.
+ * opens the file with O_DIRECT and widens each read to whole blocks. It still reads a chunk, scans
+ * it, then reads the next, one read in flight per worker: keeping more in flight is chapter 15's
+ * lesson. (A read-ahead thread per worker, overlapping the next read with the scan, cost more
+ * than it saved on two AMD machines: two thread wake-ups a read. {@code experiments/ColdTuning.java}
+ * times both on yours.)
  *
  * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
  * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
@@ -74,22 +76,8 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
      * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
      */
     static final long SCAN_SLICE_BYTES = 64 << 10;
-    /**
-     * Reads queued on a worker's read thread beyond the chunk it scans. With one, the thread waits
-     * after each read for the worker to wake and ask for the next (two thread wake-ups on every
-     * chunk; about 15 % of the speed on a 2-core VM); three keep it busy.
-     */
-    static final int READS_AHEAD = 3;
-    /** The chunk being scanned, and one for each read queued. */
-    static final int BUFFERS = READS_AHEAD + 1;
-
     public static void main(String[] args) {
         Harness.run(new V14DirectIo(), args);
-    }
-
-    @Override
-    public int buffersPerWorker() {
-        return BUFFERS;
     }
 
     @Override
@@ -132,13 +120,13 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
     }
 
-    /** Waits for a worker or a read, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
     static void await(Future<?> result) throws IOException {
         try {
             result.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker or a read", e);
+            throw new IOException("interrupted while waiting for a worker", e);
         } catch (ExecutionException e) {
             switch (e.getCause()) {
                 case IOException io -> throw io;
@@ -149,50 +137,37 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         }
     }
 
-    // ---------------------------------------------------------------- one worker: O_DIRECT reads, queued on a thread of their own
+    // ---------------------------------------------------------------- one worker: O_DIRECT reads into its own buffer
 
     /**
-     * A worker reads its shard a chunk at a time with its own O_DIRECT FileChannel. A pread blocks
-     * its thread, so the reads run on a second thread, which keeps {@link #READS_AHEAD} chunks
-     * queued, chunk {@code i} into buffer {@code i % BUFFERS}: the moment one read lands the next
-     * begins, while the worker scans.
+     * A worker reads its shard a chunk at a time into one reused buffer, with its own FileChannel
+     * opened with O_DIRECT: the disk writes the chunk straight into the buffer, then the worker
+     * scans it and asks for the next. Widened to whole blocks, a chunk's read starts up to a block
+     * early, so its bytes lie in the buffer from {@code from}'s block on.
      */
     static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         // A chunk can start and end mid-block, so it can touch one block more at each end.
         long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, HugePageBuffer.HUGE_PAGE_BYTES) * HugePageBuffer.HUGE_PAGE_BYTES;
-        ArrayDeque<Future<?>> reads = new ArrayDeque<>(); // queued or in flight, in file order
-        try (FileChannel channel = openDirect(file);
-             Arena arena = Arena.ofShared(); // the read thread writes into the buffers too
-             ExecutorService readThread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("read-ahead").factory())) {
-            MemorySegment buffers = HugePageBuffer.allocate(BUFFERS * bufferBytes, arena);
-            long readsQueued = 0, nextRead = shardStart;
-            try {
-                for (long from = shardStart, chunk = 0; from < shardEnd && from < lowestHit.get(); from += chunkBytes, chunk++) {
-                    if (failed.get()) {
-                        return;
-                    }
-                    while (reads.size() < BUFFERS && nextRead < shardEnd) {
-                        long readFrom = nextRead, readTo = Math.min(nextRead + chunkBytes, shardEnd);
-                        MemorySegment buffer = buffers.asSlice(readsQueued++ % BUFFERS * bufferBytes, bufferBytes);
-                        reads.add(readThread.submit(() -> readBlocks(channel, buffer, readFrom, readTo, blockBytes)));
-                        nextRead = readTo;
-                    }
-                    await(reads.poll());
-                    long hit = scan(buffers.asSlice(chunk % BUFFERS * bufferBytes, bufferBytes), from, Math.min(from + chunkBytes, shardEnd), blockBytes);
-                    if (hit >= 0) {
-                        lowestHit.accumulateAndGet(hit, Math::min);
-                        return;
-                    }
+        try (FileChannel channel = openDirect(file); Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = HugePageBuffer.allocate(bufferBytes, arena); // aligned for any block size, freed when the arena closes
+            for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += chunkBytes) {
+                if (failed.get()) {
+                    return;
                 }
-            } finally {
-                reads.forEach(read -> read.cancel(false)); // a worker that stops early needs none of the reads not yet begun
+                long to = Math.min(from + chunkBytes, shardEnd);
+                readBlocks(channel, buffer, from, to, blockBytes);
+                long hit = scan(buffer, from, to, blockBytes);
+                if (hit >= 0) {
+                    lowestHit.accumulateAndGet(hit, Math::min);
+                    return;
+                }
             }
-        } // the read thread closes first and lets the read in flight land: the disk is writing into a buffer
+        }
     }
 
     /** Reads the whole blocks around {@code [from, to)} into the buffer, from its start. */
-    static Void readBlocks(FileChannel channel, MemorySegment buffer, long from, long to, long blockBytes) throws IOException {
+    static void readBlocks(FileChannel channel, MemorySegment buffer, long from, long to, long blockBytes) throws IOException {
         long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
         long alignedTo = Math.ceilDiv(to, blockBytes) * blockBytes;
         long wanted = to - alignedFrom; // the bytes we need, up to `to`
@@ -205,7 +180,6 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
                 throw new FileChangedException("the file ended near " + position + " bytes, shorter than when the search began");
             }
         }
-        return null;
     }
 
     /** The file, opened with O_DIRECT. */
