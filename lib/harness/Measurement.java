@@ -336,7 +336,9 @@ public final class Measurement {
         try {
             long now = Files.size(file);
             if (now != bytes) {
-                return changedSize(now);
+                FileChangedException changed = changedSize(now);
+                changed.initCause(refused);
+                return changed;
             }
         } catch (IOException gone) {
             // the file is gone or unreadable: the run's own refusal says more
