@@ -155,6 +155,25 @@ class LauncherFaultsTest {
         assertNoTemporaryFiles(cacheHome);
     }
 
+    /**
+     * An option for every JVM that prints on stdout, given while the script needs a build, also
+     * makes JBang's own JVM print there, into the command the launcher reads from it: one line
+     * saying so, not a shell's syntax error. Once built, a start from the launch cache runs with it.
+     */
+    @Test
+    void aJvmOptionThatPrintsOnStdoutDuringABuildIsOneLineNotAShellError() throws Exception {
+        Map<String, String> printsCompiles = Map.of("JAVA_TOOL_OPTIONS", "-XX:+PrintCompilation");
+        Launch building = launch(printsCompiles);
+        assertEquals(2, building.status(), building.toString());
+        assertTrue(building.err().lines().anyMatch(line -> line.startsWith("jbang: JBang's own JVM printed more than the command it built")),
+                building.toString());
+        assertTrue(building.err().lines().noneMatch(line -> line.contains("syntax error") || line.contains("not found")), building.toString());
+        assertRan("first", launch(Map.of()));
+        Launch cached = launch(printsCompiles);
+        assertEquals(0, cached.status(), cached.toString());
+        assertTrue(cached.out().lines().anyMatch("first"::equals), cached.toString());
+    }
+
     /** An edit undone while JBang builds, then made again: the build of the undone version must not pass for the edit's. */
     @Test
     void aSourceChangedDuringTheBuildIsNeverBoundToIt() throws Exception {
