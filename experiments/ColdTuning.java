@@ -47,9 +47,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per
- * worker, made by the worker itself) at each block size, the same reads queued ahead on a thread of
- * each worker's own ({@link WithReadAhead}), and chapter 15's reader (io_uring, O_DIRECT) at each block size and
- * queue depth, every one of them cold (the file evicted first), interleaved over rounds, in one JVM.
+ * worker, made by the worker itself) at each block size, the same reads queued ahead on a thread
+ * of each worker's own ({@link WithReadAhead}), and chapter 15's reader (io_uring, O_DIRECT) at
+ * each block size and queue depth, every one of them cold (the file evicted first), interleaved over rounds, in one JVM.
  * Each setting's median goes to stdout, the runs to {@code tuning.csv} ({@code chapter} names the
  * setting, {@code chunk_bytes} the block size), for a reader to set against fio's figures
  * (yardsticks/FioBeside.java) on the same file.
