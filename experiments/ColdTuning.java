@@ -130,16 +130,6 @@ public class ColdTuning implements Callable<Integer> {
         static final int BUFFERS = READS_AHEAD + 1;
 
         @Override
-        public int buffersPerWorker() {
-            return BUFFERS;
-        }
-
-        @Override
-        public long smallestChunkBytes(Path file) throws IOException {
-            return V14DirectIo.blockBytes(file);
-        }
-
-        @Override
         public long search(Path file, int workers, long chunkBytes) throws IOException {
             long blockBytes = V14DirectIo.blockBytes(file);
             AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
