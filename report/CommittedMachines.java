@@ -22,8 +22,6 @@ import lib.UserMistakeException;
 final class CommittedMachines {
 
     static final String FILE_NAME = "committed-machines.txt";
-    /** Added to this machine's name when a committed folder already has it. */
-    static final String OWN_FOLDER_SUFFIX = "-local";
     /** A machine's name as lib/harness/Machine makes it: one folder, never a path. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
 
@@ -58,6 +56,6 @@ final class CommittedMachines {
 
     /** The folder under {@code root} a study of {@code machine} measures into: its name, unless a committed folder has it. */
     static String studyFolder(Path root, String machine) {
-        return of(root).orElse(Set.of()).contains(machine) ? machine + OWN_FOLDER_SUFFIX : machine;
+        return of(root).orElse(Set.of()).contains(machine) ? machine + StudyResults.OWN_FOLDER_SUFFIX : machine;
     }
 }

@@ -555,6 +555,12 @@ final class StudyResults {
     // ---------------------------------------------------------------------------------------------
     // A machine's folder, and this study's rows in it
 
+    /**
+     * Added to a machine's name for the folder its study measures into when a folder committed with
+     * the project already has that name ({@link CommittedMachines}); the rows keep the machine's name.
+     */
+    static final String OWN_FOLDER_SUFFIX = "-local";
+
     /** The rows of a table that belong together, and one line for each row, or kind of row, left out. */
     record Selection(List<Row> rows, List<String> notes) {}
 
@@ -575,6 +581,16 @@ final class StudyResults {
             this.name = name;
             this.dir = dir;
             this.description = description;
+        }
+
+        /**
+         * The machine whose rows this folder holds: the folder's name, but for a folder a study made
+         * because the machine's own name is a committed folder's ({@link CommittedMachines}): its rows
+         * carry the machine's name, without the suffix.
+         */
+        String machine() {
+            return name.endsWith(OWN_FOLDER_SUFFIX)
+                    ? name.substring(0, name.length() - OWN_FOLDER_SUFFIX.length()) : name;
         }
 
         Path csv(String table) {
@@ -627,7 +643,7 @@ final class StudyResults {
 
         /** Recorded for this folder's machine (or for none) and with its CPU, cores and vector width. */
         boolean measuredHere(Row row) {
-            return (row.machine().isEmpty() || row.machine().equals(name)) && row.identity().equals(identity());
+            return (row.machine().isEmpty() || row.machine().equals(machine())) && row.identity().equals(identity());
         }
 
         /** The description's date, else the newest row's: which study is the most recent. */
@@ -659,8 +675,8 @@ final class StudyResults {
             long mainBytes = mainFileBytes();
             for (Row row : csv.rows()) {
                 String reason = null;
-                if (!row.machine().isEmpty() && !row.machine().equals(name)) {
-                    reason = "measured on another machine (" + row.machine() + "), not " + name;
+                if (!row.machine().isEmpty() && !row.machine().equals(machine())) {
+                    reason = "measured on another machine (" + row.machine() + "), not " + machine();
                 } else if (!row.identity().equals(identity())) {
                     reason = "measured on another machine (" + row.identity() + "), not " + name + "'s " + identity();
                 } else if (row.fileBytes() != mainBytes && newestOnly) {

@@ -135,6 +135,29 @@ class StudyResultsTest {
         assertFalse(page.contains("class=\"trial\""), "the study shown is a full one");
     }
 
+    /**
+     * On a machine named like a folder committed with the project, the study measures into
+     * NAME-local/ and its rows carry NAME: the model, the notebooks and the report all show them.
+     */
+    @Test
+    void aStudysOwnFolderBesideACommittedOneShowsItsRows() throws IOException {
+        String machine = Machine.current().name();
+        Path folder = Files.createDirectories(root.resolve(machine + StudyResults.OWN_FOLDER_SUFFIX));
+        Files.writeString(folder.resolve("machine.json"), Machine.json(Machine.current().description(folder, Instant.now(), false)));
+        append(folder.resolve("scoreboard.csv"), row("V04Mmap", 2, "warm", 4 * GIB, 5, 0.5));
+        append(folder.resolve("scoreboard.csv"), with(row("V13PreadVector", 2, "warm", 4 * GIB, 5, 0.25), "machine", "another-machine"));
+
+        StudyResults.Selection model = StudyResults.folder(folder).select("scoreboard", "warm");
+        Report.Selected notebook = Report.select(Report.choose(root, folder.getFileName().toString()), "scoreboard", "warm");
+        assertEquals(List.of("V04Mmap"), model.rows().stream().map(StudyResults.Row::chapter).toList(), model.notes().toString());
+        assertEquals(List.of("V04Mmap"), notebook.rows().stringColumn("chapter").asList());
+        assertTrue(model.notes().contains("left out 1 row of " + folder.resolve("scoreboard.csv")
+                + ": measured on another machine (another-machine), not " + machine + " (V13PreadVector)"), model.notes().toString());
+
+        String page = Files.readString(StudyReport.write(folder));
+        assertTrue(page.contains("8,590"), "the V04 row is in the report");
+    }
+
     @Test
     void aChapterFasterThanItsWallGetsNoShareButALineSayingSo() throws IOException {
         Path folder = folder();

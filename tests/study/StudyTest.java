@@ -410,13 +410,13 @@ class StudyTest {
                 "--only", "V04", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts", "--results", results.toString());
         assertEquals(0, result.exitCode(), result.toString());
         assertEquals(before, contents(committed), "the committed folder is untouched");
-        Path own = results.resolve(MACHINE + CommittedMachines.OWN_FOLDER_SUFFIX);
+        Path own = results.resolve(MACHINE + StudyResults.OWN_FOLDER_SUFFIX);
         assertTrue(result.stderr().contains(own.toString()), "the study says where it measures instead: " + result);
         List<CSVRecord> rows = rows(own.resolve("scoreboard.csv"));
         assertEquals(1, rows.size());
         assertEquals("V04Mmap", rows.getFirst().get("chapter"));
         assertTrue(Files.readString(own.resolve("machine.json")).contains("\"name\": \"" + MACHINE + "\""));
-        assertTrue(Files.isRegularFile(own.resolve("index.html")));
+        assertTrue(Files.readString(own.resolve("index.html")).contains("<code>V04Mmap</code>"), "the report shows the row it measured");
     }
 
     private static java.util.Map<String, String> contents(Path folder) throws IOException {
