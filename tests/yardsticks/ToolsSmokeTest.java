@@ -95,8 +95,12 @@ class ToolsSmokeTest {
     void profileWritesAFlameGraphOfTheTimedRuns() throws IOException {
         Path haystack = directory.resolve("haystack.bin");
         Path graphs = directory.resolve("flamegraphs");
-        // 16 MiB, 30 runs: some tens of milliseconds of scanning, enough samples at 1 ms.
-        Outcome outcome = run(new V13PreadVector(), haystack.toString(), "--size", "16m", "--runs", "30",
+        // 64 MiB, 20 runs. The profiler times each thread's own CPU time (perf events, or async-profiler's
+        // ctimer where those are refused) and samples it every 1 ms of it, and a chapter starts its
+        // workers afresh each run: a worker that scans 16 MiB can end before its first millisecond on a
+        // fast machine (0.8 ms at 20 GB/s), and then no sample lands in it at all. 64 MiB keeps each
+        // one busy for milliseconds.
+        Outcome outcome = run(new V13PreadVector(), haystack.toString(), "--size", "64m", "--runs", "20",
                 "--workers", "1", "--profile", "--flamegraphs", graphs.toString());
         Assumptions.assumeFalse(outcome.status() == Harness.ERROR && outcome.err().contains("cannot load async-profiler"),
                 "async-profiler cannot load on this machine: " + outcome.err().strip());
