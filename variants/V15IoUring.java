@@ -41,8 +41,8 @@ import lib.UserMistakeException;
  * <p>A disk, and an SSD most of all, is fastest with a deep queue of requests; a thread blocked in
  * pread has exactly one. Here each worker submits its next chunks' reads ahead of time through a
  * ring of its own and scans each buffer once its read completes, with O_DIRECT as in chapter 14, so
- * the disk always has work queued while the CPU scans. Only the worker changes: chapter 14's read
- * thread gives way to the ring's loop of submissions and completions.
+ * the disk always has work queued while the CPU scans. Only the worker changes: chapter 14's one
+ * read at a time gives way to the ring's loop of submissions and completions.
  *
  * <p>The Java lesson: the JDK has no io_uring, but the FFM API reaches it with no C at all
  * ({@link IoUring}): two system calls through {@code syscall}, the rings mapped as
@@ -70,11 +70,11 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
      */
     static final long SCAN_SLICE_BYTES = 64 << 10;
     /**
-     * Reads each worker keeps in flight, a chunk each: 4 MiB of buffers per worker with 1 MiB
-     * chunks. Deeper is not faster on a virtual disk: in experiments/ColdTuning.java's sweep (1 MiB, 2
-     * workers) 4 and 8 beat 16 and 32, and fio's io_uring jobs agree.
+     * Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB
+     * chunks. The best depth is the disk's (experiments/ColdTuning.java sweeps it; docs/cold.md): 16
+     * read 1.3 times as fast as 4 on one virtual disk, and within 2 % of it on two others.
      */
-    static final int QUEUE_DEPTH = 4;
+    static final int QUEUE_DEPTH = 16;
 
     private final int queueDepth;
 
