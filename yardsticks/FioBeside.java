@@ -278,8 +278,9 @@ public class FioBeside implements Callable<Integer> {
         int deepest = queueDepths.stream().mapToInt(Integer::intValue).max().orElseThrow();
         boolean hugePages = freePages >= hugePagesNeeded(jobCount, deepest, chunkBytes);
         if (!hugePages) {
-            System.err.println("fio: only " + freePages + " free 2 MiB pages reserved, " + hugePagesNeeded(jobCount, deepest, chunkBytes)
-                    + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=N reserves them)");
+            long needed = hugePagesNeeded(jobCount, deepest, chunkBytes);
+            System.err.println("fio: only " + freePages + " free 2 MiB pages reserved, " + needed
+                    + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=" + needed + " reserves them, with none in use)");
         }
         List<FioJob> jobs = jobs(queueDepths, hugePages);
         List<String> chapters = chapters();
