@@ -276,9 +276,9 @@ public class FioBeside implements Callable<Integer> {
         int jobCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         long freePages = freeHugePages(Files.readString(Path.of("/proc/meminfo")));
         int deepest = queueDepths.stream().mapToInt(Integer::intValue).max().orElseThrow();
-        boolean hugePages = freePages >= hugePagesNeeded(jobCount, deepest, chunkBytes);
+        long needed = hugePagesNeeded(jobCount, deepest, chunkBytes);
+        boolean hugePages = freePages >= needed;
         if (!hugePages) {
-            long needed = hugePagesNeeded(jobCount, deepest, chunkBytes);
             System.err.println("fio: only " + freePages + " free 2 MiB pages reserved, " + needed
                     + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=" + needed + " reserves them, with none in use)");
         }
