@@ -3,7 +3,6 @@
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/V13PreadVector.java
 //SOURCES ../variants/V17ReadDontCache.java
-//SOURCES ../study/ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -20,17 +19,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
-import lib.Haystack;
-import lib.Machine;
-import lib.NeedleSearch;
-import lib.OutputCheck;
-import lib.PageCache;
-import lib.ProjectVersion;
-import lib.Quote;
-import lib.ResultsCsv;
-import lib.SizeConverter;
-import lib.ToolCommand;
-import lib.UserMistakeException;
+import lib.haystack.Haystack;
+import lib.harness.Machine;
+import lib.chapter.NeedleSearch;
+import lib.harness.OutputCheck;
+import lib.harness.PageCache;
+import lib.harness.ProjectVersion;
+import lib.cli.Quote;
+import lib.harness.ResultsCsv;
+import lib.cli.SizeConverter;
+import lib.cli.ToolCommand;
+import lib.cli.UserMistakeException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine.Command;

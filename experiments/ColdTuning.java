@@ -3,7 +3,6 @@
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/V14DirectIo.java
 //SOURCES ../variants/V15IoUring.java
-//SOURCES ../study/ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -26,21 +25,21 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import lib.ChunkedSearch;
-import lib.Haystack;
-import lib.HugePageBuffer;
-import lib.Machine;
-import lib.Measurement;
-import lib.PageCache;
-import lib.ProjectVersion;
-import lib.ResultsCsv;
-import lib.RunOptions;
-import lib.Shard;
-import lib.SizeConverter;
-import lib.Sizes;
-import lib.Stats;
-import lib.ToolCommand;
-import lib.UserMistakeException;
+import lib.chapter.ChunkedSearch;
+import lib.haystack.Haystack;
+import lib.linux.HugePageBuffer;
+import lib.harness.Machine;
+import lib.harness.Measurement;
+import lib.harness.PageCache;
+import lib.harness.ProjectVersion;
+import lib.harness.ResultsCsv;
+import lib.harness.RunOptions;
+import lib.chapter.Shard;
+import lib.cli.SizeConverter;
+import lib.cli.Sizes;
+import lib.harness.Stats;
+import lib.cli.ToolCommand;
+import lib.cli.UserMistakeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

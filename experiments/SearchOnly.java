@@ -8,7 +8,7 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import lib.Phases;
+import lib.harness.Phases;
 
 /**
  * A one-shot without the harness: a JVM that does nothing but chapter 13's search, once. No

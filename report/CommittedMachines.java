@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-import lib.Quote;
-import lib.UserMistakeException;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
 
 /**
  * The machine folders committed with the project, named in {@code results/committed-machines.txt}:

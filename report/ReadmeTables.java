@@ -28,8 +28,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import lib.Quote;
-import lib.UserMistakeException;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
 
 /**
  * Keeps the tables of README.md, results/README.md and the docs that hold tables equal to what the committed CSVs give.

@@ -25,8 +25,8 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import lib.Sizes;
-import lib.Stats;
+import lib.cli.Sizes;
+import lib.harness.Stats;
 
 /**
  * One machine's report on one page: {@code results/MACHINE/index.html}, written from the CSVs, the
@@ -330,7 +330,7 @@ public final class StudyReport {
             return Optional.of("chapter 1 has " + chapterOne.runs() + " timed run" + (chapterOne.runs() == 1 ? "" : "s")
                     + (chapterOne.warmupRuns() == 0 ? " and no warm-up" : "") + " in this study, too few to be the base of every ratio");
         }
-        if (chapterOne.runs() < fewestOthers && chapterOne.runs() < lib.Stats.RUNS_TO_TRIM) {
+        if (chapterOne.runs() < fewestOthers && chapterOne.runs() < lib.harness.Stats.RUNS_TO_TRIM) {
             return Optional.of("chapter 1 has " + chapterOne.runs() + " timed runs where every other chapter has at least "
                     + fewestOthers + ", too few to be the base of every ratio");
         }

@@ -1264,12 +1264,12 @@ final class StudyResults {
 
     /** This machine's folder name, as the study names it. */
     static String currentMachineName() {
-        return lib.Machine.current().name();
+        return lib.harness.Machine.current().name();
     }
 
     /** The folder name lib/harness/Machine gives a machine known only by its rows: CPU model, processors, vector width. */
     static String machineName(Identity machine) {
-        return new lib.Machine(machine.cpuModel(), null, null, machine.logicalCores(), 0L, null, null,
+        return new lib.harness.Machine(machine.cpuModel(), null, null, machine.logicalCores(), 0L, null, null,
                 machine.vectorBits(), machine.vectorBits() >= 256, machine.vectorBits() >= 512).name();
     }
 

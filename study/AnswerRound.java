@@ -29,12 +29,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import lib.Haystack;
-import lib.OutputCheck;
-import lib.PageCache;
-import lib.Quote;
-import lib.Stats;
-import lib.UserMistakeException;
+import lib.haystack.Haystack;
+import lib.harness.OutputCheck;
+import lib.harness.PageCache;
+import lib.cli.Quote;
+import lib.harness.Stats;
+import lib.cli.UserMistakeException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine;
@@ -458,6 +458,6 @@ public class AnswerRound implements Callable<Integer> {
         }
         Files.createDirectories(csv.toAbsolutePath().getParent());
         // Whole or not at all: a full disk leaves the file as it was, or no file, never an empty or half row.
-        lib.ResultsCsv.appendWhole(csv, text.toString().getBytes(StandardCharsets.UTF_8), Files.exists(csv));
+        lib.harness.ResultsCsv.appendWhole(csv, text.toString().getBytes(StandardCharsets.UTF_8), Files.exists(csv));
     }
 }

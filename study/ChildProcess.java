@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import lib.NeedleSearch;
-import lib.ResultsCsv;
+import lib.chapter.NeedleSearch;
+import lib.harness.ResultsCsv;
 
 /**
  * A program the tools start and wait for: a chapter, a wall probe, a notebook, {@code cmp}, the Go
@@ -121,9 +121,9 @@ final class ChildProcess {
          * status 3 and its "not run on this CPU" line, say chapter 12 without AVX-512): not a failure.
          */
         Optional<String> notOnThisCpu() {
-            return timedOut || status != lib.Harness.NOT_ON_THIS_CPU ? Optional.empty()
-                    : lastError(line -> line.contains(lib.Harness.NOT_ON_THIS_CPU_SAID))
-                            .map(line -> line.substring(line.indexOf(lib.Harness.NOT_ON_THIS_CPU_SAID) + lib.Harness.NOT_ON_THIS_CPU_SAID.length()));
+            return timedOut || status != lib.harness.Harness.NOT_ON_THIS_CPU ? Optional.empty()
+                    : lastError(line -> line.contains(lib.harness.Harness.NOT_ON_THIS_CPU_SAID))
+                            .map(line -> line.substring(line.indexOf(lib.harness.Harness.NOT_ON_THIS_CPU_SAID) + lib.harness.Harness.NOT_ON_THIS_CPU_SAID.length()));
         }
     }
 

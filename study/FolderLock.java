@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import lib.Quote;
-import lib.UserMistakeException;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
 
 /**
  * One study at a time in a machine's results folder: two at once would append to the same CSVs,

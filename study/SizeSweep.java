@@ -2,7 +2,6 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
-//SOURCES ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -18,15 +17,15 @@ import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import lib.Haystack;
-import lib.Machine;
-import lib.ProjectVersion;
-import lib.Quote;
-import lib.ResultsCsv;
-import lib.SizeConverter;
-import lib.Sizes;
-import lib.ToolCommand;
-import lib.UserMistakeException;
+import lib.haystack.Haystack;
+import lib.harness.Machine;
+import lib.harness.ProjectVersion;
+import lib.cli.Quote;
+import lib.harness.ResultsCsv;
+import lib.cli.SizeConverter;
+import lib.cli.Sizes;
+import lib.cli.ToolCommand;
+import lib.cli.UserMistakeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -62,7 +61,7 @@ public class SizeSweep implements Callable<Integer> {
      * they never consult the page cache, so warming it for them would only cost a pass over the file.
      */
     static List<String> alwaysCold() {
-        return Contents.declaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+        return Contents.declaring(lib.chapter.ChapterTrait.BYPASSES_PAGE_CACHE);
     }
     static final String CSV_NAME = "sizes.csv";
     /** Past memory each run is a pass over the disk, a minute for 36 GiB: two, not five. */

@@ -14,7 +14,6 @@
 //SOURCES FolderLock.java
 //SOURCES ../report/CommittedMachines.java
 //SOURCES SizeSweep.java
-//SOURCES ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -36,16 +35,16 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import lib.ChapterTrait;
-import lib.HugeFolios;
-import lib.Machine;
-import lib.ProjectVersion;
-import lib.Quote;
-import lib.ResultsCsv;
-import lib.RunOptions;
-import lib.SizeConverter;
-import lib.Sizes;
-import lib.UserMistakeException;
+import lib.chapter.ChapterTrait;
+import lib.linux.HugeFolios;
+import lib.harness.Machine;
+import lib.harness.ProjectVersion;
+import lib.cli.Quote;
+import lib.harness.ResultsCsv;
+import lib.harness.RunOptions;
+import lib.cli.SizeConverter;
+import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import lib.UserMistakeException;
+import lib.cli.UserMistakeException;
 import org.apache.commons.csv.CSVFormat;
 
 /**

@@ -25,7 +25,6 @@
 //SOURCES ../report/StudyResults.java
 //SOURCES ../study/FolderLock.java
 //SOURCES ../report/CommittedMachines.java
-//SOURCES ../study/ToolCommand.java
 //SOURCES ../yardsticks/WallMemoryRead.java
 //SOURCES ../yardsticks/WallMemoryReadHuge.java
 //SOURCES ../yardsticks/WallPageCacheCopy.java

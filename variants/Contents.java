@@ -2,7 +2,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
 import java.util.Set;
-import lib.ChapterTrait;
+import lib.chapter.ChapterTrait;
 
 /**
  * The book's contents: every chapter's class, in order. Not a chapter, and nothing a chapter uses.

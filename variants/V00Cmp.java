@@ -12,10 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import lib.ExternalProgram;
-import lib.Harness;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
+import lib.chapter.ExternalProgram;
+import lib.harness.Harness;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
 
 /**
  * Chapter 0: {@code cmp haystack.bin /dev/zero} — before writing any Java, ask the shell.

@@ -11,13 +11,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.AvailableMemory;
-import lib.Harness;
-import lib.HugePageBuffer;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
-import lib.Sizes;
-import lib.UserMistakeException;
+import lib.harness.AvailableMemory;
+import lib.harness.Harness;
+import lib.linux.HugePageBuffer;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
+import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
 
 /**
  * Chapter 1: read it all, then loop over bytes — the whole file into memory, then a look at every byte.

@@ -13,9 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
-import lib.Harness;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
+import lib.harness.Harness;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
 import picocli.CommandLine.Option;
 
 /**

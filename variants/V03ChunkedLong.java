@@ -13,10 +13,10 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.ChunkedSearch;
-import lib.Harness;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
+import lib.chapter.ChunkedSearch;
+import lib.harness.Harness;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
 
 /**
  * Chapter 3: 1 MiB reads, 8 bytes per step — big reads into one reused buffer, then a long at a time.

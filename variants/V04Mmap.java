@@ -12,10 +12,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.Harness;
-import lib.MapsTheFile;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
+import lib.harness.Harness;
+import lib.chapter.MapsTheFile;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
 
 /**
  * Chapter 4: map the file — and scan the page cache in place.

@@ -12,11 +12,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.Harness;
-import lib.MapsTheFile;
-import lib.Native;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
+import lib.harness.Harness;
+import lib.chapter.MapsTheFile;
+import lib.linux.Native;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
 
 /**
  * Chapter 5: mapping plus {@code madvise} — the same mapping, plus two hints to the kernel.

@@ -20,9 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import lib.Harness;
-import lib.MapsTheFile;
-import lib.NeedleSearch;
+import lib.harness.Harness;
+import lib.chapter.MapsTheFile;
+import lib.chapter.NeedleSearch;
 
 /**
  * Chapter 6: one mapping, many workers — one shard of the mapping per worker.

@@ -23,10 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import lib.ChunkedSearch;
-import lib.FileChangedException;
-import lib.Harness;
-import lib.NeedleSearch;
+import lib.chapter.ChunkedSearch;
+import lib.haystack.FileChangedException;
+import lib.harness.Harness;
+import lib.chapter.NeedleSearch;
 
 /**
  * Chapter 7: positional reads in parallel — back to reading, each worker at offsets of its own.

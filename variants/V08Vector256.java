@@ -15,11 +15,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.Harness;
-import lib.MapsTheFile;
-import lib.Native;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
+import lib.harness.Harness;
+import lib.chapter.MapsTheFile;
+import lib.linux.Native;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
 
 /**
  * Chapter 8: SIMD, one thread, 256-bit vectors — over the mapping.

@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.Harness;
-import lib.MapsTheFile;
-import lib.Native;
-import lib.NeedleSearch;
+import lib.harness.Harness;
+import lib.chapter.MapsTheFile;
+import lib.linux.Native;
+import lib.chapter.NeedleSearch;
 
 /**
  * Chapter 9: parallel mapping, vector kernel — chapter 6's parallel mapping with chapter 8's 256-bit kernel.

@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.Harness;
-import lib.MapsTheFile;
-import lib.Native;
-import lib.NeedleSearch;
+import lib.harness.Harness;
+import lib.chapter.MapsTheFile;
+import lib.linux.Native;
+import lib.chapter.NeedleSearch;
 
 /**
  * Chapter 10: {@code mmap} with {@code MAP_POPULATE} — fault every page in up front.

@@ -26,10 +26,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.ChunkedSearch;
-import lib.FileChangedException;
-import lib.Harness;
-import lib.NeedleSearch;
+import lib.chapter.ChunkedSearch;
+import lib.haystack.FileChangedException;
+import lib.harness.Harness;
+import lib.chapter.NeedleSearch;
 
 /**
  * Chapter 11: positional reads, vector kernel — chapter 7's parallel positional reads with the 256-bit kernel.

@@ -16,11 +16,11 @@ import java.nio.file.Path;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import lib.CpuLacksException;
-import lib.Harness;
-import lib.MapsTheFile;
-import lib.NeedleSearch;
-import lib.SingleThreaded;
+import lib.harness.CpuLacksException;
+import lib.harness.Harness;
+import lib.chapter.MapsTheFile;
+import lib.chapter.NeedleSearch;
+import lib.chapter.SingleThreaded;
 
 /**
  * Chapter 12: one thread, 512-bit vectors — AVX-512, where the CPU has it.

@@ -27,10 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import lib.ChunkedSearch;
-import lib.FileChangedException;
-import lib.Harness;
-import lib.NeedleSearch;
+import lib.chapter.ChunkedSearch;
+import lib.haystack.FileChangedException;
+import lib.harness.Harness;
+import lib.chapter.NeedleSearch;
 
 /**
  * Chapter 13: the headline — parallel positional reads with the widest vectors this CPU has.

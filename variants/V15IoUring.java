@@ -24,16 +24,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import lib.BypassesPageCache;
-import lib.ChunkedSearch;
-import lib.FileChangedException;
-import lib.Harness;
-import lib.HugePageBuffer;
-import lib.IoUring;
-import lib.Native;
-import lib.NeedleSearch;
-import lib.Quote;
-import lib.UserMistakeException;
+import lib.chapter.BypassesPageCache;
+import lib.chapter.ChunkedSearch;
+import lib.haystack.FileChangedException;
+import lib.harness.Harness;
+import lib.linux.HugePageBuffer;
+import lib.linux.IoUring;
+import lib.linux.Native;
+import lib.chapter.NeedleSearch;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
 
 /**
  * Chapter 15: io_uring — chapter 14 with many reads in flight at once.

@@ -24,13 +24,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import lib.Harness;
-import lib.HugeFolios;
-import lib.MappedFileShrankException;
-import lib.MapsTheFile;
-import lib.Native;
-import lib.NeedleSearch;
-import lib.UserMistakeException;
+import lib.harness.Harness;
+import lib.linux.HugeFolios;
+import lib.haystack.MappedFileShrankException;
+import lib.chapter.MapsTheFile;
+import lib.linux.Native;
+import lib.chapter.NeedleSearch;
+import lib.cli.UserMistakeException;
 
 /**
  * Chapter 16: the page cache in 2 MiB folios — mapped 2 MiB at a time.

@@ -25,11 +25,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import lib.ChunkedSearch;
-import lib.FileChangedException;
-import lib.Harness;
-import lib.Native;
-import lib.NeedleSearch;
+import lib.chapter.ChunkedSearch;
+import lib.haystack.FileChangedException;
+import lib.harness.Harness;
+import lib.linux.Native;
+import lib.chapter.NeedleSearch;
 
 /**
  * Chapter 17: read once, leave the cache alone — chapter 13 reading once, and leaving the page cache as it found it.

@@ -2,7 +2,6 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
-//SOURCES ../study/ToolCommand.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -22,18 +21,18 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import lib.Haystack;
-import lib.Machine;
-import lib.Measurement;
-import lib.NeedleSearch;
-import lib.PageCache;
-import lib.ProjectVersion;
-import lib.ResultsCsv;
-import lib.RunOptions;
-import lib.SizeConverter;
-import lib.Stats;
-import lib.ToolCommand;
-import lib.UserMistakeException;
+import lib.haystack.Haystack;
+import lib.harness.Machine;
+import lib.harness.Measurement;
+import lib.chapter.NeedleSearch;
+import lib.harness.PageCache;
+import lib.harness.ProjectVersion;
+import lib.harness.ResultsCsv;
+import lib.harness.RunOptions;
+import lib.cli.SizeConverter;
+import lib.harness.Stats;
+import lib.cli.ToolCommand;
+import lib.cli.UserMistakeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -78,7 +77,7 @@ public class FioBeside implements Callable<Integer> {
      * The chapters that read around the page cache, as their classes declare (lib/chapter/BypassesPageCache).
      */
     static List<String> chapters() {
-        return Contents.declaring(lib.ChapterTrait.BYPASSES_PAGE_CACHE);
+        return Contents.declaring(lib.chapter.ChapterTrait.BYPASSES_PAGE_CACHE);
     }
     /** fio's reads in flight per job for libaio and io_uring: chapter 15's, half and twice it. */
     static final String QUEUE_DEPTHS = (V15IoUring.QUEUE_DEPTH + 1) / 2 + "," + V15IoUring.QUEUE_DEPTH + "," + 2 * V15IoUring.QUEUE_DEPTH;
@@ -299,7 +298,7 @@ public class FioBeside implements Callable<Integer> {
         Path file = haystack.findOrCreateFile(System.err);
         long fileBytes = Files.size(file);
         if (fileBytes < chunkBytes || fileBytes % chunkBytes != 0) {
-            throw new UserMistakeException(lib.Quote.name(file) + " holds " + fileBytes + " bytes, not a whole number of --chunk blocks of "
+            throw new UserMistakeException(lib.cli.Quote.name(file) + " holds " + fileBytes + " bytes, not a whole number of --chunk blocks of "
                     + chunkBytes + ": fio's O_DIRECT jobs read whole blocks, so they would leave its tail unread (give a --chunk that divides it)");
         }
         Map<String, List<Double>> mbps = new LinkedHashMap<>();

@@ -1,5 +1,12 @@
-package lib;
+package yardsticks;
 
+import lib.chapter.NeedleSearch;
+import lib.cli.UserMistakeException;
+import lib.counters.PmdMapping;
+import lib.harness.AvailableMemory;
+import lib.harness.PageCache;
+import lib.haystack.Haystack;
+import lib.linux.Native;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

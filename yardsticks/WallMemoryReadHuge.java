@@ -1,4 +1,4 @@
-package lib;
+package yardsticks;
 
 /**
  * The memory wall on 2 MiB pages: {@link WallMemoryRead} over anonymous memory advised with

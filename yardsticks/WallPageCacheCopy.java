@@ -1,5 +1,10 @@
-package lib;
+package yardsticks;
 
+import lib.chapter.ChunkedSearch;
+import lib.cli.UserMistakeException;
+import lib.harness.PageCache;
+import lib.haystack.FileChangedException;
+import lib.haystack.Haystack;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.io.IOException;

@@ -9,11 +9,11 @@
 
 import java.util.Arrays;
 import java.util.List;
-import lib.Harness;
-import lib.NeedleSearch;
-import lib.WallMemoryRead;
-import lib.WallMemoryReadHuge;
-import lib.WallPageCacheCopy;
+import lib.harness.Harness;
+import lib.chapter.NeedleSearch;
+import yardsticks.WallMemoryRead;
+import yardsticks.WallMemoryReadHuge;
+import yardsticks.WallPageCacheCopy;
 
 /**
  * Measures this machine's two walls, the figures no chapter can beat, with the chapters' own harness:

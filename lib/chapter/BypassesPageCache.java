@@ -1,4 +1,4 @@
-package lib;
+package lib.chapter;
 
 /**
  * Marks a chapter that reads around the page cache (O_DIRECT), so a warm run costs what a cold

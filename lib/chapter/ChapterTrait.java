@@ -1,4 +1,4 @@
-package lib;
+package lib.chapter;
 
 import java.util.EnumSet;
 import java.util.Set;

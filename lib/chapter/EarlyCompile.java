@@ -3,7 +3,7 @@
 // that sources lib/ these options; each names one chapter's kernel, never one of a chapter that maps
 // the file (FirstRunOptionsTest says why, and checks both).
 //RUNTIME_OPTIONS -XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling:V11PreadParallelVector256::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord256:0.01
-package lib;
+package lib.chapter;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,4 +1,4 @@
-package lib;
+package lib.chapter;
 
 /**
  * Marks a chapter whose search is another program, not Java (chapter 0 runs {@code cmp}). The

@@ -1,4 +1,6 @@
-package lib;
+package lib.chapter;
+
+import lib.counters.PmdShares;
 
 /**
  * Marks a chapter that maps the file. The harness reports, once its runs are done, the share of a

@@ -1,4 +1,4 @@
-package lib;
+package lib.chapter;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package lib;
+package lib.chapter;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package lib;
+package lib.chapter;
 
 /**
  * Marks a chapter that searches on the calling thread alone. The harness gives it no worker count

@@ -1,5 +1,6 @@
-package lib;
+package lib.cli;
 
+import lib.harness.Harness;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import picocli.CommandLine;

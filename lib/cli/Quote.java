@@ -1,4 +1,4 @@
-package lib;
+package lib.cli;
 
 /**
  * File names as the one-line messages show them: in single quotes, with control characters

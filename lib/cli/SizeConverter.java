@@ -1,4 +1,4 @@
-package lib;
+package lib.cli;
 
 import picocli.CommandLine;
 

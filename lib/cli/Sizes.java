@@ -1,4 +1,4 @@
-package lib;
+package lib.cli;
 
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -1,5 +1,6 @@
-package lib;
+package lib.counters;
 
+import lib.harness.Stats;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;

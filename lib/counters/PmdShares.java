@@ -1,5 +1,7 @@
-package lib;
+package lib.counters;
 
+import lib.harness.PageCache;
+import lib.harness.Stats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

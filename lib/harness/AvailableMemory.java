@@ -1,5 +1,7 @@
-package lib;
+package lib.harness;
 
+import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,6 @@
-package lib;
+package lib.harness;
+
+import lib.cli.UserMistakeException;
 
 /**
  * The CPU, or the JVM on it, lacks what a chapter needs (chapter 12: AVX-512). A refusal like

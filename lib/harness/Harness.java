@@ -8,8 +8,26 @@
 // The JVM says once, at every start, that it runs an incubator module (the Vector API); javac would
 // say it again, in two lines, at every build.
 //COMPILE_OPTIONS -Xlint:-incubating
-package lib;
+package lib.harness;
 
+import lib.chapter.ChunkedSearch;
+import lib.chapter.EarlyCompile;
+import lib.chapter.ExternalProgram;
+import lib.chapter.MapsTheFile;
+import lib.chapter.NeedleSearch;
+import lib.chapter.Shard;
+import lib.chapter.SingleThreaded;
+import lib.cli.PathConverter;
+import lib.cli.Quote;
+import lib.cli.SizeConverter;
+import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
+import lib.counters.KernelCounters;
+import lib.counters.PerfStat;
+import lib.counters.PmdMapping;
+import lib.counters.PmdShares;
+import lib.counters.Profiler;
+import lib.haystack.MappedFileShrankException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
@@ -67,13 +85,13 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     Path csv;
 
     @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
-            description = "Bytes per read, for a chapter that reads in chunks (one marked lib.ChunkedSearch); a list sweeps them (default: 1m).")
+            description = "Bytes per read, for a chapter that reads in chunks (one marked lib.chapter.ChunkedSearch); a list sweeps them (default: 1m).")
     List<Long> chunks;
 
     @Option(names = "--page-cache", paramLabel = "as-is|small|huge", defaultValue = "as-is", converter = FoliosConverter.class,
             description = "The page cache the warm runs start from: as-is, after one plain read unless it is all cached already (default); small, evicted "
                     + "and read back in 4 KiB folios; huge, evicted and read back in 2 MiB folios through MADV_HUGEPAGE. "
-                    + "A chapter that maps the file (one marked lib.MapsTheFile) reports the share of its mapping that was PMD-mapped.")
+                    + "A chapter that maps the file (one marked lib.chapter.MapsTheFile) reports the share of its mapping that was PMD-mapped.")
     PageCache.Folios pageCache;
 
     @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
@@ -365,7 +383,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
         if (chunks != null && !(search instanceof ChunkedSearch)) {
             throw new UserMistakeException("--chunk applies only to the chapters that read in chunks (those that implement "
-                    + "lib.ChunkedSearch), and " + chapter + " does not");
+                    + "lib.chapter.ChunkedSearch), and " + chapter + " does not");
         }
         for (long chunkBytes : chunks != null ? chunks : List.<Long>of()) {
             if (chunkBytes < Long.BYTES || chunkBytes > ChunkedSearch.MAX_CHUNK_BYTES || chunkBytes % Long.BYTES != 0) {

@@ -1,6 +1,8 @@
 //SOURCES AvailableMemory.java ../cli/Sizes.java ../cli/UserMistakeException.java
-package lib;
+package lib.harness;
 
+import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

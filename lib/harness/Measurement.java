@@ -1,5 +1,14 @@
-package lib;
+package lib.harness;
 
+import lib.chapter.NeedleSearch;
+import lib.cli.Quote;
+import lib.counters.KernelBill;
+import lib.counters.KernelCounters;
+import lib.counters.PmdMapping;
+import lib.haystack.FileChangedException;
+import lib.haystack.Haystack;
+import lib.haystack.ReferenceSearch;
+import lib.haystack.WrongAnswerException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

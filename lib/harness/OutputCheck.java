@@ -1,5 +1,7 @@
-package lib;
+package lib.harness;
 
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;

@@ -1,5 +1,12 @@
-package lib;
+package lib.harness;
 
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+import lib.counters.PmdMapping;
+import lib.counters.PmdShares;
+import lib.haystack.FileChangedException;
+import lib.linux.HugeFolios;
+import lib.linux.Native;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -250,7 +257,7 @@ public final class PageCache {
      * {@code MADV_RANDOM}, so that a page not cached is read alone into a folio of its own (no
      * readahead, no large folio), then faulted in whole, looked at and unmapped. Untimed.
      */
-    static PmdMapping mappedAsCached(Path file) throws IOException {
+    public static PmdMapping mappedAsCached(Path file) throws IOException {
         long bytes = Files.size(file);
         if (bytes == 0) {
             return new PmdMapping(0, 0, 0);
@@ -338,7 +345,7 @@ public final class PageCache {
      * Waits for a task on another thread, and throws here what it threw there: its I/O error as
      * itself, not wrapped. {@code waitingFor} says, if the wait is interrupted, what it waited for.
      */
-    static void await(Future<?> result, String waitingFor) throws IOException {
+    public static void await(Future<?> result, String waitingFor) throws IOException {
         try {
             result.get();
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package lib;
+package lib.harness;
 
 import java.io.PrintStream;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package lib;
+package lib.harness;
 
 import picocli.CommandLine;
 

@@ -1,5 +1,9 @@
-package lib;
+package lib.harness;
 
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+import lib.counters.KernelBill;
+import lib.counters.PmdMapping;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;

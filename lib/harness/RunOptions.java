@@ -1,5 +1,8 @@
-package lib;
+package lib.harness;
 
+import lib.cli.SizeConverter;
+import lib.cli.UserMistakeException;
+import lib.haystack.Haystack;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package lib;
+package lib.haystack;
 
 import java.io.IOException;
 

@@ -1,5 +1,8 @@
-package lib;
+package lib.haystack;
 
+import lib.cli.Quote;
+import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package lib;
+package lib.haystack;
 
 /**
  * A mapped page of the file had no file behind it any more: another program cut the file during

@@ -1,5 +1,6 @@
-package lib;
+package lib.haystack;
 
+import lib.chapter.NeedleSearch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -8,9 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import lib.Harness;
-import lib.Native;
-import lib.PageCache;
+import lib.harness.Harness;
+import lib.linux.Native;
+import lib.harness.PageCache;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,7 +94,7 @@ class AllResidentTest {
                 sparse.setLength(8 * MIB); // all holes: nothing resident
             }
             assertEquals(0.0, PageCache.residentShare(file));
-            lib.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.UserMistakeException.class,
+            lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class,
                     () -> PageCache.evict(file));
             assertTrue(refused.getMessage().startsWith("--cold: ") && refused.getMessage().contains("tmpfs"), refused.getMessage());
 

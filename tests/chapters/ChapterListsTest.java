@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import lib.ChapterTrait;
+import lib.chapter.ChapterTrait;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -111,7 +111,7 @@ class ChapterListsTest {
                 "variants/Contents.java's CHAPTERS and the chapter files in variants/");
         assertEquals(chapterFiles(), List.copyOf(Contents.traits().sequencedKeySet()));
         for (Class<?> chapter : Contents.CHAPTERS) {
-            assertTrue(lib.NeedleSearch.class.isAssignableFrom(chapter), chapter + " is no chapter: it does not implement lib.NeedleSearch");
+            assertTrue(lib.chapter.NeedleSearch.class.isAssignableFrom(chapter), chapter + " is no chapter: it does not implement lib.chapter.NeedleSearch");
             assertEquals(ChapterTrait.of(chapter), Contents.traits().get(chapter.getSimpleName()));
         }
     }

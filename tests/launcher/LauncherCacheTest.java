@@ -188,7 +188,7 @@ class LauncherCacheTest {
                 haystack.toString(), "--size", "64k", "--runs", "1", "--warmup", "0");
         assertEquals(0, search.status(), search.toString());
         String loaded = Files.readString(classLog);
-        for (String trained : List.of("lib.KernelCounters", "jdk.internal.foreign.abi.SharedUtils")) {
+        for (String trained : List.of("lib.counters.KernelCounters", "jdk.internal.foreign.abi.SharedUtils")) {
             assertTrue(loaded.contains(trained + " source: shared objects file"), trained + " was not mapped from an archive:\n" + loaded);
         }
 

@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import lib.AvailableMemory;
-import lib.Harness;
-import lib.Haystack;
+import lib.harness.AvailableMemory;
+import lib.harness.Harness;
+import lib.haystack.Haystack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -132,7 +132,7 @@ class AvailableMemoryTest {
 
     @Test
     void requireRefusesInOneLine() {
-        var refused = org.junit.jupiter.api.Assertions.assertThrows(lib.UserMistakeException.class,
+        var refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class,
                 () -> AvailableMemory.require(Long.MAX_VALUE / 2, "reading it all"));
         assertTrue(refused.getMessage().startsWith("reading it all needs "), refused::getMessage);
         assertTrue(refused.getMessage().contains(" is available"), refused::getMessage);

@@ -2,8 +2,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicLong;
-import lib.EarlyCompile;
-import lib.NeedleSearch;
+import lib.chapter.EarlyCompile;
+import lib.chapter.NeedleSearch;
 import org.junit.jupiter.api.Test;
 
 /**

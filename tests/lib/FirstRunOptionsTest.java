@@ -38,7 +38,7 @@ class FirstRunOptionsTest {
 
     @Test
     void everyVectorKernelOfAChapterThatReadsIntoItsOwnBuffersCompilesEarly() throws IOException {
-        List<String> mapping = Contents.declaring(lib.ChapterTrait.MAPS_THE_FILE);
+        List<String> mapping = Contents.declaring(lib.chapter.ChapterTrait.MAPS_THE_FILE);
         List<String> options = Subprocess.runtimeOptions(OPTIONS_HEADER);
         int named = 0;
         for (Path chapter : chapters()) {
@@ -61,7 +61,7 @@ class FirstRunOptionsTest {
 
     @Test
     void everyScaledKernelIsAChaptersOwnAndNoneIsOfAChapterThatMapsTheFile() throws IOException {
-        List<String> mapping = Contents.declaring(lib.ChapterTrait.MAPS_THE_FILE);
+        List<String> mapping = Contents.declaring(lib.chapter.ChapterTrait.MAPS_THE_FILE);
         assertTrue(mapping.size() >= 6, "found only " + mapping);
         int scaled = 0;
         for (String option : Subprocess.runtimeOptions(OPTIONS_HEADER)) {

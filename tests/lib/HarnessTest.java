@@ -14,19 +14,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
-import lib.ChunkedSearch;
-import lib.FileChangedException;
-import lib.Harness;
-import lib.Haystack;
-import lib.KernelBill;
-import lib.Measurement;
-import lib.NeedleSearch;
-import lib.PageCache;
-import lib.ProjectVersion;
-import lib.ReferenceSearch;
-import lib.ResultsCsv;
-import lib.Stats;
-import lib.WrongAnswerException;
+import lib.chapter.ChunkedSearch;
+import lib.haystack.FileChangedException;
+import lib.harness.Harness;
+import lib.haystack.Haystack;
+import lib.counters.KernelBill;
+import lib.harness.Measurement;
+import lib.chapter.NeedleSearch;
+import lib.harness.PageCache;
+import lib.harness.ProjectVersion;
+import lib.haystack.ReferenceSearch;
+import lib.harness.ResultsCsv;
+import lib.harness.Stats;
+import lib.haystack.WrongAnswerException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -269,13 +269,13 @@ class HarnessTest {
         var quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
         assertEquals(Harness.FOUND, Harness.execute(new V03ChunkedLong(), new String[] {file.toString(), "--runs", "1", "--warmup", "0"},
                 quiet, quiet));
-        String line = lib.Phases.line().orElseThrow();
-        assertTrue(line.startsWith("phases: origin=") && line.endsWith(" " + lib.Phases.LEGEND), line);
-        String pairs = line.substring("phases: ".length(), line.length() - lib.Phases.LEGEND.length()).strip();
+        String line = lib.harness.Phases.line().orElseThrow();
+        assertTrue(line.startsWith("phases: origin=") && line.endsWith(" " + lib.harness.Phases.LEGEND), line);
+        String pairs = line.substring("phases: ".length(), line.length() - lib.harness.Phases.LEGEND.length()).strip();
         for (String pair : pairs.split(" ")) {
             assertTrue(pair.matches("\\w+=[\\w.]+"), pair + " in " + line);
         }
-        assertTrue(lib.Phases.LEGEND.contains("seconds since launch") && lib.Phases.LEGEND.contains("not how long"), lib.Phases.LEGEND);
+        assertTrue(lib.harness.Phases.LEGEND.contains("seconds since launch") && lib.harness.Phases.LEGEND.contains("not how long"), lib.harness.Phases.LEGEND);
     }
 
     /**

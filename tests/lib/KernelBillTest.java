@@ -14,15 +14,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import lib.Harness;
-import lib.Haystack;
-import lib.HugeFolios;
-import lib.KernelBill;
-import lib.KernelCounters;
-import lib.Measurement;
-import lib.PageCache;
-import lib.ReferenceSearch;
-import lib.ResultsCsv;
+import lib.harness.Harness;
+import lib.haystack.Haystack;
+import lib.linux.HugeFolios;
+import lib.counters.KernelBill;
+import lib.counters.KernelCounters;
+import lib.harness.Measurement;
+import lib.harness.PageCache;
+import lib.haystack.ReferenceSearch;
+import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -222,7 +222,7 @@ class KernelBillTest {
         Path file = haystack(4 << 20);
         Subprocess.Result result = InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "1", "--warmup", "0", "--perf");
         assertEquals(Harness.FOUND, result.exitCode(), result::toString);
-        String why = lib.PerfStat.whyNot();
+        String why = lib.counters.PerfStat.whyNot();
         List<String> perfLines = result.stderr().lines().filter(line -> line.contains("perf")).toList();
         assertEquals(1, perfLines.size(), result::toString);
         if (why == null) {
@@ -230,7 +230,7 @@ class KernelBillTest {
         } else {
             assertTrue(perfLines.getFirst().contains(why), perfLines::toString);
             assumeTrue(!why.startsWith("no perf"), why);
-            var attached = lib.PerfStat.start(); // perf is here, its counters are not: it attaches and says so per event
+            var attached = lib.counters.PerfStat.start(); // perf is here, its counters are not: it attaches and says so per event
             String line = attached.stop(file.toFile().length());
             assertTrue(line.contains("instructions=<not"), line);
         }

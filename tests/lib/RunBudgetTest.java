@@ -10,11 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import lib.Harness;
-import lib.Measurement;
-import lib.NeedleSearch;
-import lib.ResultsCsv;
-import lib.RunBudget;
+import lib.harness.Harness;
+import lib.harness.Measurement;
+import lib.chapter.NeedleSearch;
+import lib.harness.ResultsCsv;
+import lib.harness.RunBudget;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -133,10 +133,10 @@ class RunBudgetTest {
     @picocli.CommandLine.Command
     static final class Options {
         @picocli.CommandLine.Mixin
-        lib.RunOptions runOptions;
+        lib.harness.RunOptions runOptions;
     }
 
-    private static lib.RunOptions parse(String... args) {
+    private static lib.harness.RunOptions parse(String... args) {
         Options options = new Options();
         new picocli.CommandLine(options).parseArgs(args);
         return options.runOptions;

@@ -23,12 +23,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import lib.FileChangedException;
-import lib.Harness;
-import lib.Haystack;
-import lib.NeedleSearch;
-import lib.ResultsCsv;
-import lib.UserMistakeException;
+import lib.haystack.FileChangedException;
+import lib.harness.Harness;
+import lib.haystack.Haystack;
+import lib.chapter.NeedleSearch;
+import lib.harness.ResultsCsv;
+import lib.cli.UserMistakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -231,7 +231,7 @@ class SafetyTest {
     @Test
     void coldWhereThePagesStayInMemoryIsRefused() throws IOException {
         Path shm = Path.of("/dev/shm");
-        assumeTrue(Files.isDirectory(shm) && lib.Native.fileSystemMagic(shm) == lib.Native.TMPFS_MAGIC, "needs a tmpfs at /dev/shm");
+        assumeTrue(Files.isDirectory(shm) && lib.linux.Native.fileSystemMagic(shm) == lib.linux.Native.TMPFS_MAGIC, "needs a tmpfs at /dev/shm");
         Path memoryOnly = Files.createTempDirectory(shm, "cold");
         try {
             Path file = memoryOnly.resolve("haystack.bin");
@@ -258,14 +258,14 @@ class SafetyTest {
         var result = InProcess.run(new V07PreadParallel(), file.toString(), "--chunk", "1g", "--workers", "2",
                 "--runs", "1", "--warmup", "0");
         assertEquals(Harness.FOUND, result.exitCode(), result::toString);
-        assertTrue(result.stdout().contains("chunk_bytes=" + lib.Shard.largestBytes(BYTES, 2)), result::toString);
+        assertTrue(result.stdout().contains("chunk_bytes=" + lib.chapter.Shard.largestBytes(BYTES, 2)), result::toString);
         assertTrue(result.stderr().contains("more than a worker's share"), result::toString);
     }
 
     /** Buffers for every worker must fit in memory, or the command is refused before it allocates them. */
     @Test
     void chunkBuffersThatCannotFitInMemoryAreRefused() throws IOException {
-        long available = lib.Machine.availableMemoryBytes();
+        long available = lib.harness.Machine.availableMemoryBytes();
         assumeTrue(available > 0, "needs MemAvailable in /proc/meminfo");
         long workers = Math.min(4096, available / (1L << 30) + 8); // 1 GiB buffers, more of them than fit
         assumeTrue(workers < 4096, "more memory than 4095 GiB");
@@ -304,7 +304,7 @@ class SafetyTest {
     void coldWhereTheFileSystemRefusesEvictionIsOneLine() throws IOException {
         Path procFile = Path.of("/proc/self/status");
         assumeTrue(Files.isRegularFile(procFile), "needs Linux procfs");
-        assertThrows(IOException.class, () -> lib.Native.evictFromPageCache(procFile));
+        assertThrows(IOException.class, () -> lib.linux.Native.evictFromPageCache(procFile));
         assertRefused("true size", procFile.toString(), "--cold", "--runs", "1"); // refused before eviction is tried
     }
 

@@ -1,8 +1,8 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import lib.Sizes;
-import lib.Stats;
+import lib.cli.Sizes;
+import lib.harness.Stats;
 import org.junit.jupiter.api.Test;
 
 class StatsTest {

@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import lib.KernelBill;
-import lib.Machine;
-import lib.Measurement;
-import lib.ResultsCsv;
+import lib.counters.KernelBill;
+import lib.harness.Machine;
+import lib.harness.Measurement;
+import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,8 +87,8 @@ class HostileResultsTest {
     }
 
     static List<Object> row(String chapter, int workers, String cache, double seconds, Long chunk, Map<String, String> extra) {
-        java.util.Optional<lib.PageCache.Folios> pageCache = java.util.Optional.ofNullable(extra.get("page_cache"))
-                .map(name -> lib.PageCache.Folios.valueOf(name.toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+        java.util.Optional<lib.harness.PageCache.Folios> pageCache = java.util.Optional.ofNullable(extra.get("page_cache"))
+                .map(name -> lib.harness.PageCache.Folios.valueOf(name.toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
         java.util.OptionalDouble pmd = extra.containsKey("pmd_mapped_pct")
                 ? java.util.OptionalDouble.of(Double.parseDouble(extra.get("pmd_mapped_pct"))) : java.util.OptionalDouble.empty();
         return new ArrayList<>(ResultsCsv.row(new Measurement.Result(chapter, workers, cache, 4 * GIB,

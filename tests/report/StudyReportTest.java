@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
-import lib.Machine;
-import lib.Measurement;
-import lib.ResultsCsv;
+import lib.harness.Machine;
+import lib.harness.Measurement;
+import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -13,9 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import lib.Machine;
-import lib.Measurement;
-import lib.ResultsCsv;
+import lib.harness.Machine;
+import lib.harness.Measurement;
+import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -207,7 +207,7 @@ class StudyResultsTest {
                 StudyResults.trialReasons(false, 64 * MIB, 1, true));
         assertEquals(List.of("machine.json marks the study as a trial"), StudyResults.trialReasons(true, 4 * GIB, 5, false));
         // A chapter the time budget cut to fewer runs (each slower than its slow run) is measured as meant, not a trial's.
-        assertEquals(lib.RunBudget.STANDARD.slowRunSeconds(), StudyResults.BUDGET_SLOW_RUN_SECONDS);
+        assertEquals(lib.harness.RunBudget.STANDARD.slowRunSeconds(), StudyResults.BUDGET_SLOW_RUN_SECONDS);
         assertEquals(5, StudyResults.runsForTrialRule(1, new double[] {55.0}));
         assertEquals(3, StudyResults.runsForTrialRule(3, new double[] {0.4, 0.5, 0.4}));
         for (String name : List.of("V06MmapParallel", "v6", "V06", "Go v6", "6")) {
@@ -229,7 +229,7 @@ class StudyResultsTest {
     @Test
     void aRowIsReadBackAsItWasWritten() throws IOException {
         Measurement.Result result = new Measurement.Result("V04Mmap", 2, "warm", 4 * GIB, OptionalLong.of(1 << 20), 4 * GIB - 8,
-                new double[] {1.0}, new double[] {0.5, 0.25, 0.5}, java.util.Optional.of(lib.PageCache.Folios.HUGE), java.util.OptionalDouble.empty());
+                new double[] {1.0}, new double[] {0.5, 0.25, 0.5}, java.util.Optional.of(lib.harness.PageCache.Folios.HUGE), java.util.OptionalDouble.empty());
         Path csv = root.resolve("rows-read-back.csv");
         assertEquals(List.of(), ResultsCsv.rows(csv), "no file, no rows");
         ResultsCsv.append(csv, List.of(ResultsCsv.row(result), ResultsCsv.row(result)));
@@ -252,7 +252,7 @@ class StudyResultsTest {
      */
     @Test
     void theBillReadsBackAndOlderCsvsWithoutItStillLoad() throws IOException {
-        assertEquals(lib.KernelBill.keys(), StudyResults.BILL, "the reader and the harness name the bill alike");
+        assertEquals(lib.counters.KernelBill.keys(), StudyResults.BILL, "the reader and the harness name the bill alike");
         Path folder = folder();
         List<Object> billed = row("V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.0);
         billed = with(with(with(billed, "read_calls", "1024"), "minor_faults", "0.3"), "device_bytes", "");

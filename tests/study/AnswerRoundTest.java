@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import lib.Haystack;
+import lib.haystack.Haystack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,10 +90,10 @@ class AnswerRoundTest {
 
     @Test
     void launcherTimesFromAnotherLaunchAreNotTakenForThisOne() {
-        assertEquals(1_700_000_000_123_456L, lib.Phases.epochMicros("1700000000.123456"));
-        assertEquals(1_700_000_000_123_456L, lib.Phases.epochMicros("1700000000,123456"));
-        assertEquals(-1, lib.Phases.epochMicros("not a time"));
-        assertEquals(-1, lib.Phases.epochMicros(null));
+        assertEquals(1_700_000_000_123_456L, lib.harness.Phases.epochMicros("1700000000.123456"));
+        assertEquals(1_700_000_000_123_456L, lib.harness.Phases.epochMicros("1700000000,123456"));
+        assertEquals(-1, lib.harness.Phases.epochMicros("not a time"));
+        assertEquals(-1, lib.harness.Phases.epochMicros(null));
     }
 
     @Test

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import lib.Measurement;
-import lib.NeedleSearch;
-import lib.ResultsCsv;
+import lib.harness.Measurement;
+import lib.chapter.NeedleSearch;
+import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,7 +2,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import lib.NeedleSearch;
+import lib.chapter.NeedleSearch;
 
 /** Every chapter, in order, for the tests that run them all. */
 final class Chapters {

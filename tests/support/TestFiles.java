@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import lib.NeedleSearch;
+import lib.chapter.NeedleSearch;
 
 /**
  * Haystacks made to order: a size, and the few bytes that are not zero.

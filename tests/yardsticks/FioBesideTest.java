@@ -135,7 +135,7 @@ class FioBesideTest {
         // Output of another shape is the environment's fault: one line (the tools print it with status 2), no stack trace.
         for (String unexpected : List.of("fio: no such file\n", "3;fio-3.33;x;0;0;0;0;0;0;0\n", "3;fio-3.33;x;0;0\n",
                 "3;fio-3.33;x;0;0;many;2097152;2048;2000\n", "")) {
-            lib.UserMistakeException refused = assertThrows(lib.UserMistakeException.class, () -> FioBeside.bytesAndSeconds(unexpected),
+            lib.cli.UserMistakeException refused = assertThrows(lib.cli.UserMistakeException.class, () -> FioBeside.bytesAndSeconds(unexpected),
                     unexpected);
             assertFalse(refused.getMessage().contains("\n"), refused.getMessage());
         }

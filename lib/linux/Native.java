@@ -1,4 +1,4 @@
-package lib;
+package lib.linux;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;

@@ -1,5 +1,8 @@
-package lib;
+package lib.linux;
 
+import lib.cli.UserMistakeException;
+import lib.counters.PmdMapping;
+import lib.haystack.MappedFileShrankException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;

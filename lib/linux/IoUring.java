@@ -1,5 +1,6 @@
-package lib;
+package lib.linux;
 
+import lib.cli.UserMistakeException;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -11,7 +12,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.VarHandle;
-import lib.Native.ErrnoException;
+import lib.linux.Native.ErrnoException;
 
 /**
  * A minimal io_uring (Linux 5.1+) for file reads, spoken through {@code java.lang.foreign} with

@@ -1,4 +1,4 @@
-package lib;
+package lib.linux;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
