@@ -224,6 +224,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             }
         }
         Path haystack = runOptions.findOrCreateFile(err);
+        List<Step> steps = steps(haystack); // every value of a sweep checked before the first is searched
         String note = search.note(haystack);
         if (note == null && EarlyCompile.declaredBy(search.getClass()).isPresent()) {
             note = "scanning with " + EarlyCompile.widestDescription();
@@ -241,21 +242,13 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         long answer = NeedleSearch.NOT_FOUND;
         List<List<?>> rows = new ArrayList<>();
         try {
-            for (int workerCount : workerCounts()) {
-                if (search instanceof ChunkedSearch chunked) {
-                    for (long requestedBytes : chunks != null ? chunks : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES)) {
-                        long chunkBytes = chunkFor(chunked, haystack, requestedBytes, workerCount);
-                        Measurement.Result result = measurement(haystack, workerCount).chunkBytes(chunkBytes)
-                                .time(() -> chunked.search(haystack, workerCount, chunkBytes));
-                        answer = record(result, rows);
-                        Phases.end("answer");
-                    }
-                } else {
-                    Measurement.Result result = measurement(haystack, workerCount)
-                            .time(() -> search.search(haystack, workerCount));
-                    answer = record(result, rows);
-                    Phases.end("answer");
-                }
+            for (Step step : steps) {
+                Measurement measurement = measurement(haystack, step.workers());
+                Measurement.Result result = search instanceof ChunkedSearch chunked
+                        ? measurement.chunkBytes(step.chunkBytes()).time(() -> chunked.search(haystack, step.workers(), step.chunkBytes()))
+                        : measurement.time(() -> search.search(haystack, step.workers()));
+                answer = record(result, rows);
+                Phases.end("answer");
             }
         } finally {
             PmdMapping.stopRecording(); // a failed run leaves nothing recording for later callers in this JVM
@@ -344,9 +337,40 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     }
 
     /**
+     * One measurement of the command: a worker count and, for a chapter that reads in chunks, the
+     * chunk --chunk asked for and the one each worker reads (0 and 0 for any other chapter).
+     */
+    private record Step(int workers, long requestedBytes, long chunkBytes) {}
+
+    /**
+     * The measurements the command asks for, one per worker count (and chunk size), all checked
+     * before any is searched: a sweep whose last value would be refused is refused whole, in one line.
+     * Only then does a line say which chunks were cut to a worker's share.
+     */
+    private List<Step> steps(Path haystack) throws IOException {
+        List<Step> steps = new ArrayList<>();
+        for (int workerCount : workerCounts()) {
+            if (search instanceof ChunkedSearch chunked) {
+                for (long requestedBytes : chunks != null ? chunks : List.of(ChunkedSearch.DEFAULT_CHUNK_BYTES)) {
+                    steps.add(new Step(workerCount, requestedBytes, chunkFor(chunked, haystack, requestedBytes, workerCount)));
+                }
+            } else {
+                steps.add(new Step(workerCount, 0, 0));
+            }
+        }
+        for (Step step : steps) {
+            if (step.chunkBytes() < step.requestedBytes()) {
+                err.println(chapter + ": --chunk " + Sizes.human(step.requestedBytes()) + " is more than a worker's share of the file with "
+                        + step.workers() + " workers; each reads " + Sizes.human(step.chunkBytes()) + " at a time");
+            }
+        }
+        return steps;
+    }
+
+    /**
      * The chunk each worker really reads: no more than its shard of the file when --chunk asks for
      * more (a bigger buffer would only be zeroed and never filled), no less than the chapter can read without re-reading, and
-     * buffers for every worker that fit in the memory available, as chapter 1 checks for its one.
+     * buffers for every worker with a shard to read that fit in the memory available, as chapter 1 checks for its one.
      */
     private long chunkFor(ChunkedSearch chunked, Path haystack, long requestedBytes, int workerCount) throws IOException {
         long smallest = chunked.smallestChunkBytes(haystack);
@@ -354,18 +378,18 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             throw new UserMistakeException("--chunk " + requestedBytes + " is less than the " + smallest + " bytes " + chapter
                     + " reads at a time on the file system of " + Quote.name(haystack) + "; use --chunk " + smallest + " or more");
         }
-        long shardBytes = Shard.largestBytes(Files.size(haystack), workerCount);
+        long fileBytes = Files.size(haystack);
+        long shardBytes = Shard.largestBytes(fileBytes, workerCount);
         long chunkBytes = chunks == null ? requestedBytes // the default, 1 MiB: small enough whatever the file
                 : Math.max(smallest, Math.min(requestedBytes, shardBytes));
-        if (chunkBytes < requestedBytes) {
-            err.println(chapter + ": --chunk " + Sizes.human(requestedBytes) + " is more than a worker's share of the file with "
-                    + workerCount + " workers; each reads " + Sizes.human(chunkBytes) + " at a time");
-        }
-        long bufferBytes = workerCount * chunked.buffersPerWorker() * chunkBytes; // at most 2^12 * 2^6 * 2^30: no overflow
+        // Only a worker with a shard holds buffers: on a file smaller than a shard per worker the others get none.
+        long readingWorkers = Math.min(workerCount, Math.ceilDiv(fileBytes, shardBytes));
+        long bufferBytes = readingWorkers * chunked.buffersPerWorker() * chunkBytes; // at most 2^12 * 2^6 * 2^30: no overflow
         AvailableMemory available = AvailableMemory.now();
         if (available.known() && bufferBytes > available.bytes()) {
-            throw new UserMistakeException(workerCount + " workers reading " + Sizes.human(chunkBytes) + " at a time need "
-                    + Sizes.human(bufferBytes) + " of buffers; only " + available + " of memory is available");
+            throw new UserMistakeException(readingWorkers + (readingWorkers == 1 ? " worker" : " workers") + " reading " + Sizes.human(chunkBytes) + " at a time need "
+                    + Sizes.human(bufferBytes) + " of buffers; only " + available + " of memory is available: use a smaller --chunk"
+                    + " or fewer --workers");
         }
         return chunkBytes;
     }

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import lib.harness.Harness;
 import lib.linux.IoUring;
 import lib.chapter.ChunkedSearch;
 import lib.haystack.ReferenceSearch;
@@ -101,6 +102,27 @@ class ColdChaptersTest {
             }
         }
         assertEquals(before, openDescriptors(descriptors), "descriptors left open by a worker that stopped early");
+        Files.delete(file);
+    }
+
+    /**
+     * The harness's checks with the real chapters: a chunk sweep whose last size is below the O_DIRECT
+     * block is refused before its first size is searched; chapter 15 takes 4096 workers on a file of 9
+     * bytes, as chapters 14 and 17 do, since the one worker with a shard is the one that holds buffers.
+     */
+    @Test
+    void theHarnessChecksEverySweepValueFirstAndCountsOnlyWorkersWithAShard() throws IOException {
+        assumeDirectIoWorks();
+        Path file = directory.resolve("nine-bytes.bin");
+        Files.write(file, withNonZero(9, 8), StandardOpenOption.CREATE_NEW);
+        var sweep = InProcess.run(new V14DirectIo(), file.toString(), "--chunk", "4k,512", "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.ERROR, sweep.exitCode(), sweep::toString);
+        assertEquals("", sweep.stdout(), "the sweep's first chunk was searched");
+        assertEquals(1, sweep.errorLines().size(), sweep::toString);
+        if (ioUringWorks()) {
+            var many = InProcess.run(new V15IoUring(), file.toString(), "--workers", "4096", "--runs", "1", "--warmup", "0");
+            assertEquals(Harness.FOUND, many.exitCode(), many::toString);
+        }
         Files.delete(file);
     }
 

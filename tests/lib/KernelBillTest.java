@@ -96,6 +96,27 @@ class KernelBillTest {
     }
 
     /**
+     * A user's one-shot run ({@code --runs 1 --warmup 0}, a fresh JVM) is billed for its search
+     * alone: the classes the harness itself needs around a run (its counters, the thread that says a
+     * long run is still running) are loaded before the first count, not read from the JDK's modules
+     * or the class path inside it. A mapped chapter makes no read call; chapter 3 one per chunk, and
+     * no read at the end of the file (it stops at the file's size).
+     */
+    @Test
+    void aFirstRunWithoutWarmUpIsBilledForItsSearchAlone() throws Exception {
+        Path file = haystack(FILE_BYTES);
+        Map<String, String> mapped = summary(Subprocess.run(Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(),
+                "--runs", "1", "--warmup", "0"), dir.resolve("logs-mapped")));
+        assertEquals(0, perGiB(mapped, "read_calls"), () -> "chapter 4 makes no read call: " + mapped);
+        assertEquals(0, perGiB(mapped, "returned_bytes"), () -> "chapter 4 copies nothing: " + mapped);
+        long chunkBytes = 1 << 20;
+        Map<String, String> chunked = summary(Subprocess.run(Subprocess.javaCommand(List.of(), "V03ChunkedLong", file.toString(),
+                "--runs", "1", "--warmup", "0", "--chunk", Long.toString(chunkBytes)), dir.resolve("logs-chunked")));
+        assertEquals(callsPerGiB(chunkBytes), perGiB(chunked, "read_calls"), () -> "chapter 3 reads once per chunk: " + chunked);
+        assertEquals(GIB, perGiB(chunked, "returned_bytes"), () -> "chapter 3 reads the file once: " + chunked);
+    }
+
+    /**
      * Chapter 2 calls read() once per byte, yet the kernel sees one read call per buffer of 64 KiB:
      * as few as chapter 3 makes reading 64 KiB at a time. Its cost is per byte, not per call.
      */

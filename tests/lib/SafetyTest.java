@@ -26,8 +26,10 @@ import java.util.stream.Stream;
 import lib.haystack.FileChangedException;
 import lib.harness.Harness;
 import lib.haystack.Haystack;
+import lib.chapter.ChunkedSearch;
 import lib.chapter.NeedleSearch;
 import lib.harness.ResultsCsv;
+import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -276,6 +278,93 @@ class SafetyTest {
         assertEquals(Harness.ERROR, result.exitCode(), result::toString);
         assertEquals(1, result.errorLines().size(), result::toString);
         assertTrue(result.stderr().contains("of memory is available"), result::toString);
+    }
+
+    /**
+     * A chapter that reads in chunks (chapter 7's reads), counting its searches, with the limits of
+     * another: the smallest chunk it reads (O_DIRECT's block, for chapters 14 and 15) and the buffers
+     * each worker holds (reads in flight, for chapter 15). A stand-in, so that no test of the
+     * harness's checks needs O_DIRECT or io_uring.
+     */
+    static final class CountingChunked implements ChunkedSearch {
+        final AtomicInteger calls = new AtomicInteger();
+        private final long smallestBytes;
+        private final int buffers;
+
+        CountingChunked(long smallestBytes, int buffers) {
+            this.smallestBytes = smallestBytes;
+            this.buffers = buffers;
+        }
+
+        @Override
+        public long search(Path file, int workers, long chunkBytes) throws IOException {
+            calls.incrementAndGet();
+            return new V07PreadParallel().search(file, workers, chunkBytes);
+        }
+
+        @Override
+        public long smallestChunkBytes(Path file) {
+            return smallestBytes;
+        }
+
+        @Override
+        public int buffersPerWorker() {
+            return buffers;
+        }
+    }
+
+    /** A sweep whose last chunk is below the chapter's smallest is refused before its first is searched. */
+    @Test
+    void aChunkSweepIsRefusedBeforeItsFirstValueIsSearched() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        Path csv = dir.resolve("results.csv");
+        CountingChunked search = new CountingChunked(4096, 1);
+        var result = InProcess.run(search, file.toString(), "--chunk", "4k,512", "--runs", "1", "--warmup", "0", "--csv", csv.toString());
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(List.of(search.getClass().getSimpleName() + ": --chunk 512 is less than the 4096 bytes " + search.getClass().getSimpleName()
+                + " reads at a time on the file system of " + Quote.name(file) + "; use --chunk 4096 or more"), result.errorLines());
+        assertEquals("", result.stdout());
+        assertEquals(0, search.calls.get(), "the sweep's first chunk was searched");
+        assertFalse(Files.exists(csv));
+    }
+
+    /**
+     * A worker-count sweep whose last count's buffers cannot fit in memory is refused before its
+     * first count is searched, and the line names the options that would make them fit.
+     */
+    @Test
+    void aWorkerSweepIsRefusedBeforeItsFirstValueIsSearched() throws IOException {
+        long available = lib.harness.Machine.availableMemoryBytes();
+        assumeTrue(available > 2L << 30, "needs MemAvailable in /proc/meminfo, and 2 GiB of it");
+        long workers = Math.min(4096, available / (1L << 30) + 8); // 1 GiB of buffers each, more than fit
+        assumeTrue(workers < 4096, "more memory than 4095 GiB");
+        long shardBytes = 16L << 20, fileBytes = workers * shardBytes; // a 16 MiB chunk is no more than a shard
+        Path sparse = TestFiles.writeSparse(dir.resolve("sparse.bin"),
+                TestFiles.Layout.zeros("sparse", fileBytes).plant(fileBytes - 1, (byte) 1));
+        CountingChunked search = new CountingChunked(Long.BYTES, 64); // 64 buffers of 16 MiB: 1 GiB per worker
+        var result = InProcess.run(search, sparse.toString(), "--chunk", "16m", "--workers", "1," + workers, "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+        assertEquals(1, result.errorLines().size(), result::toString);
+        assertTrue(result.stderr().contains(workers + " workers reading 16.0 MiB at a time need"), result::toString);
+        assertTrue(result.stderr().contains("use a smaller --chunk or fewer --workers"), result::toString);
+        assertEquals("", result.stdout());
+        assertEquals(0, search.calls.get(), "the sweep's first worker count was searched");
+    }
+
+    /**
+     * Only a worker with a shard holds buffers: 4096 workers on a file of 9 bytes are one reading
+     * and 4095 idle, so a chapter with 64 reads in flight needs 64 chunks of buffers, not 4096 × 64
+     * (256 GiB with the default 1 MiB chunk).
+     */
+    @Test
+    void workersWithNoShardHoldNoBuffers() throws IOException {
+        Path file = dir.resolve("nine.bin");
+        Files.write(file, new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 1});
+        CountingChunked search = new CountingChunked(Long.BYTES, 64);
+        var result = InProcess.run(search, file.toString(), "--workers", "4096", "--runs", "1", "--warmup", "0");
+        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+        assertTrue(result.stdout().contains(" offset=8 "), result::toString);
+        assertEquals(1, search.calls.get());
     }
 
     /** O_DIRECT reads whole blocks: a smaller chunk would read each block hundreds of times over. */
