@@ -11,13 +11,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.harness.AvailableMemory;
-import lib.harness.Harness;
-import lib.linux.HugePageBuffer;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
+import lib.harness.AvailableMemory;
+import lib.harness.Harness;
+import lib.linux.HugePageBuffer;
 
 /**
  * Chapter 1: read it all, then loop over bytes — the whole file into memory, then a look at every byte.
@@ -46,9 +46,6 @@ import lib.cli.UserMistakeException;
  */
 public class V01ReadAll implements NeedleSearch, SingleThreaded {
 
-    /** A ByteBuffer, which FileChannel reads into, is int-indexed: the file goes in 1 GiB at a time. */
-    static final long READ_BYTES = 1L << 30;
-
     public static void main(String[] args) {
         Harness.run(new V01ReadAll(), args);
     }
@@ -67,6 +64,9 @@ public class V01ReadAll implements NeedleSearch, SingleThreaded {
             return NOT_FOUND;
         }
     }
+
+    /** A ByteBuffer, which FileChannel reads into, is int-indexed: the file goes in 1 GiB at a time. */
+    static final long READ_BYTES = 1L << 30;
 
     static void readFully(FileChannel channel, MemorySegment target) throws IOException {
         for (long done = 0; done < target.byteSize(); ) {

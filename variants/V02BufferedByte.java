@@ -13,15 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
 import picocli.CommandLine.Option;
 
 /**
  * Chapter 2: a buffered stream, one byte per call — the textbook stream, which locks for every byte, and a plain reader, which does not.
  *
- * <p>Chapter 1 without its file-sized buffer: a 64 KiB buffer refills from the file and
+ * <p>Changes chapter 1's file-sized buffer into a 64 KiB one that refills from the file, and
  * {@code read()} hands out one byte per call, four billion calls for 4 GiB. Both readers do
  * exactly that, with the same loop; they differ only in what one call costs. The chapter runs the
  * plain reader, the one that does what Go's {@code bufio.Reader.ReadByte} does;
@@ -44,6 +44,10 @@ import picocli.CommandLine.Option;
  */
 public class V02BufferedByte implements NeedleSearch, SingleThreaded {
 
+    public static void main(String[] args) {
+        Harness.run(new V02BufferedByte(), args);
+    }
+
     static final int BUFFER_BYTES = 64 * 1024;
 
     /** The two readers this chapter compares; {@code --reader} picks one. */
@@ -60,10 +64,6 @@ public class V02BufferedByte implements NeedleSearch, SingleThreaded {
 
     V02BufferedByte(Reader reader) {
         this.reader = reader;
-    }
-
-    public static void main(String[] args) {
-        Harness.run(new V02BufferedByte(), args);
     }
 
     @Override

@@ -14,9 +14,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.chapter.ChunkedSearch;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
 
 /**
  * Chapter 3: 1 MiB reads, 8 bytes per step — big reads into one reused buffer, then a long at a time.

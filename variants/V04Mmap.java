@@ -12,10 +12,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
 
 /**
  * Chapter 4: map the file — and scan the page cache in place.
@@ -55,7 +55,7 @@ public class V04Mmap implements NeedleSearch, SingleThreaded, MapsTheFile {
         } // closing the arena unmaps the file: that cost is inside the timed run
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    // ===== below: chapter 3's code, unchanged (diff variants/V03ChunkedLong.java variants/V04Mmap.java) =====
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {

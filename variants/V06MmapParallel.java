@@ -20,9 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
 
 /**
  * Chapter 6: one mapping, many workers — one shard of the mapping per worker.
@@ -46,14 +46,15 @@ import lib.chapter.NeedleSearch;
  */
 public class V06MmapParallel implements NeedleSearch, MapsTheFile {
 
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
-    static final long CHECK_EVERY_BYTES = 1L << 20;
-
     public static void main(String[] args) {
         Harness.run(new V06MmapParallel(), args);
     }
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
+    static final long CHECK_EVERY_BYTES = 1L << 20;
 
     @Override
     public long search(Path file, int workers) throws IOException {
@@ -62,8 +63,6 @@ public class V06MmapParallel implements NeedleSearch, MapsTheFile {
             return searchShards(mapped, workers);
         }
     }
-
-    // ---------------------------------------------------------------- the shards and their threads
 
     /**
      * One contiguous shard per worker, each on a platform thread of its own, all ended before this
@@ -113,8 +112,6 @@ public class V06MmapParallel implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- one worker: its part of the mapping
-
     /** One worker's scan of its shard, a step at a time: it stops once a hit below its position is known. */
     static void scanShard(MemorySegment mapped, long shardStart, long shardEnd,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
@@ -130,7 +127,7 @@ public class V06MmapParallel implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    // ===== below: chapter 4's code, unchanged (diff variants/V04Mmap.java variants/V06MmapParallel.java) =====
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {

@@ -24,9 +24,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import lib.chapter.ChunkedSearch;
-import lib.haystack.FileChangedException;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lib.haystack.FileChangedException;
 
 /**
  * Chapter 7: positional reads in parallel — back to reading, each worker at offsets of its own.
@@ -50,19 +50,15 @@ import lib.chapter.NeedleSearch;
  */
 public class V07PreadParallel implements ChunkedSearch {
 
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
+    public static void main(String[] args) {
+        Harness.run(new V07PreadParallel(), args);
+    }
+
     /**
      * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
      * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
      */
     static final long SCAN_SLICE_BYTES = 64 << 10;
-
-    public static void main(String[] args) {
-        Harness.run(new V07PreadParallel(), args);
-    }
-
-    // ---------------------------------------------------------------- the shards and their threads
 
     /**
      * One contiguous shard per worker, each on a platform thread of its own, all ended before this
@@ -95,25 +91,6 @@ public class V07PreadParallel implements ChunkedSearch {
         long hit = lowestHit.get();
         return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
     }
-
-    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
-    static void await(Future<?> result) throws IOException {
-        try {
-            result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker", e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IOException(e.getCause());
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- one worker: positional reads into its own buffer
 
     /**
      * A worker reads its shard a chunk at a time into one reused off-heap buffer, with its own
@@ -157,7 +134,27 @@ public class V07PreadParallel implements ChunkedSearch {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    // ===== below: chapter 6's code, unchanged (diff variants/V06MmapParallel.java variants/V07PreadParallel.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    static void await(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {

@@ -15,11 +15,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
-import lib.linux.Native;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
+import lib.linux.Native;
 
 /**
  * Chapter 8: SIMD, one thread, 256-bit vectors — over the mapping.
@@ -60,27 +60,6 @@ public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
-    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
-    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
-        long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
-        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
-            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
-                return offset;
-            }
-        }
-        for (; offset < to; offset++) { // the 1-7 tail bytes
-            if (segment.get(JAVA_BYTE, offset) != 0) {
-                return NeedleSearch.wordContaining(offset);
-            }
-        }
-        return NOT_FOUND;
-    }
-
-    // ---------------------------------------------------------------- the vector kernel
-
     // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
     // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
     // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
@@ -114,5 +93,24 @@ public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {
         if (from < to) {
             byte ignored = segment.get(JAVA_BYTE, from);
         }
+    }
+
+    // ===== below: chapter 5's code, unchanged (diff variants/V05MmapMadvise.java variants/V08Vector256.java) =====
+
+    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
+    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
+        long offset = from;
+        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
+            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
+                return offset;
+            }
+        }
+        for (; offset < to; offset++) { // the 1-7 tail bytes
+            if (segment.get(JAVA_BYTE, offset) != 0) {
+                return NeedleSearch.wordContaining(offset);
+            }
+        }
+        return NOT_FOUND;
     }
 }
