@@ -27,7 +27,6 @@ import lib.harness.Harness;
  *
  * <pre>
  * How to run:   ./jbang variants/V00Cmp.java haystack.bin
- *
  * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
  *   variant=V00Cmp workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
  * A yardstick, a plain single-threaded reader in C: well ahead of chapter 2, a figure for the Java chapters to beat.

@@ -28,20 +28,17 @@ import lib.linux.HugePageBuffer;
  * size too large}. The honest equivalent is one off-heap buffer the size of the file, filled by
  * reads, then the same byte loop. It pays twice: a copy of every byte, then a slow scan.
  *
- * <p>Which buffer matters. {@code Arena.allocate(size)} writes zeros over all of it before the read
- * overwrites them: a page fault for every 4 KiB page of the buffer, and a second pass over 4 GiB.
- * Go's heap gets fresh memory from the kernel, which hands it over already zero, page by page, as
- * the read first touches it, in 2 MiB pages where it can. {@link HugePageBuffer} asks for exactly
- * that. It needs the file's size in free memory, beside the page cache that holds the file.
+ * <p>Which buffer matters. {@code Arena.allocate(size)} writes zeros over all of it first: a page
+ * fault for every 4 KiB page, and a second pass over 4 GiB. {@link HugePageBuffer} asks, as Go's
+ * heap does, for memory the kernel hands over already zero as the read first touches it, in 2 MiB
+ * pages where it can. It needs the file's size in free memory, beside the page cache's copy.
  *
  * <pre>
  * How to run:   ./jbang variants/V01ReadAll.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
  * Expect one of the slower chapters: every byte is copied, then looked at alone.
  * Its bill per GiB: a few hundred read calls, 1 GiB returned (one copy of every byte).
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V01ReadAll implements NeedleSearch, SingleThreaded {

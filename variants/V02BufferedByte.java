@@ -30,16 +30,13 @@ import picocli.CommandLine.Option;
  * <pre>
  * How to run:   ./jbang variants/V02BufferedByte.java haystack.bin                   # the plain reader
  *               ./jbang variants/V02BufferedByte.java haystack.bin --reader locked   # the textbook stream
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V02BufferedByte workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is read_mode=plain …
  * Expect the locked stream to be the slowest chapter by far, tens of seconds per run on 4 GiB, and
- *   the plain reader several times faster, yet far behind chapter 3: a method call per byte. On
- *   amd-epyc-f23m1-2c-avx2, 256 MiB warm, medians of 3 interleaved rounds of 3 runs: locked 5.94 s a
- *   run (45 MB/s), plain 0.95 s (283 MB/s), 6.3 times faster.
+ *   the plain reader several times faster (6.3 times on amd-epyc-f23m1-2c-avx2, 256 MiB warm), yet
+ *   far behind chapter 3: a method call per byte.
  * Its bill per GiB, either reader: 16,384 read calls (one per 64 KiB buffer), 1 GiB returned: as few
  *   calls as chapter 3 reading 64 KiB at a time, so its cost is per byte, not per call.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V02BufferedByte implements NeedleSearch, SingleThreaded {

@@ -28,12 +28,10 @@ import lib.harness.Harness;
  *
  * <pre>
  * How to run:   ./jbang variants/V03ChunkedLong.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V03ChunkedLong workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect several times chapter 1: one system call per read, 8 bytes per step.
  * Its bill per GiB: 1,024 read calls (one per 1 MiB chunk), 1 GiB returned.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V03ChunkedLong implements ChunkedSearch, SingleThreaded {

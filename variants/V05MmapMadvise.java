@@ -29,13 +29,11 @@ import lib.linux.Native;
  *
  * <pre>
  * How to run:   ./jbang variants/V05MmapMadvise.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V05MmapMadvise workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect chapter 4's figure: on a warm cache the hints change nothing measurable.
  * Its bill per GiB: chapter 4's, no read call and no byte returned; the faults depend on the page
  *   cache's folios, as there.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V05MmapMadvise implements NeedleSearch, SingleThreaded, MapsTheFile {

@@ -34,14 +34,12 @@ import lib.harness.Harness;
  *
  * <pre>
  * How to run:   ./jbang variants/V06MmapParallel.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V06MmapParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect more than chapter 4 with two workers and little more past the core count.
  * Its bill per GiB: chapter 4's, no read call and no byte returned, the faults shared among the
  *   workers.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V06MmapParallel implements NeedleSearch, MapsTheFile {

@@ -39,13 +39,11 @@ import lib.haystack.FileChangedException;
  *
  * <pre>
  * How to run:   ./jbang variants/V07PreadParallel.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V07PreadParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  *   variant=V07PreadParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect a gain with each worker up to the core count, then a plateau.
  * Its bill per GiB: 1,024 read calls (one per 1 MiB chunk), 1 GiB returned, whatever the worker count.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V07PreadParallel implements ChunkedSearch {

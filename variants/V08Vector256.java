@@ -34,12 +34,10 @@ import lib.linux.Native;
  *
  * <pre>
  * How to run:   ./jbang variants/V08Vector256.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V08Vector256 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect about chapter 4's figure: a faster loop over the same mapping.
  * Its bill per GiB: chapter 4's, no read call and no byte returned; only the loop changed.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {

@@ -41,13 +41,11 @@ import lib.linux.Native;
  *
  * <pre>
  * How to run:   ./jbang variants/V09MmapParallelVector.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V09MmapParallelVector workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V09MmapParallelVector workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect about chapter 6's figure: the workers wait on memory, not on the loop.
  * Its bill per GiB: chapter 6's, no read call and no byte returned.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {

@@ -40,14 +40,12 @@ import lib.linux.Native;
  *
  * <pre>
  * How to run:   ./jbang variants/V10MmapPopulate.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect a figure that depends on the page cache: one thread fills the page tables before the workers start.
  * Its bill per GiB: no read call, no byte returned; the faults are taken by one thread, all at the
  *   mapping.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V10MmapPopulate implements NeedleSearch, MapsTheFile {

@@ -33,12 +33,10 @@ import lib.harness.Harness;
  *
  * <pre>
  * How to run:   ./jbang variants/V12Vector512.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect about chapter 8's figure, sometimes less: wider is not faster out of cache.
  * Its bill per GiB: chapter 8's, no read call and no byte returned.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {
