@@ -76,24 +76,13 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
      */
     static final int QUEUE_DEPTH = 16;
 
-    private final int queueDepth;
-
-    public V15IoUring() {
-        this(QUEUE_DEPTH);
-    }
-
-    /** Another depth: for experiments/ColdTuning.java's sweep and the tests. */
-    V15IoUring(int queueDepth) {
-        this.queueDepth = queueDepth;
-    }
-
     public static void main(String[] args) {
         Harness.run(new V15IoUring(), args);
     }
 
     @Override
     public int buffersPerWorker() {
-        return queueDepth;
+        return QUEUE_DEPTH;
     }
 
     @Override
@@ -120,7 +109,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                 long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
                 results.add(threads.submit(() -> {
                     try {
-                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, lowestHit, failed);
+                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, QUEUE_DEPTH, lowestHit, failed);
                     } catch (IOException | RuntimeException | Error e) {
                         failed.set(true); // tells the other workers to stop early
                         throw e;
@@ -171,8 +160,8 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
      * on their way while one is scanned. The kernel must never write into memory we have freed, so
      * the worker waits for every read still in flight before it closes the ring and the buffers.
      */
-    void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
-                   AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
+    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes, int queueDepth,
+                          AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         // A chunk can start and end mid-block, so it can touch one block more at each end.
         long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, blockBytes) * blockBytes;
         Read[] reads = new Read[queueDepth];
@@ -276,7 +265,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
