@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * A chapter's file holds its whole search: it imports from lib/ nothing that reads, scans, splits
  * the work or hooks the harness, its header asks only for what a reader needs to run it, and a
  * kernel it shares with another chapter is written the same way in both,
- * so that {@code diff} between two chapters shows only what one changes.
+ * so that {@code diff} between two chapters shows only what one changes. And it opens with its idea:
+ * {@code main}, then what it changes, then one fold line, below which it holds only code word for
+ * word as in the chapter it changes.
  */
 class ChapterSourcesTest {
 
@@ -27,7 +29,7 @@ class ChapterSourcesTest {
             "DontCacheReader");
     /** The only JVM options a chapter's header may ask for. */
     private static final Set<String> HEADER_OPTIONS = Set.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED");
-    /** Methods written once and copied: each must read the same in every chapter that has it. */
+    /** Methods written once and copied: each must read the same in every chapter of its kind (mapping the file, or not). */
     private static final Set<String> SHARED_METHODS = Set.of("firstNonZeroWordScalar", "firstNonZeroWord256", "firstNonZeroWord512",
             "firstNonZeroWordWidest", "keepFaultsCatchable");
     private static final Pattern LIB_IMPORT = Pattern.compile("(?m)^import (?:static )?lib\\.(?:[a-z]\\w*\\.)*([A-Z]\\w*)");
