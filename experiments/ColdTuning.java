@@ -105,7 +105,7 @@ public class ColdTuning implements Callable<Integer> {
         }
         for (long chunk : chunks) {
             for (int depth : depths) {
-                settings.add(new Setting("V15IoUring qd" + depth, chunk, new V15IoUring(depth)));
+                settings.add(new Setting("V15IoUring qd" + depth, chunk, new AtDepth(depth)));
             }
         }
         return settings;
@@ -131,27 +131,8 @@ public class ColdTuning implements Callable<Integer> {
         @Override
         public long search(Path file, int workers, long chunkBytes) throws IOException {
             long blockBytes = V14DirectIo.blockBytes(file);
-            AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
-            AtomicBoolean failed = new AtomicBoolean();
-            List<Future<?>> results = new ArrayList<>();
-            try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
-                for (Shard shard : Shard.split(Files.size(file), workers)) { // chapter 14's shards, cut by lib's helper
-                    results.add(threads.submit(() -> {
-                        try {
-                            scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes, lowestHit, failed);
-                        } catch (IOException | RuntimeException | Error e) {
-                            failed.set(true); // tells the other workers to stop early
-                            throw e;
-                        }
-                        return null;
-                    }));
-                }
-            } // closing the executor waits for every worker
-            for (Future<?> result : results) {
-                V14DirectIo.await(result);
-            }
-            long hit = lowestHit.get();
-            return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
+            return searchShards(file, workers, (shard, lowestHit, failed) ->
+                    scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes, lowestHit, failed));
         }
 
         /** A worker whose reads run on a thread of its own, {@link #READS_AHEAD} ahead of the chunk it scans. */
@@ -191,6 +172,55 @@ public class ColdTuning implements Callable<Integer> {
                 }
             } // the read thread closes first and lets the read in flight land: the disk is writing into a buffer
         }
+    }
+
+    /**
+     * Chapter 15's reader at another queue depth: the chapter's own worker, which takes the depth as
+     * it takes the chunk size, on the same shards. The chapter itself always reads at its
+     * {@code QUEUE_DEPTH}, the depth this sweep chose.
+     */
+    record AtDepth(int queueDepth) implements ChunkedSearch {
+
+        @Override
+        public long search(Path file, int workers, long chunkBytes) throws IOException {
+            long blockBytes = V15IoUring.blockBytes(file);
+            return searchShards(file, workers, (shard, lowestHit, failed) ->
+                    V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes, queueDepth, lowestHit, failed));
+        }
+    }
+
+    /** One worker's loop over its shard: it lowers {@code lowestHit} when it finds the needle, and stops once {@code failed} is set. */
+    @FunctionalInterface
+    interface ShardScan {
+        void scan(Shard shard, AtomicLong lowestHit, AtomicBoolean failed) throws IOException;
+    }
+
+    /**
+     * Runs {@code worker} over each shard on a platform thread of its own, as chapters 14 and 15
+     * do, and returns the lowest hit: the last shard may end first.
+     */
+    static long searchShards(Path file, int workers, ShardScan worker) throws IOException {
+        AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
+        AtomicBoolean failed = new AtomicBoolean();
+        List<Future<?>> results = new ArrayList<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
+            for (Shard shard : Shard.split(Files.size(file), workers)) { // the chapters' shards, cut by lib's helper
+                results.add(threads.submit(() -> {
+                    try {
+                        worker.scan(shard, lowestHit, failed);
+                    } catch (IOException | RuntimeException | Error e) {
+                        failed.set(true); // tells the other workers to stop early
+                        throw e;
+                    }
+                    return null;
+                }));
+            }
+        } // closing the executor waits for every worker
+        for (Future<?> result : results) {
+            V14DirectIo.await(result);
+        }
+        long hit = lowestHit.get();
+        return hit == Long.MAX_VALUE ? ChunkedSearch.NOT_FOUND : hit;
     }
 
     @Override

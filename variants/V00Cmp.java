@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import lib.chapter.ExternalProgram;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
 
 /**
  * Chapter 0: {@code cmp haystack.bin /dev/zero} — before writing any Java, ask the shell.
@@ -27,7 +27,6 @@ import lib.chapter.SingleThreaded;
  *
  * <pre>
  * How to run:   ./jbang variants/V00Cmp.java haystack.bin
- *
  * What you should see, last line of stdout (the figures depend on the machine; README and results/ hold measured ones):
  *   variant=V00Cmp workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
  * A yardstick, a plain single-threaded reader in C: well ahead of chapter 2, a figure for the Java chapters to beat.
@@ -37,14 +36,14 @@ import lib.chapter.SingleThreaded;
  */
 public class V00Cmp implements NeedleSearch, SingleThreaded, ExternalProgram {
 
+    public static void main(String[] args) {
+        Harness.run(new V00Cmp(), args);
+    }
+
     /** cmp's one line when a byte differs: "FILE /dev/zero differ: byte N, line 1" ("char" in older versions). */
     private static final Pattern DIFFERS = Pattern.compile("differ: (?:byte|char) (\\d+)");
     /** More than cmp ever says about one comparison; what is beyond it is not read. */
     private static final int MAX_OUTPUT_BYTES = 64 << 10;
-
-    public static void main(String[] args) {
-        Harness.run(new V00Cmp(), args);
-    }
 
     @Override
     public long search(Path file, int workers) throws IOException {

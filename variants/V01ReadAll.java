@@ -11,13 +11,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.harness.AvailableMemory;
-import lib.harness.Harness;
-import lib.linux.HugePageBuffer;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
+import lib.harness.AvailableMemory;
+import lib.harness.Harness;
+import lib.linux.HugePageBuffer;
 
 /**
  * Chapter 1: read it all, then loop over bytes — the whole file into memory, then a look at every byte.
@@ -28,26 +28,20 @@ import lib.cli.UserMistakeException;
  * size too large}. The honest equivalent is one off-heap buffer the size of the file, filled by
  * reads, then the same byte loop. It pays twice: a copy of every byte, then a slow scan.
  *
- * <p>Which buffer matters. {@code Arena.allocate(size)} writes zeros over all of it before the read
- * overwrites them: a page fault for every 4 KiB page of the buffer, and a second pass over 4 GiB.
- * Go's heap gets fresh memory from the kernel, which hands it over already zero, page by page, as
- * the read first touches it, in 2 MiB pages where it can. {@link HugePageBuffer} asks for exactly
- * that. It needs the file's size in free memory, beside the page cache that holds the file.
+ * <p>Which buffer matters. {@code Arena.allocate(size)} writes zeros over all of it first: a page
+ * fault for every 4 KiB page, and a second pass over 4 GiB. {@link HugePageBuffer} asks, as Go's
+ * heap does, for memory the kernel hands over already zero as the read first touches it, in 2 MiB
+ * pages where it can. It needs the file's size in free memory, beside the page cache's copy.
  *
  * <pre>
  * How to run:   ./jbang variants/V01ReadAll.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
  * Expect one of the slower chapters: every byte is copied, then looked at alone.
  * Its bill per GiB: a few hundred read calls, 1 GiB returned (one copy of every byte).
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V01ReadAll implements NeedleSearch, SingleThreaded {
-
-    /** A ByteBuffer, which FileChannel reads into, is int-indexed: the file goes in 1 GiB at a time. */
-    static final long READ_BYTES = 1L << 30;
 
     public static void main(String[] args) {
         Harness.run(new V01ReadAll(), args);
@@ -67,6 +61,9 @@ public class V01ReadAll implements NeedleSearch, SingleThreaded {
             return NOT_FOUND;
         }
     }
+
+    /** A ByteBuffer, which FileChannel reads into, is int-indexed: the file goes in 1 GiB at a time. */
+    static final long READ_BYTES = 1L << 30;
 
     static void readFully(FileChannel channel, MemorySegment target) throws IOException {
         for (long done = 0; done < target.byteSize(); ) {

@@ -14,9 +14,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.chapter.ChunkedSearch;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
 
 /**
  * Chapter 3: 1 MiB reads, 8 bytes per step — big reads into one reused buffer, then a long at a time.
@@ -28,12 +28,10 @@ import lib.chapter.SingleThreaded;
  *
  * <pre>
  * How to run:   ./jbang variants/V03ChunkedLong.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V03ChunkedLong workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect several times chapter 1: one system call per read, 8 bytes per step.
  * Its bill per GiB: 1,024 read calls (one per 1 MiB chunk), 1 GiB returned.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V03ChunkedLong implements ChunkedSearch, SingleThreaded {
@@ -67,7 +65,7 @@ public class V03ChunkedLong implements ChunkedSearch, SingleThreaded {
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;

@@ -12,11 +12,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
-import lib.linux.Native;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
+import lib.linux.Native;
 
 /**
  * Chapter 5: mapping plus {@code madvise} — the same mapping, plus two hints to the kernel.
@@ -29,13 +29,11 @@ import lib.chapter.SingleThreaded;
  *
  * <pre>
  * How to run:   ./jbang variants/V05MmapMadvise.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V05MmapMadvise workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect chapter 4's figure: on a warm cache the hints change nothing measurable.
  * Its bill per GiB: chapter 4's, no read call and no byte returned; the faults depend on the page
  *   cache's folios, as there.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V05MmapMadvise implements NeedleSearch, SingleThreaded, MapsTheFile {
@@ -56,12 +54,12 @@ public class V05MmapMadvise implements NeedleSearch, SingleThreaded, MapsTheFile
         }
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    // ===== below: chapter 4's code, unchanged (diff variants/V04Mmap.java variants/V05MmapMadvise.java) =====
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;

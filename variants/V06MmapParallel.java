@@ -20,9 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
 
 /**
  * Chapter 6: one mapping, many workers — one shard of the mapping per worker.
@@ -34,26 +34,25 @@ import lib.chapter.NeedleSearch;
  *
  * <pre>
  * How to run:   ./jbang variants/V06MmapParallel.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V06MmapParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V06MmapParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect more than chapter 4 with two workers and little more past the core count.
  * Its bill per GiB: chapter 4's, no read call and no byte returned, the faults shared among the
  *   workers.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V06MmapParallel implements NeedleSearch, MapsTheFile {
 
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
-    static final long CHECK_EVERY_BYTES = 1L << 20;
-
     public static void main(String[] args) {
         Harness.run(new V06MmapParallel(), args);
     }
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
+    static final long CHECK_EVERY_BYTES = 1L << 20;
 
     @Override
     public long search(Path file, int workers) throws IOException {
@@ -62,8 +61,6 @@ public class V06MmapParallel implements NeedleSearch, MapsTheFile {
             return searchShards(mapped, workers);
         }
     }
-
-    // ---------------------------------------------------------------- the shards and their threads
 
     /**
      * One contiguous shard per worker, each on a platform thread of its own, all ended before this
@@ -113,8 +110,6 @@ public class V06MmapParallel implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- one worker: its part of the mapping
-
     /** One worker's scan of its shard, a step at a time: it stops once a hit below its position is known. */
     static void scanShard(MemorySegment mapped, long shardStart, long shardEnd,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
@@ -130,12 +125,12 @@ public class V06MmapParallel implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    // ===== below: chapter 4's code, unchanged (diff variants/V04Mmap.java variants/V06MmapParallel.java) =====
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;

@@ -24,9 +24,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import lib.chapter.ChunkedSearch;
-import lib.haystack.FileChangedException;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lib.haystack.FileChangedException;
 
 /**
  * Chapter 7: positional reads in parallel — back to reading, each worker at offsets of its own.
@@ -39,30 +39,24 @@ import lib.chapter.NeedleSearch;
  *
  * <pre>
  * How to run:   ./jbang variants/V07PreadParallel.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V07PreadParallel workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  *   variant=V07PreadParallel workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect a gain with each worker up to the core count, then a plateau.
  * Its bill per GiB: 1,024 read calls (one per 1 MiB chunk), 1 GiB returned, whatever the worker count.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V07PreadParallel implements ChunkedSearch {
-
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /**
-     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
-     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
-     */
-    static final long SCAN_SLICE_BYTES = 64 << 10;
 
     public static void main(String[] args) {
         Harness.run(new V07PreadParallel(), args);
     }
 
-    // ---------------------------------------------------------------- the shards and their threads
+    /**
+     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
+     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
+     */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
 
     /**
      * One contiguous shard per worker, each on a platform thread of its own, all ended before this
@@ -95,25 +89,6 @@ public class V07PreadParallel implements ChunkedSearch {
         long hit = lowestHit.get();
         return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
     }
-
-    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
-    static void await(Future<?> result) throws IOException {
-        try {
-            result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker", e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IOException(e.getCause());
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- one worker: positional reads into its own buffer
 
     /**
      * A worker reads its shard a chunk at a time into one reused off-heap buffer, with its own
@@ -157,12 +132,32 @@ public class V07PreadParallel implements ChunkedSearch {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    // ===== below: chapter 6's code, unchanged (diff variants/V06MmapParallel.java variants/V07PreadParallel.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    static void await(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;

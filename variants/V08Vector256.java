@@ -15,11 +15,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
-import lib.linux.Native;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.Harness;
+import lib.linux.Native;
 
 /**
  * Chapter 8: SIMD, one thread, 256-bit vectors — over the mapping.
@@ -34,12 +34,10 @@ import lib.chapter.SingleThreaded;
  *
  * <pre>
  * How to run:   ./jbang variants/V08Vector256.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V08Vector256 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect about chapter 4's figure: a faster loop over the same mapping.
  * Its bill per GiB: chapter 4's, no read call and no byte returned; only the loop changed.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {
@@ -59,27 +57,6 @@ public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {
             return firstNonZeroWord256(mapped, 0, mapped.byteSize());
         }
     }
-
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
-    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
-    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
-        long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
-        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
-            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
-                return offset;
-            }
-        }
-        for (; offset < to; offset++) { // the 1-7 tail bytes
-            if (segment.get(JAVA_BYTE, offset) != 0) {
-                return NeedleSearch.wordContaining(offset);
-            }
-        }
-        return NOT_FOUND;
-    }
-
-    // ---------------------------------------------------------------- the vector kernel
 
     // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
     // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
@@ -114,5 +91,24 @@ public class V08Vector256 implements NeedleSearch, SingleThreaded, MapsTheFile {
         if (from < to) {
             byte ignored = segment.get(JAVA_BYTE, from);
         }
+    }
+
+    // ===== below: chapter 5's code, unchanged (diff variants/V05MmapMadvise.java variants/V08Vector256.java) =====
+
+    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
+    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
+        long offset = from;
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
+        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
+            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
+                return offset;
+            }
+        }
+        for (; offset < to; offset++) { // the 1-7 tail bytes
+            if (segment.get(JAVA_BYTE, offset) != 0) {
+                return NeedleSearch.wordContaining(offset);
+            }
+        }
+        return NOT_FOUND;
     }
 }

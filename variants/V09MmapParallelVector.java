@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
-import lib.linux.Native;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lib.linux.Native;
 
 /**
  * Chapter 9: parallel mapping, vector kernel — chapter 6's parallel mapping with chapter 8's 256-bit kernel.
@@ -41,21 +41,14 @@ import lib.chapter.NeedleSearch;
  *
  * <pre>
  * How to run:   ./jbang variants/V09MmapParallelVector.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V09MmapParallelVector workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V09MmapParallelVector workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect about chapter 6's figure: the workers wait on memory, not on the loop.
  * Its bill per GiB: chapter 6's, no read call and no byte returned.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
-
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
-    static final long CHECK_EVERY_BYTES = 1L << 20;
 
     public static void main(String[] args) {
         Harness.run(new V09MmapParallelVector(), args);
@@ -102,12 +95,58 @@ public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- the shards and their threads
+    /** One worker's scan of its shard, a step at a time: it stops once a hit below its position is known. */
+    static void scanShard(MemorySegment mapped, long shardStart, long shardEnd,
+                          AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
+        for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += CHECK_EVERY_BYTES) {
+            if (failed.get()) {
+                return;
+            }
+            long hit = firstNonZeroWord256(mapped, from, Math.min(from + CHECK_EVERY_BYTES, shardEnd));
+            if (hit >= 0) {
+                lowestHit.accumulateAndGet(hit, Math::min);
+                return;
+            }
+        }
+    }
 
-    /**
-     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
-     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
-     */
+    // Chapter 8's kernel, and its guard, word for word: 128 bytes per step, then the scalar kernel.
+    static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
+    static final int BLOCK_BYTES_256 = 4 * 32;
+
+    static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
+        long offset = from;
+        for (; offset <= to - BLOCK_BYTES_256; offset += BLOCK_BYTES_256) {
+            LongVector a = LongVector.fromMemorySegment(SPECIES_256, segment, offset, ByteOrder.LITTLE_ENDIAN);
+            LongVector b = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 32, ByteOrder.LITTLE_ENDIAN);
+            LongVector c = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
+            LongVector d = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 96, ByteOrder.LITTLE_ENDIAN);
+            // "Not every lane zero", asked of eight int lanes: the same bits as "any long lane
+            // non-zero", in fewer instructions (with AVX2, an equality compare and vtestps).
+            if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
+                break; // this block holds the first non-zero word
+            }
+        }
+        keepFaultsCatchable(segment, from, to);
+        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
+    }
+
+    /** A scalar read for the JIT, so that a fault in a mapping that shrank stays catchable (chapter 8 says how). */
+    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
+        if (from < to) {
+            byte ignored = segment.get(JAVA_BYTE, from);
+        }
+    }
+
+    // ===== below: chapter 6's code, unchanged (diff variants/V06MmapParallel.java variants/V09MmapParallelVector.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
+    static final long CHECK_EVERY_BYTES = 1L << 20;
+
+    /** One shard per worker, each on a platform thread of its own; the answer is the lowest hit. */
     static long searchShards(MemorySegment mapped, int workers) throws IOException {
         long fileBytes = mapped.byteSize();
         long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
@@ -152,29 +191,10 @@ public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- one worker: its part of the mapping
-
-    /** One worker's scan of its shard, a step at a time: it stops once a hit below its position is known. */
-    static void scanShard(MemorySegment mapped, long shardStart, long shardEnd,
-                          AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
-        for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += CHECK_EVERY_BYTES) {
-            if (failed.get()) {
-                return;
-            }
-            long hit = firstNonZeroWord256(mapped, from, Math.min(from + CHECK_EVERY_BYTES, shardEnd));
-            if (hit >= 0) {
-                lowestHit.accumulateAndGet(hit, Math::min);
-                return;
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
@@ -186,42 +206,5 @@ public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
             }
         }
         return NOT_FOUND;
-    }
-
-    // ---------------------------------------------------------------- the vector kernel
-
-    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
-    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
-    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
-    static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
-    static final int BLOCK_BYTES_256 = 4 * 32;
-
-    /** 256-bit vectors, AVX2 width: 128 bytes per step. Same contract as the scalar kernel. */
-    static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
-        long offset = from;
-        for (; offset <= to - BLOCK_BYTES_256; offset += BLOCK_BYTES_256) {
-            LongVector a = LongVector.fromMemorySegment(SPECIES_256, segment, offset, ByteOrder.LITTLE_ENDIAN);
-            LongVector b = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 32, ByteOrder.LITTLE_ENDIAN);
-            LongVector c = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
-            LongVector d = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 96, ByteOrder.LITTLE_ENDIAN);
-            // "Not every lane zero", asked of eight int lanes: the same bits as "any long lane
-            // non-zero", in fewer instructions (with AVX2, an equality compare and vtestps).
-            if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
-                break; // this block holds the first non-zero word
-            }
-        }
-        keepFaultsCatchable(segment, from, to);
-        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
-    }
-
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
-    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
-        if (from < to) {
-            byte ignored = segment.get(JAVA_BYTE, from);
-        }
     }
 }

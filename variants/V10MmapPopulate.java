@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
-import lib.linux.Native;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lib.linux.Native;
 
 /**
  * Chapter 10: {@code mmap} with {@code MAP_POPULATE} — fault every page in up front.
@@ -40,22 +40,15 @@ import lib.chapter.NeedleSearch;
  *
  * <pre>
  * How to run:   ./jbang variants/V10MmapPopulate.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V10MmapPopulate workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  *   variant=V10MmapPopulate workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect a figure that depends on the page cache: one thread fills the page tables before the workers start.
  * Its bill per GiB: no read call, no byte returned; the faults are taken by one thread, all at the
  *   mapping.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
-
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
-    static final long CHECK_EVERY_BYTES = 1L << 20;
 
     public static void main(String[] args) {
         Harness.run(new V10MmapPopulate(), args);
@@ -69,12 +62,15 @@ public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- the shards and their threads
+    // ===== below: chapter 9's code, unchanged (diff variants/V09MmapParallelVector.java variants/V10MmapPopulate.java) =====
 
-    /**
-     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
-     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
-     */
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** How much of its shard a worker scans between two looks at the lowest hit so far. */
+    static final long CHECK_EVERY_BYTES = 1L << 20;
+
+    /** One shard per worker, each on a platform thread of its own; the answer is the lowest hit. */
     static long searchShards(MemorySegment mapped, int workers) throws IOException {
         long fileBytes = mapped.byteSize();
         long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
@@ -119,8 +115,6 @@ public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- one worker: its part of the mapping
-
     /** One worker's scan of its shard, a step at a time: it stops once a hit below its position is known. */
     static void scanShard(MemorySegment mapped, long shardStart, long shardEnd,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
@@ -136,12 +130,10 @@ public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
         }
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
@@ -155,11 +147,7 @@ public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the vector kernel
-
-    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
-    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
-    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
+    // A static final species, so that C2 makes single instructions of its calls; four vectors a step.
     static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
     static final int BLOCK_BYTES_256 = 4 * 32;
 
@@ -181,11 +169,7 @@ public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
     }
 
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
+    /** A scalar read for the JIT, so that a fault in a mapping that shrank stays catchable (chapter 8 says how). */
     static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
         if (from < to) {
             byte ignored = segment.get(JAVA_BYTE, from);

@@ -27,49 +27,84 @@ import java.util.concurrent.atomic.AtomicLong;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.ChunkedSearch;
-import lib.haystack.FileChangedException;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lib.haystack.FileChangedException;
 
 /**
  * Chapter 11: positional reads, vector kernel — chapter 7's parallel positional reads with the 256-bit kernel.
  *
- * <p>Changes chapter 7's kernel to chapter 8's. The article's fastest way in with the fastest scan
+ * <p>Changes chapter 7's kernel to chapter 8's (without its guard: a buffer of our own cannot shrink
+ * under the scan as a mapped file can). The article's fastest way in with the fastest scan
  * so far (which of reading and mapping wins depends on the machine and on how its page cache holds
  * the file: see README). Each worker's 1 MiB buffer (another size with {@code --chunk}) was just
  * written by the kernel's copy and is still in cache, so the vector scan reads it almost for free.
  *
  * <pre>
  * How to run:   ./jbang variants/V11PreadParallelVector256.java haystack.bin --workers 1,2
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V11PreadParallelVector256 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  *   variant=V11PreadParallelVector256 workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect a little more than chapter 7: the scan is nearly free.
  * Its bill per GiB: chapter 7's, 1,024 read calls and 1 GiB returned; only the loop changed.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V11PreadParallelVector256 implements ChunkedSearch {
-
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /**
-     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
-     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
-     */
-    static final long SCAN_SLICE_BYTES = 64 << 10;
 
     public static void main(String[] args) {
         Harness.run(new V11PreadParallelVector256(), args);
     }
 
-    // ---------------------------------------------------------------- the shards and their threads
+    /** Reads {@code [from, to)} of the file into the buffer, then scans it a slice at a time. */
+    static long readAndScan(FileChannel channel, MemorySegment buffer, ByteBuffer bufferView, long from, long to) throws IOException {
+        int length = Math.toIntExact(to - from);
+        bufferView.clear().limit(length);
+        while (bufferView.hasRemaining()) { // a read may return less than asked
+            long position = from + bufferView.position();
+            if (channel.read(bufferView, position) < 0) {
+                throw new FileChangedException("the file ended at " + position + " bytes, shorter than when the search began");
+            }
+        }
+        for (long slice = 0; slice < length; slice += SCAN_SLICE_BYTES) {
+            long hit = firstNonZeroWord256(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, length));
+            if (hit >= 0) {
+                return from + hit;
+            }
+        }
+        return NOT_FOUND;
+    }
 
-    /**
-     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
-     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
-     */
+    // Chapter 8's kernel: four 32-byte vectors ORed, one question a step, then the scalar kernel for
+    // the block that hit. Without chapter 8's guard: these buffers are no mapping that can shrink.
+    static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
+    static final int BLOCK_BYTES_256 = 4 * 32;
+
+    /** 256-bit vectors, AVX2 width: 128 bytes per step. Same contract as the scalar kernel. */
+    static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
+        long offset = from;
+        for (; offset <= to - BLOCK_BYTES_256; offset += BLOCK_BYTES_256) {
+            LongVector a = LongVector.fromMemorySegment(SPECIES_256, segment, offset, ByteOrder.LITTLE_ENDIAN);
+            LongVector b = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 32, ByteOrder.LITTLE_ENDIAN);
+            LongVector c = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
+            LongVector d = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 96, ByteOrder.LITTLE_ENDIAN);
+            // "Not every lane zero", asked of eight int lanes: the same bits as "any long lane
+            // non-zero", in fewer instructions (with AVX2, an equality compare and vtestps).
+            if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
+                break; // this block holds the first non-zero word
+            }
+        }
+        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
+    }
+
+    // ===== below: chapter 7's code, unchanged (diff variants/V07PreadParallel.java variants/V11PreadParallelVector256.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** The kernel scans a chunk this much at a time, for the JIT (chapter 7 says why). */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
+
+    /** One shard per worker, each on a platform thread of its own; the answer is the lowest hit. */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -115,13 +150,7 @@ public class V11PreadParallelVector256 implements ChunkedSearch {
         }
     }
 
-    // ---------------------------------------------------------------- one worker: positional reads into its own buffer
-
-    /**
-     * A worker reads its shard a chunk at a time into one reused off-heap buffer, with its own
-     * FileChannel's {@code read(buffer, position)}: {@code pread(2)}, which moves no shared file
-     * position, so workers never contend for one.
-     */
+    /** A worker reads its shard a chunk at a time, with pread(2), into one reused buffer of its own. */
     static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
@@ -140,31 +169,10 @@ public class V11PreadParallelVector256 implements ChunkedSearch {
         }
     }
 
-    /** Reads {@code [from, to)} of the file into the buffer, then scans it a slice at a time. */
-    static long readAndScan(FileChannel channel, MemorySegment buffer, ByteBuffer bufferView, long from, long to) throws IOException {
-        int length = Math.toIntExact(to - from);
-        bufferView.clear().limit(length);
-        while (bufferView.hasRemaining()) { // a read may return less than asked
-            long position = from + bufferView.position();
-            if (channel.read(bufferView, position) < 0) {
-                throw new FileChangedException("the file ended at " + position + " bytes, shorter than when the search began");
-            }
-        }
-        for (long slice = 0; slice < length; slice += SCAN_SLICE_BYTES) {
-            long hit = firstNonZeroWord256(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, length));
-            if (hit >= 0) {
-                return from + hit;
-            }
-        }
-        return NOT_FOUND;
-    }
-
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
@@ -176,42 +184,5 @@ public class V11PreadParallelVector256 implements ChunkedSearch {
             }
         }
         return NOT_FOUND;
-    }
-
-    // ---------------------------------------------------------------- the vector kernel
-
-    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
-    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
-    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
-    static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
-    static final int BLOCK_BYTES_256 = 4 * 32;
-
-    /** 256-bit vectors, AVX2 width: 128 bytes per step. Same contract as the scalar kernel. */
-    static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
-        long offset = from;
-        for (; offset <= to - BLOCK_BYTES_256; offset += BLOCK_BYTES_256) {
-            LongVector a = LongVector.fromMemorySegment(SPECIES_256, segment, offset, ByteOrder.LITTLE_ENDIAN);
-            LongVector b = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 32, ByteOrder.LITTLE_ENDIAN);
-            LongVector c = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
-            LongVector d = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 96, ByteOrder.LITTLE_ENDIAN);
-            // "Not every lane zero", asked of eight int lanes: the same bits as "any long lane
-            // non-zero", in fewer instructions (with AVX2, an equality compare and vtestps).
-            if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
-                break; // this block holds the first non-zero word
-            }
-        }
-        keepFaultsCatchable(segment, from, to);
-        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
-    }
-
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
-    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
-        if (from < to) {
-            byte ignored = segment.get(JAVA_BYTE, from);
-        }
     }
 }

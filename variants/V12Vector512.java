@@ -16,11 +16,11 @@ import java.nio.file.Path;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import lib.harness.CpuLacksException;
-import lib.harness.Harness;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
+import lib.harness.CpuLacksException;
+import lib.harness.Harness;
 
 /**
  * Chapter 12: one thread, 512-bit vectors — AVX-512, where the CPU has it.
@@ -33,22 +33,20 @@ import lib.chapter.SingleThreaded;
  *
  * <pre>
  * How to run:   ./jbang variants/V12Vector512.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V12Vector512 workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is pmd_mapped_pct=…
  * Expect about chapter 8's figure, sometimes less: wider is not faster out of cache.
  * Its bill per GiB: chapter 8's, no read call and no byte returned.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {
 
-    /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
-    static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
-
     public static void main(String[] args) {
         Harness.run(new V12Vector512(), args);
     }
+
+    /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
+    static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
 
     @Override
     public long search(Path file, int workers) throws IOException {
@@ -61,27 +59,6 @@ public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {
             return firstNonZeroWord512(mapped, 0, mapped.byteSize());
         }
     }
-
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
-    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
-    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
-        long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
-        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
-            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
-                return offset;
-            }
-        }
-        for (; offset < to; offset++) { // the 1-7 tail bytes
-            if (segment.get(JAVA_BYTE, offset) != 0) {
-                return NeedleSearch.wordContaining(offset);
-            }
-        }
-        return NOT_FOUND;
-    }
-
-    // ---------------------------------------------------------------- the vector kernel
 
     // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
     // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
@@ -105,11 +82,26 @@ public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
     }
 
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
+    // ===== below: chapter 8's code, unchanged (diff variants/V08Vector256.java variants/V12Vector512.java) =====
+
+    /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
+    static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
+        long offset = from;
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
+        for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
+            if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
+                return offset;
+            }
+        }
+        for (; offset < to; offset++) { // the 1-7 tail bytes
+            if (segment.get(JAVA_BYTE, offset) != 0) {
+                return NeedleSearch.wordContaining(offset);
+            }
+        }
+        return NOT_FOUND;
+    }
+
+    /** A scalar read for the JIT, so that a fault in a mapping that shrank stays catchable (chapter 8 says how). */
     static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
         if (from < to) {
             byte ignored = segment.get(JAVA_BYTE, from);

@@ -28,49 +28,100 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.ChunkedSearch;
-import lib.haystack.FileChangedException;
-import lib.harness.Harness;
+import lib.chapter.CompilesEarly;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lib.haystack.FileChangedException;
 
 /**
  * Chapter 13: the headline — parallel positional reads with the widest vectors this CPU has.
  *
- * <p>Changes chapter 11's kernel to the widest one: 512-bit vectors with AVX-512, 256-bit without
- * (the harness says which when it starts). By now the scan is close to free and most of the time
+ * <p>Changes chapter 11's kernel to the widest one: chapter 12's 512-bit vectors with AVX-512,
+ * chapter 11's 256-bit ones without (the harness says which when it starts). By now the scan is close to free and most of the time
  * goes to the kernel copying page-cache pages into each worker's buffer. {@code WallPageCacheCopy}
  * measures that copy alone, as a reference: measured at another moment, it is not a ceiling, and
  * this chapter has run above it.
  *
  * <pre>
  * How to run:   ./jbang variants/V13PreadVector.java haystack.bin
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V13PreadVector workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect about chapter 11's figure.
  * Its bill per GiB: chapter 11's, 1,024 read calls and 1 GiB returned.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
-public class V13PreadVector implements ChunkedSearch {
-
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /**
-     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
-     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
-     */
-    static final long SCAN_SLICE_BYTES = 64 << 10;
+public class V13PreadVector implements ChunkedSearch, CompilesEarly {
 
     public static void main(String[] args) {
         Harness.run(new V13PreadVector(), args);
     }
 
-    // ---------------------------------------------------------------- the shards and their threads
+    /** Reads {@code [from, to)} of the file into the buffer, then scans it a slice at a time. */
+    static long readAndScan(FileChannel channel, MemorySegment buffer, ByteBuffer bufferView, long from, long to) throws IOException {
+        int length = Math.toIntExact(to - from);
+        bufferView.clear().limit(length);
+        while (bufferView.hasRemaining()) { // a read may return less than asked
+            long position = from + bufferView.position();
+            if (channel.read(bufferView, position) < 0) {
+                throw new FileChangedException("the file ended at " + position + " bytes, shorter than when the search began");
+            }
+        }
+        for (long slice = 0; slice < length; slice += SCAN_SLICE_BYTES) {
+            long hit = firstNonZeroWordWidest(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, length));
+            if (hit >= 0) {
+                return from + hit;
+            }
+        }
+        return NOT_FOUND;
+    }
 
-    /**
-     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
-     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
-     */
+    /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
+    static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
+
+    /** The widest kernel this CPU runs as real SIMD: 512 bits, else 256, else scalar words. */
+    static long firstNonZeroWordWidest(MemorySegment segment, long from, long to) {
+        if (WIDEST_BITS >= 512) { // a constant: C2 keeps only one branch
+            return firstNonZeroWord512(segment, from, to);
+        } else if (WIDEST_BITS >= 256) {
+            return firstNonZeroWord256(segment, from, to);
+        }
+        return firstNonZeroWordScalar(segment, from, to);
+    }
+
+    // Chapter 12's 512-bit kernel, twice chapter 11's step, without chapter 12's guard: no mapping here.
+    static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
+    static final int BLOCK_BYTES_512 = 4 * 64;
+
+    /** 512-bit vectors, AVX-512 width: 256 bytes per step. Same contract as the scalar kernel. */
+    static long firstNonZeroWord512(MemorySegment segment, long from, long to) {
+        long offset = from;
+        for (; offset <= to - BLOCK_BYTES_512; offset += BLOCK_BYTES_512) {
+            LongVector a = LongVector.fromMemorySegment(SPECIES_512, segment, offset, ByteOrder.LITTLE_ENDIAN);
+            LongVector b = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
+            LongVector c = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 128, ByteOrder.LITTLE_ENDIAN);
+            LongVector d = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 192, ByteOrder.LITTLE_ENDIAN);
+            if (a.or(b).or(c.or(d)).compare(VectorOperators.NE, 0).anyTrue()) { // kortest on the compare's mask
+                break; // this block holds the first non-zero word
+            }
+        }
+        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
+    }
+
+    // The harness compiles this kernel early with it, while it reads the options: a first run waits less for C2.
+    @Override
+    public Scan scanToCompile() {
+        return new Scan(V13PreadVector::firstNonZeroWordWidest, SCAN_SLICE_BYTES);
+    }
+
+    // ===== below: chapter 11's code, unchanged (diff variants/V11PreadParallelVector256.java variants/V13PreadVector.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** The kernel scans a chunk this much at a time, for the JIT (chapter 7 says why). */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
+
+    /** One shard per worker, each on a platform thread of its own; the answer is the lowest hit. */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -116,13 +167,7 @@ public class V13PreadVector implements ChunkedSearch {
         }
     }
 
-    // ---------------------------------------------------------------- one worker: positional reads into its own buffer
-
-    /**
-     * A worker reads its shard a chunk at a time into one reused off-heap buffer, with its own
-     * FileChannel's {@code read(buffer, position)}: {@code pread(2)}, which moves no shared file
-     * position, so workers never contend for one.
-     */
+    /** A worker reads its shard a chunk at a time, with pread(2), into one reused buffer of its own. */
     static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
@@ -141,31 +186,10 @@ public class V13PreadVector implements ChunkedSearch {
         }
     }
 
-    /** Reads {@code [from, to)} of the file into the buffer, then scans it a slice at a time. */
-    static long readAndScan(FileChannel channel, MemorySegment buffer, ByteBuffer bufferView, long from, long to) throws IOException {
-        int length = Math.toIntExact(to - from);
-        bufferView.clear().limit(length);
-        while (bufferView.hasRemaining()) { // a read may return less than asked
-            long position = from + bufferView.position();
-            if (channel.read(bufferView, position) < 0) {
-                throw new FileChangedException("the file ended at " + position + " bytes, shorter than when the search began");
-            }
-        }
-        for (long slice = 0; slice < length; slice += SCAN_SLICE_BYTES) {
-            long hit = firstNonZeroWordWidest(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, length));
-            if (hit >= 0) {
-                return from + hit;
-            }
-        }
-        return NOT_FOUND;
-    }
-
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
@@ -179,27 +203,9 @@ public class V13PreadVector implements ChunkedSearch {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the vector kernels
-
-    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
-    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
-    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
+    // A static final species, so that C2 makes single instructions of its calls; four vectors a step.
     static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
     static final int BLOCK_BYTES_256 = 4 * 32;
-    static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
-    static final int BLOCK_BYTES_512 = 4 * 64;
-    /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
-    static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
-
-    /** The widest kernel this CPU runs as real SIMD: 512 bits, else 256, else scalar words. */
-    static long firstNonZeroWordWidest(MemorySegment segment, long from, long to) {
-        if (WIDEST_BITS >= 512) { // a constant: C2 keeps only one branch
-            return firstNonZeroWord512(segment, from, to);
-        } else if (WIDEST_BITS >= 256) {
-            return firstNonZeroWord256(segment, from, to);
-        }
-        return firstNonZeroWordScalar(segment, from, to);
-    }
 
     /** 256-bit vectors, AVX2 width: 128 bytes per step. Same contract as the scalar kernel. */
     static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
@@ -215,34 +221,6 @@ public class V13PreadVector implements ChunkedSearch {
                 break; // this block holds the first non-zero word
             }
         }
-        keepFaultsCatchable(segment, from, to);
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
-    }
-
-    /** 512-bit vectors, AVX-512 width: 256 bytes per step. Same contract as the scalar kernel. */
-    static long firstNonZeroWord512(MemorySegment segment, long from, long to) {
-        long offset = from;
-        for (; offset <= to - BLOCK_BYTES_512; offset += BLOCK_BYTES_512) {
-            LongVector a = LongVector.fromMemorySegment(SPECIES_512, segment, offset, ByteOrder.LITTLE_ENDIAN);
-            LongVector b = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
-            LongVector c = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 128, ByteOrder.LITTLE_ENDIAN);
-            LongVector d = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 192, ByteOrder.LITTLE_ENDIAN);
-            if (a.or(b).or(c.or(d)).compare(VectorOperators.NE, 0).anyTrue()) { // kortest on the compare's mask
-                break; // this block holds the first non-zero word
-            }
-        }
-        keepFaultsCatchable(segment, from, to);
-        return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
-    }
-
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
-    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
-        if (from < to) {
-            byte ignored = segment.get(JAVA_BYTE, from);
-        }
     }
 }

@@ -30,67 +30,40 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.BypassesPageCache;
 import lib.chapter.ChunkedSearch;
-import lib.haystack.FileChangedException;
-import lib.harness.Harness;
-import lib.linux.HugePageBuffer;
 import lib.chapter.NeedleSearch;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.harness.Harness;
+import lib.haystack.FileChangedException;
+import lib.linux.HugePageBuffer;
 
 /**
  * Chapter 14: O_DIRECT, for a cold cache — chapter 13 reading around the page cache.
  *
- * <p>Chapter 13 reading cold is a disk benchmark that also fills and copies out of the page cache.
- * Here the disk writes straight into each worker's buffer, so a cold run costs the disk and nothing
- * else; a warm run costs the same, since the cache is never consulted. Only the worker changes: it
- * opens the file with O_DIRECT and widens each read to whole blocks. It still reads a chunk, scans
- * it, then reads the next, one read in flight per worker: keeping more in flight is chapter 15's
- * lesson. (A read-ahead thread per worker, overlapping the next read with the scan, cost more
- * than it saved on two AMD machines: two thread wake-ups a read. {@code experiments/ColdTuning.java}
- * times both on yours.)
- *
- * <p>The Java lesson: {@code ExtendedOpenOption.DIRECT} is all it takes to open with O_DIRECT
- * (javac warns that it is internal API: it lives in the {@code jdk.unsupported} module, exported
- * for uses like this one), but every buffer address, position and length must then be a multiple
- * of the file system's block size. Arithmetic gives the positions; the buffers come from 2 MiB huge
- * pages ({@link HugePageBuffer}), aligned for any block size and physically contiguous, so that the
- * disk takes a whole chunk as one request, not a dozen.
+ * <p>Changes chapter 13's worker: it opens the file with O_DIRECT, so the disk writes straight into
+ * its buffer, and widens each read to whole blocks. Chapter 13 reading cold also fills and copies
+ * out of the page cache; here a run costs the disk and nothing else, warm or cold. Still one read in
+ * flight per worker: more is chapter 15's lesson. {@code ExtendedOpenOption.DIRECT} is all it takes
+ * (javac warns: internal API, in {@code jdk.unsupported}), but every buffer address, position and
+ * length must then be a multiple of the block size: the buffers are 2 MiB huge pages
+ * ({@link HugePageBuffer}), aligned for any block size and contiguous, one request per chunk.
  *
  * <pre>
  * How to run:   ./jbang variants/V14DirectIo.java haystack.bin --cold
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V14DirectIo workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect the disk's speed, warm or cold: the page cache is never consulted.
  * Its bill per GiB: about 1,024 read calls, and about 1 GiB fetched from the device (device_bytes)
  *   even when the file is cached.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
 
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /**
-     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
-     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
-     */
-    static final long SCAN_SLICE_BYTES = 64 << 10;
     public static void main(String[] args) {
         Harness.run(new V14DirectIo(), args);
     }
 
-    @Override
-    public long smallestChunkBytes(Path file) throws IOException {
-        return blockBytes(file); // O_DIRECT reads whole blocks
-    }
-
-    // ---------------------------------------------------------------- the shards and their threads
-
-    /**
-     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
-     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
-     */
+    /** Chapter 13's shards and threads; each worker is handed the file system's block size too. */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -119,25 +92,6 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         long hit = lowestHit.get();
         return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
     }
-
-    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
-    static void await(Future<?> result) throws IOException {
-        try {
-            result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker", e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IOException(e.getCause());
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- one worker: O_DIRECT reads into its own buffer
 
     /**
      * A worker reads its shard a chunk at a time into one reused buffer, with its own FileChannel
@@ -182,6 +136,18 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         }
     }
 
+    /** Scans {@code [from, to)} of the file, which lies in the buffer from the start of its first block, a slice at a time. */
+    static long scan(MemorySegment buffer, long from, long to, long blockBytes) {
+        long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
+        for (long slice = from - alignedFrom; slice < to - alignedFrom; slice += SCAN_SLICE_BYTES) {
+            long hit = firstNonZeroWordWidest(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, to - alignedFrom));
+            if (hit >= 0) {
+                return alignedFrom + hit;
+            }
+        }
+        return NOT_FOUND;
+    }
+
     /** The file, opened with O_DIRECT. */
     static FileChannel openDirect(Path file) throws IOException {
         try {
@@ -195,29 +161,45 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         }
     }
 
-    /** Scans {@code [from, to)} of the file, which lies in the buffer from the start of its first block, a slice at a time. */
-    static long scan(MemorySegment buffer, long from, long to, long blockBytes) {
-        long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
-        for (long slice = from - alignedFrom; slice < to - alignedFrom; slice += SCAN_SLICE_BYTES) {
-            long hit = firstNonZeroWordWidest(buffer, slice, Math.min(slice + SCAN_SLICE_BYTES, to - alignedFrom));
-            if (hit >= 0) {
-                return alignedFrom + hit;
-            }
-        }
-        return NOT_FOUND;
-    }
-
     /** The alignment O_DIRECT asks for on this file's file system, in bytes. */
     static long blockBytes(Path file) throws IOException {
         return Files.getFileStore(file).getBlockSize();
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    @Override
+    public long smallestChunkBytes(Path file) throws IOException {
+        return blockBytes(file); // O_DIRECT reads whole blocks
+    }
+
+    // ===== below: chapter 13's code, unchanged (diff variants/V13PreadVector.java variants/V14DirectIo.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** The kernel scans a chunk this much at a time, for the JIT (chapter 7 says why). */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
+
+    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    static void await(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
@@ -231,15 +213,12 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the vector kernels
-
-    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
-    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
-    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
+    // A static final species, so that C2 makes single instructions of its calls; four vectors a step.
     static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
     static final int BLOCK_BYTES_256 = 4 * 32;
     static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
     static final int BLOCK_BYTES_512 = 4 * 64;
+
     /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
     static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
 
@@ -267,7 +246,6 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
                 break; // this block holds the first non-zero word
             }
         }
-        keepFaultsCatchable(segment, from, to);
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
     }
 
@@ -283,18 +261,6 @@ public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
                 break; // this block holds the first non-zero word
             }
         }
-        keepFaultsCatchable(segment, from, to);
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
-    }
-
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
-    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
-        if (from < to) {
-            byte ignored = segment.get(JAVA_BYTE, from);
-        }
     }
 }

@@ -26,49 +26,40 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.BypassesPageCache;
 import lib.chapter.ChunkedSearch;
-import lib.haystack.FileChangedException;
-import lib.harness.Harness;
-import lib.linux.HugePageBuffer;
-import lib.linux.IoUring;
-import lib.linux.Native;
 import lib.chapter.NeedleSearch;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.harness.Harness;
+import lib.haystack.FileChangedException;
+import lib.linux.HugePageBuffer;
+import lib.linux.IoUring;
+import lib.linux.Native;
 
 /**
  * Chapter 15: io_uring — chapter 14 with many reads in flight at once.
  *
- * <p>A disk, and an SSD most of all, is fastest with a deep queue of requests; a thread blocked in
- * pread has exactly one. Here each worker submits its next chunks' reads ahead of time through a
- * ring of its own and scans each buffer once its read completes, with O_DIRECT as in chapter 14, so
- * the disk always has work queued while the CPU scans. Only the worker changes: chapter 14's one
- * read at a time gives way to the ring's loop of submissions and completions.
- *
- * <p>The Java lesson: the JDK has no io_uring, but the FFM API reaches it with no C at all
- * ({@link IoUring}): two system calls through {@code syscall}, the rings mapped as
- * {@code MemorySegment}s, the kernel's structs as {@code MemoryLayout}s, and the ring indices read
- * and written with acquire/release {@code VarHandle}s, because the kernel is another thread.
+ * <p>Changes chapter 14's worker: its one read at a time gives way to a ring of its own, through
+ * which it submits its next chunks' reads ahead and scans each buffer once its read completes. A
+ * disk, an SSD most of all, is fastest with a deep queue; a thread blocked in pread has exactly one.
+ * The JDK has no io_uring, but the FFM API reaches it with no C ({@link IoUring}): the rings mapped
+ * as {@code MemorySegment}s, the kernel's structs as {@code MemoryLayout}s, the ring indices under
+ * acquire/release {@code VarHandle}s, because the kernel is another thread.
  *
  * <pre>
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold
- *
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect the disk's speed, cold: many reads in flight per worker.
  * Its bill per GiB: almost no read call and no byte returned (the ring's reads are not counted as read
  *   calls), and about 1 GiB fetched from the device.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
 public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /**
-     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
-     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
-     */
-    static final long SCAN_SLICE_BYTES = 64 << 10;
+    public static void main(String[] args) {
+        Harness.run(new V15IoUring(), args);
+    }
+
     /**
      * Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB
      * chunks. The best depth is the disk's (experiments/ColdTuning.java sweeps it; docs/cold.md): 16
@@ -76,37 +67,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
      */
     static final int QUEUE_DEPTH = 16;
 
-    private final int queueDepth;
-
-    public V15IoUring() {
-        this(QUEUE_DEPTH);
-    }
-
-    /** Another depth: for experiments/ColdTuning.java's sweep and the tests. */
-    V15IoUring(int queueDepth) {
-        this.queueDepth = queueDepth;
-    }
-
-    public static void main(String[] args) {
-        Harness.run(new V15IoUring(), args);
-    }
-
-    @Override
-    public int buffersPerWorker() {
-        return queueDepth;
-    }
-
-    @Override
-    public long smallestChunkBytes(Path file) throws IOException {
-        return blockBytes(file); // O_DIRECT reads whole blocks
-    }
-
-    // ---------------------------------------------------------------- the shards and their threads
-
-    /**
-     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
-     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
-     */
+    /** Chapter 14's shards and threads; each worker is handed the depth of its ring too. */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -120,7 +81,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                 long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
                 results.add(threads.submit(() -> {
                     try {
-                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, lowestHit, failed);
+                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, QUEUE_DEPTH, lowestHit, failed);
                     } catch (IOException | RuntimeException | Error e) {
                         failed.set(true); // tells the other workers to stop early
                         throw e;
@@ -135,25 +96,6 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
         long hit = lowestHit.get();
         return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
     }
-
-    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
-    static void await(Future<?> result) throws IOException {
-        try {
-            result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker", e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IOException(e.getCause());
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- one worker: a ring of reads in flight
 
     /** One chunk's read: its buffer, the whole blocks from {@code alignedFrom} on that hold the chunk up to {@code to}, and the bytes in. */
     static final class Read {
@@ -171,8 +113,8 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
      * on their way while one is scanned. The kernel must never write into memory we have freed, so
      * the worker waits for every read still in flight before it closes the ring and the buffers.
      */
-    void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes,
-                   AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
+    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes, int queueDepth,
+                          AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         // A chunk can start and end mid-block, so it can touch one block more at each end.
         long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, blockBytes) * blockBytes;
         Read[] reads = new Read[queueDepth];
@@ -254,6 +196,41 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
         }
     }
 
+    @Override
+    public int buffersPerWorker() {
+        return QUEUE_DEPTH;
+    }
+
+    // ===== below: chapter 14's code, unchanged (diff variants/V14DirectIo.java variants/V15IoUring.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** The kernel scans a chunk this much at a time, for the JIT (chapter 7 says why). */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
+
+    @Override
+    public long smallestChunkBytes(Path file) throws IOException {
+        return blockBytes(file); // O_DIRECT reads whole blocks
+    }
+
+    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    static void await(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
+
     /** Scans {@code [from, to)} of the file, which lies in the buffer from the start of its first block, a slice at a time. */
     static long scan(MemorySegment buffer, long from, long to, long blockBytes) {
         long alignedFrom = Math.floorDiv(from, blockBytes) * blockBytes;
@@ -271,12 +248,10 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
         return Files.getFileStore(file).getBlockSize();
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
-
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
@@ -290,15 +265,12 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the vector kernels
-
-    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
-    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
-    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
+    // A static final species, so that C2 makes single instructions of its calls; four vectors a step.
     static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
     static final int BLOCK_BYTES_256 = 4 * 32;
     static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
     static final int BLOCK_BYTES_512 = 4 * 64;
+
     /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
     static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
 
@@ -326,7 +298,6 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                 break; // this block holds the first non-zero word
             }
         }
-        keepFaultsCatchable(segment, from, to);
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
     }
 
@@ -342,18 +313,6 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                 break; // this block holds the first non-zero word
             }
         }
-        keepFaultsCatchable(segment, from, to);
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
-    }
-
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
-    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
-        if (from < to) {
-            byte ignored = segment.get(JAVA_BYTE, from);
-        }
     }
 }

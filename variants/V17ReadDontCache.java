@@ -26,43 +26,42 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.ChunkedSearch;
-import lib.haystack.FileChangedException;
-import lib.harness.Harness;
-import lib.linux.Native;
+import lib.chapter.CompilesEarly;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lib.haystack.FileChangedException;
+import lib.linux.Native;
 
 /**
  * Chapter 17: read once, leave the cache alone — chapter 13 reading once, and leaving the page cache as it found it.
  *
- * <p>Chapter 13 reading a file larger than memory evicts everything else the machine had cached, to
- * make room for pages it will never read again. Here each worker reads through the page cache with
- * {@code RWF_DONTCACHE} (Linux 6.14): readahead as usual, but the pages a read brings in are dropped
- * once copied out, and pages already cached stay. Where the kernel or the file system refuses the
- * flag, the chapter says so in one line and reads plainly, dropping each chunk right behind itself
- * with {@code POSIX_FADV_DONTNEED}: the same effect, except that pages of the file cached before go
- * too. The results row records which ({@code read_mode}). Either way, the readahead past where a
- * worker stops stays cached: a few MiB, next to nothing beside a file larger than memory.
+ * <p>Changes chapter 13's reads. Chapter 13 reading a file larger than memory evicts everything else
+ * the machine had cached. Here each worker reads with {@code RWF_DONTCACHE} (Linux 6.14): readahead
+ * as usual, but the pages a read brings in are dropped once copied out, and pages already cached
+ * stay. Where the flag is refused, the chapter says so in one line, reads plainly and drops each
+ * chunk behind itself with {@code POSIX_FADV_DONTNEED} (pages cached before go too); the results
+ * row records which ({@code read_mode}). Either way, the few MiB read ahead past the hit stay cached.
  *
  * <pre>
  * How to run:   ./jbang variants/V17ReadDontCache.java haystack.bin --cold
- *
  * What you should see: which way it reads, each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V17ReadDontCache workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is read_mode=rwf_dontcache
  * Expect about chapter 13's figure cold, and the rest of the page cache kept.
  * Its bill per GiB: about 1,024 read calls and 1 GiB returned; cold, about 1 GiB fetched from the
  *   device.
- * Measured figures, each with its machine, are in README.md and results/.
  * </pre>
  */
-public class V17ReadDontCache implements ChunkedSearch {
+public class V17ReadDontCache implements ChunkedSearch, CompilesEarly {
 
-    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
-    static final long SHARD_ALIGN_BYTES = 4096;
-    /**
-     * The kernel scans a chunk this much at a time, for the JIT: a call over a whole chunk is one
-     * long loop, compiled mid-loop from a profile that has not seen it end, and soon thrown away.
-     */
-    static final long SCAN_SLICE_BYTES = 64 << 10;
+    public static void main(String[] args) {
+        Harness.run(new V17ReadDontCache(), args);
+    }
+
+    @Override
+    public long search(Path file, int workers, long chunkBytes) throws IOException {
+        support = modeFor(file); // one page read with the flag: the file's own file system decides
+        return search(file, workers, chunkBytes, support.mode());
+    }
 
     /** How a worker keeps its pages out of the cache; {@link #label} is what the results row records. */
     enum Mode {
@@ -81,10 +80,6 @@ public class V17ReadDontCache implements ChunkedSearch {
 
     /** What the latest search found this file's file system takes, for its results row. */
     private volatile Support support;
-
-    public static void main(String[] args) {
-        Harness.run(new V17ReadDontCache(), args);
-    }
 
     /** The harness prints this once, before the runs: how this file's kernel and file system let us read. */
     @Override
@@ -118,18 +113,7 @@ public class V17ReadDontCache implements ChunkedSearch {
         }
     }
 
-    @Override
-    public long search(Path file, int workers, long chunkBytes) throws IOException {
-        support = modeFor(file); // one page read with the flag: the file's own file system decides
-        return search(file, workers, chunkBytes, support.mode());
-    }
-
-    // ---------------------------------------------------------------- the shards and their threads
-
-    /**
-     * One contiguous shard per worker, each on a platform thread of its own, all ended before this
-     * returns. The answer is the LOWEST hit, not the first to arrive: the last shard may end first.
-     */
+    /** Chapter 13's shards and threads; each worker is handed the mode too. */
     long search(Path file, int workers, long chunkBytes, Mode mode) throws IOException {
         long fileBytes = Files.size(file);
         long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
@@ -156,25 +140,6 @@ public class V17ReadDontCache implements ChunkedSearch {
         long hit = lowestHit.get();
         return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
     }
-
-    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
-    static void await(Future<?> result) throws IOException {
-        try {
-            result.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a worker", e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case RuntimeException runtime -> throw runtime;
-                case Error error -> throw error;
-                default -> throw new IOException(e.getCause());
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------- one worker: positional reads that leave no pages cached
 
     /**
      * A worker reads its shard a chunk at a time into one reused off-heap buffer, with its own file
@@ -226,12 +191,41 @@ public class V17ReadDontCache implements ChunkedSearch {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the kernel: 8 bytes per step
+    // The harness compiles this kernel early with it, while it reads the options: a first run waits less for C2.
+    @Override
+    public Scan scanToCompile() {
+        return new Scan(V17ReadDontCache::firstNonZeroWordWidest, SCAN_SLICE_BYTES);
+    }
+
+    // ===== below: chapter 13's code, unchanged (diff variants/V13PreadVector.java variants/V17ReadDontCache.java) =====
+
+    /** Every shard starts on a multiple of this, so no shard splits a word or a vector block. */
+    static final long SHARD_ALIGN_BYTES = 4096;
+
+    /** The kernel scans a chunk this much at a time, for the JIT (chapter 7 says why). */
+    static final long SCAN_SLICE_BYTES = 64 << 10;
+
+    /** Waits for a worker, and throws here what it threw there: its I/O error as itself, not wrapped. */
+    static void await(Future<?> result) throws IOException {
+        try {
+            result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a worker", e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IOException(e.getCause());
+            }
+        }
+    }
 
     /** Offset of the first non-zero word in {@code [from, to)} of the segment, or -1; a short last word counts. */
     static long firstNonZeroWordScalar(MemorySegment segment, long from, long to) {
         long offset = from;
-        // The unaligned layout: it costs nothing here, and lets tests hand in a heap byte[] segment.
+        // The unaligned layout: it costs nothing here, and reads any segment, a heap byte[] too.
         for (; offset <= to - Long.BYTES; offset += Long.BYTES) {
             if (segment.get(JAVA_LONG_UNALIGNED, offset) != 0) {
                 return offset;
@@ -245,15 +239,12 @@ public class V17ReadDontCache implements ChunkedSearch {
         return NOT_FOUND;
     }
 
-    // ---------------------------------------------------------------- the vector kernels
-
-    // Each step ORs four vectors and asks one question, "any lane non-zero?"; the block that says
-    // yes, and the tail, go to the scalar kernel. The species is a static final constant: only then
-    // does C2 make single instructions of Vector API calls, rather than vectors boxed on the heap.
+    // A static final species, so that C2 makes single instructions of its calls; four vectors a step.
     static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
     static final int BLOCK_BYTES_256 = 4 * 32;
     static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
     static final int BLOCK_BYTES_512 = 4 * 64;
+
     /** The widest vectors C2 will use on this CPU, in bits (512 with AVX-512, 256 with AVX2). */
     static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
 
@@ -281,7 +272,6 @@ public class V17ReadDontCache implements ChunkedSearch {
                 break; // this block holds the first non-zero word
             }
         }
-        keepFaultsCatchable(segment, from, to);
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
     }
 
@@ -297,18 +287,6 @@ public class V17ReadDontCache implements ChunkedSearch {
                 break; // this block holds the first non-zero word
             }
         }
-        keepFaultsCatchable(segment, from, to);
         return firstNonZeroWordScalar(segment, offset, to); // the block that hit, or the tail
-    }
-
-    /**
-     * A scalar read, unused, for the JIT: HotSpot turns the fault (SIGBUS) of a read past the end of a
-     * mapped file that shrank into a one-line InternalError only in code that C2 marked as making
-     * unsafe accesses, and C2 marks a scalar segment read, not a Vector API load (JDK 25).
-     */
-    static void keepFaultsCatchable(MemorySegment segment, long from, long to) {
-        if (from < to) {
-            byte ignored = segment.get(JAVA_BYTE, from);
-        }
     }
 }

@@ -1,17 +1,7 @@
-// A chapter's kernels that scan buffers of its own compile after 1% of the JIT's usual calls and loop
-// turns, so that a first run waits less for C2 (colons: JBang quotes commas). JBang gives every script
-// that sources lib/ these options; each names one chapter's kernel, never one of a chapter that maps
-// the file (FirstRunOptionsTest says why, and checks both).
-//RUNTIME_OPTIONS -XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling:V11PreadParallelVector256::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V13PreadVector::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V14DirectIo::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V15IoUring::firstNonZeroWord256:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord256:0.01
 package lib.chapter;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.Optional;
 import jdk.incubator.vector.LongVector;
 
@@ -24,8 +14,8 @@ import jdk.incubator.vector.LongVector;
  * small buffer of its own (zeros, never the file), on the second core, while the main thread parses
  * the options.
  *
- * <p>The harness does this for a chapter that declares, by their names, a kernel and the slice it
- * scans its buffers in ({@link #declaredBy}). The buffer is the chapter's own kind, a confined
+ * <p>The harness does this for a chapter that hands it a kernel and the slice it scans its buffers
+ * in ({@link CompilesEarly}, read by {@link #declaredBy}). The buffer is the chapter's own kind, a confined
  * arena's page-aligned native segment scanned a slice at a time, so the kernel's profile, and the
  * code C2 makes from it, are those of the real scan. The thread stops when the kernel scans a slice
  * at compiled speed, or at {@link #stop()}, which the harness calls before the first run: it never
@@ -34,11 +24,6 @@ import jdk.incubator.vector.LongVector;
  */
 public final class EarlyCompile {
 
-    /** The kernel a chapter has compiled early: the widest vectors this CPU has ({@link #widestDescription}). */
-    public static final String KERNEL_NAME = "firstNonZeroWordWidest";
-    /** The static long field that says how much of its buffer a chapter hands the kernel per call. */
-    public static final String SLICE_FIELD = "SCAN_SLICE_BYTES";
-
     /** A slice scanned faster than this (64 KiB at more than about 6.5 GB/s) ran as C2's vector code, not the interpreter's or C1's. */
     private static final long COMPILED_SLICE_NANOS = 10_000;
     /** Once a slice ran at compiled speed, the next call comes this much later. */
@@ -46,57 +31,27 @@ public final class EarlyCompile {
     /** However busy the machine, the thread gives up after this long. */
     private static final long GIVE_UP_NANOS = 5_000_000_000L;
 
-    /** A kernel as the thread calls it: the offset of the first non-zero word in {@code [from, to)}, or -1. */
-    @FunctionalInterface
-    public interface Scan {
-        long firstNonZeroWord(MemorySegment segment, long from, long to);
-    }
-
-    /** What a chapter declares: its kernel, and the bytes it scans per call. */
-    public record Declared(Scan kernel, long sliceBytes) {}
-
     private static volatile boolean stopping;
     private static Thread thread;
 
     private EarlyCompile() {}
 
     /**
-     * The kernel to compile early for {@code chapter}: its static {@code firstNonZeroWordWidest(MemorySegment,
-     * long, long)}, where it also has a static long {@code SCAN_SLICE_BYTES} (it scans buffers of its own,
-     * a slice at a time), does not map the file and reads through the page cache. A mapped chapter's
-     * kernel compiled that early can lack the scalar read that makes a fault in a shrinking mapping
-     * catchable (MappedShrinkTest); a chapter that reads around the cache runs cold, where the first
-     * run waits for the disk, not for C2.
+     * The kernel and slice {@code chapter} hands over ({@link CompilesEarly}), unless it maps the file
+     * or reads around the page cache. A mapped chapter's kernel compiled that early can lack the
+     * scalar read that makes a fault in a shrinking mapping catchable (MappedShrinkTest); a chapter
+     * that reads around the cache runs cold, where the first run waits for the disk, not for C2.
      */
-    public static Optional<Declared> declaredBy(Class<?> chapter) {
-        if (MapsTheFile.class.isAssignableFrom(chapter) || BypassesPageCache.class.isAssignableFrom(chapter)) {
+    public static Optional<CompilesEarly.Scan> declaredBy(NeedleSearch chapter) {
+        if (!(chapter instanceof CompilesEarly early) || chapter instanceof MapsTheFile || chapter instanceof BypassesPageCache) {
             return Optional.empty();
         }
-        try {
-            Field slice = chapter.getDeclaredField(SLICE_FIELD);
-            if (!Modifier.isStatic(slice.getModifiers()) || slice.getType() != long.class) {
-                return Optional.empty();
-            }
-            slice.setAccessible(true);
-            MethodHandle kernel = MethodHandles.privateLookupIn(chapter, MethodHandles.lookup()).findStatic(chapter, KERNEL_NAME,
-                    MethodType.methodType(long.class, MemorySegment.class, long.class, long.class));
-            return Optional.of(new Declared((segment, from, to) -> {
-                try {
-                    return (long) kernel.invokeExact(segment, from, to);
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Throwable impossible) { // the kernel declares no checked exception
-                    throw new IllegalStateException(impossible);
-                }
-            }, slice.getLong(null)));
-        } catch (NoSuchFieldException | NoSuchMethodException | IllegalAccessException notDeclared) {
-            return Optional.empty();
-        }
+        return Optional.of(early.scanToCompile());
     }
 
-    /** Starts compiling the kernel {@code chapter} declares, if it declares one; the harness's first step. */
+    /** Starts compiling the kernel {@code chapter} hands over, if it hands one; the harness's first step. */
     public static void startFor(NeedleSearch chapter) {
-        declaredBy(chapter.getClass()).ifPresent(declared -> start(declared.kernel(), declared.sliceBytes()));
+        declaredBy(chapter).ifPresent(scan -> start(scan.kernel(), scan.sliceBytes()));
     }
 
     /** What the widest kernel runs on this CPU, for people to read: "512-bit vectors". */
@@ -106,7 +61,7 @@ public final class EarlyCompile {
     }
 
     /** Starts running {@code kernel} over {@code sliceBytes} of zeros in the background. */
-    public static synchronized void start(Scan kernel, long sliceBytes) {
+    public static synchronized void start(CompilesEarly.Kernel kernel, long sliceBytes) {
         if (thread != null) {
             return;
         }
@@ -126,7 +81,7 @@ public final class EarlyCompile {
         }
     }
 
-    private static void run(Scan kernel, long slice) {
+    private static void run(CompilesEarly.Kernel kernel, long slice) {
         loadMappedSegments();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(slice, 4096);

@@ -226,7 +226,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         Path haystack = runOptions.findOrCreateFile(err);
         List<Step> steps = steps(haystack); // every value of a sweep checked before the first is searched
         String note = search.note(haystack);
-        if (note == null && EarlyCompile.declaredBy(search.getClass()).isPresent()) {
+        if (note == null && EarlyCompile.declaredBy(search).isPresent()) {
             note = "scanning with " + EarlyCompile.widestDescription();
         }
         if (note != null) {

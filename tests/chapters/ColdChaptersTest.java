@@ -69,7 +69,7 @@ class ColdChaptersTest {
     void ioUringAtAnotherDepthAgreesToo() throws IOException {
         assumeDirectIoWorks();
         assumeIoUringWorks();
-        checkAgainstReference(new V15IoUring(3)); // shallower than the chapter's, and not a power of two
+        checkAgainstReference(new ColdTuning.AtDepth(3)); // shallower than the chapter's, and not a power of two
     }
 
     /**

@@ -12,10 +12,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The command is this JVM's own: the same {@code java} binary, class path and options (which
  * carry {@code --add-modules} and {@code --enable-native-access}), so the child sees exactly the
- * classes under test. Its JIT commands are lib's ({@code lib/chapter/EarlyCompile.java}'s header), which
- * name chapters' own kernels, and its chapter header's, if it has any; not every header's, which the
- * test runner gathers: a chapter run with another chapter's early compile could crash on a shrinking
- * file where it would otherwise say one line (FirstRunOptionsTest says why).
+ * classes under test.
  */
 final class Subprocess {
 
@@ -44,16 +41,7 @@ final class Subprocess {
     static List<String> javaCommand(List<String> extraJvmOptions, String mainClass, String... args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(option -> !option.startsWith(JIT_COMMAND)).forEach(command::add);
-        List<Path> headers = new ArrayList<>(List.of(Path.of("lib", "chapter", "EarlyCompile.java")));
-        Path chapter = Path.of("variants", mainClass + ".java");
-        if (Files.isRegularFile(chapter)) {
-            headers.add(chapter);
-        }
-        for (Path header : headers) {
-            runtimeOptions(header).stream().filter(option -> option.startsWith(JIT_COMMAND)).forEach(command::add);
-        }
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.addAll(extraJvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -61,8 +49,6 @@ final class Subprocess {
         command.addAll(List.of(args));
         return command;
     }
-
-    private static final String JIT_COMMAND = "-XX:CompileCommand=";
 
     /** The JVM options a script's header asks for (a chapter's, or a lib file's), from its {@code //RUNTIME_OPTIONS} lines, in order. */
     static List<String> runtimeOptions(Path chapter) {
