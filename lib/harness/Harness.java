@@ -225,6 +225,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         }
         Path haystack = runOptions.findOrCreateFile(err);
         List<Step> steps = steps(haystack); // every value of a sweep checked before the first is searched
+        if (cold) {
+            PageCache.requireColdPossible(haystack); // before the chapter's note, which may probe the file: a refusal is one line
+        }
         String note = search.note(haystack);
         if (note == null && EarlyCompile.declaredBy(search).isPresent()) {
             note = "scanning with " + EarlyCompile.widestDescription();

@@ -87,13 +87,17 @@ public final class PageCache {
         evict(file, "--cold", "no cold figure can be measured");
     }
 
+    /**
+     * Fails with {@link #evict}'s one line where no run of {@code file} can be cold, whatever is
+     * evicted: on tmpfs or ramfs. The harness asks before a chapter probes the file, so that
+     * {@code --cold} there is refused in that one line, with nothing said before it.
+     */
+    public static void requireColdPossible(Path file) throws IOException {
+        refuseMemoryOnly(file, "--cold", "no cold figure can be measured");
+    }
+
     private static void evict(Path file, String option, String consequence) throws IOException {
-        // By the file system's type first: a sparse file's holes are not resident, so residency alone can pass a tmpfs file.
-        long type = Native.fileSystemMagic(file);
-        if (type == Native.TMPFS_MAGIC || type == Native.RAMFS_MAGIC) {
-            throw new UserMistakeException(option + ": " + Quote.name(file) + " is on tmpfs or ramfs, whose pages are the file itself "
-                    + "and are never read back from a disk, so " + consequence + " (put it on a disk's file system such as ext4 or XFS)");
-        }
+        refuseMemoryOnly(file, option, consequence);
         try {
             Native.evictFromPageCache(file);
         } catch (IOException e) {
@@ -329,6 +333,15 @@ public final class PageCache {
                 await(part, "the population of " + file);
             }
             return PmdMapping.of(mapped);
+        }
+    }
+
+    /** tmpfs and ramfs keep every page, told by the file system's type: a sparse file's holes are not resident, so residency alone can pass a tmpfs file. */
+    private static void refuseMemoryOnly(Path file, String option, String consequence) throws IOException {
+        long type = Native.fileSystemMagic(file);
+        if (type == Native.TMPFS_MAGIC || type == Native.RAMFS_MAGIC) {
+            throw new UserMistakeException(option + ": " + Quote.name(file) + " is on tmpfs or ramfs, whose pages are the file itself "
+                    + "and are never read back from a disk, so " + consequence + " (put it on a disk's file system such as ext4 or XFS)");
         }
     }
 

@@ -1,5 +1,6 @@
 package lib.linux;
 
+import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.PmdMapping;
 import lib.haystack.MappedFileShrankException;
@@ -38,7 +39,7 @@ public final class HugeFolios {
         }
         long magic = Native.fileSystemMagic(file);
         if (magic == Native.TMPFS_MAGIC || magic == Native.RAMFS_MAGIC) {
-            return file + " is on tmpfs or ramfs: its page cache is the file itself, never read back from a disk"
+            return Quote.name(file) + " is on tmpfs or ramfs: its page cache is the file itself, never read back from a disk"
                     + " in folios of a chosen size (put it on a disk's file system such as ext4 or XFS)";
         }
         if (magic == EXT4_MAGIC && !kernelAtLeast(6, 16)) {

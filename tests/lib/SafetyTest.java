@@ -232,9 +232,7 @@ class SafetyTest {
     /** tmpfs accepts the eviction request and keeps every page: such a run is not cold, and is refused before it starts. */
     @Test
     void coldWhereThePagesStayInMemoryIsRefused() throws IOException {
-        Path shm = Path.of("/dev/shm");
-        assumeTrue(Files.isDirectory(shm) && lib.linux.Native.fileSystemMagic(shm) == lib.linux.Native.TMPFS_MAGIC, "needs a tmpfs at /dev/shm");
-        Path memoryOnly = Files.createTempDirectory(shm, "cold");
+        Path memoryOnly = tmpfsDirectory("cold");
         try {
             Path file = memoryOnly.resolve("haystack.bin");
             Haystack.create(file, BYTES);
@@ -244,13 +242,59 @@ class SafetyTest {
             assertTrue(result.stderr().contains("is on tmpfs or ramfs"), result::toString);
             assertEquals("", result.stdout(), "a figure labelled cold");
         } finally {
-            try (Stream<Path> files = Files.list(memoryOnly)) {
-                for (Path file : files.toList()) {
-                    Files.delete(file);
-                }
-            }
-            Files.delete(memoryOnly);
+            deleteWithItsFiles(memoryOnly);
         }
+    }
+
+    /** Chapter 16's refusal on tmpfs (no 2 MiB folios to read back there) names the file quoted, so a newline cannot split it. */
+    @Test
+    void chapter16OnTmpfsIsRefusedInOneLineThatQuotesTheName() throws IOException {
+        assumeTrue(Files.isDirectory(Path.of("/sys/kernel/mm/transparent_hugepage")), "chapter 16 refuses first for want of huge pages");
+        Path memoryOnly = tmpfsDirectory("huge");
+        try {
+            Path file = memoryOnly.resolve("two\nlines.bin");
+            Haystack.create(file, BYTES);
+            var result = InProcess.run(new V16MmapHugePages(), file.toString(), "--runs", "1", "--warmup", "0");
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertEquals(1, result.errorLines().size(), result::toString);
+            assertTrue(result.stderr().contains(Quote.name(file) + " is on tmpfs or ramfs"), result::toString);
+        } finally {
+            deleteWithItsFiles(memoryOnly);
+        }
+    }
+
+    /** Chapter 17 with --cold on tmpfs says the --cold refusal alone: the options are checked before it probes RWF_DONTCACHE. */
+    @Test
+    void chapter17ColdOnTmpfsIsRefusedBeforeItsProbeSaysALine() throws IOException {
+        Path memoryOnly = tmpfsDirectory("dontcache");
+        try {
+            Path file = memoryOnly.resolve("haystack.bin");
+            Haystack.create(file, BYTES);
+            var result = InProcess.run(new V17ReadDontCache(), file.toString(), "--cold", "--runs", "1", "--warmup", "0");
+            assertEquals(Harness.ERROR, result.exitCode(), result::toString);
+            assertEquals(1, result.errorLines().size(), result::toString);
+            assertTrue(result.errorLines().get(0).startsWith("V17ReadDontCache: --cold: " + Quote.name(file) + " is on tmpfs"), result::toString);
+            assertEquals("", result.stdout(), "a figure labelled cold");
+        } finally {
+            deleteWithItsFiles(memoryOnly);
+        }
+    }
+
+    /** A new directory on the tmpfs at /dev/shm; the test is skipped where there is none. */
+    private static Path tmpfsDirectory(String prefix) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        assumeTrue(Files.isDirectory(shm) && lib.linux.Native.fileSystemMagic(shm) == lib.linux.Native.TMPFS_MAGIC, "needs a tmpfs at /dev/shm");
+        return Files.createTempDirectory(shm, prefix);
+    }
+
+    /** Deletes {@code directory} and the files a test made in it, nothing else. */
+    private static void deleteWithItsFiles(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(directory);
     }
 
     /** A worker never reads more than its shard, so a buffer bigger than that is never allocated. */

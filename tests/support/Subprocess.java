@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The command is this JVM's own: the same {@code java} binary, class path and options (which
  * carry {@code --add-modules} and {@code --enable-native-access}), so the child sees exactly the
- * classes under test.
+ * classes under test. Its JIT commands are those the test runner gathers from every chapter's header:
+ * each scales only its own chapter's kernels, and none a chapter's that maps the file
+ * (FirstRunOptionsTest), so no chapter runs here with a compile policy it would not have alone.
  */
 final class Subprocess {
 
