@@ -155,6 +155,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** The whole command line as a method, for tests: returns the exit status instead of exiting. */
     public static int execute(NeedleSearch search, String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")) && printedVersion(out)) {
+            return FOUND;
+        }
         Harness harness = new Harness(search, out, err);
         CommandLine commandLine = new CommandLine(harness)
                 .setCommandName(harness.chapter)
@@ -175,6 +178,21 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         } catch (Error e) { // picocli hands exceptions to the handler above but lets errors through
             return harness.fail(e); // uncaught, the JVM would exit 1, which here means "all zeros"
         }
+    }
+
+    /**
+     * Prints the version line as picocli would, without building picocli's model of the options, which
+     * is most of what {@code --version} alone waits for (docs/startup.md). Picocli formats the line
+     * ({@code String.format}, its {@code @|bold …|@} markup): a line that has either is left to picocli.
+     */
+    private static boolean printedVersion(PrintStream out) {
+        String version = ProjectVersion.describe();
+        if (version.contains("%") || version.contains("@|")) {
+            return false;
+        }
+        out.println(version);
+        out.flush();
+        return true;
     }
 
     /** The usage lines as README writes them, with --chunk only where it applies, then the chapter's own options. */

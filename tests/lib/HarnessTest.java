@@ -345,6 +345,29 @@ class HarnessTest {
         assertTrue(version.contains(jdk.incubator.vector.LongVector.SPECIES_PREFERRED.vectorBitSize() + "-bit vectors"), version);
     }
 
+    /**
+     * {@code --version} alone is answered before picocli builds its model of the options (most of what
+     * it used to wait for), with the line picocli prints when other options come with it.
+     */
+    @Test
+    void versionAloneIsAnsweredWithoutPicocliAndAsPicocliAnswersIt() throws IOException, InterruptedException {
+        String throughPicocli = InProcess.run(new V13PreadVector(), "--runs", "3", "--version").stdout();
+        assertTrue(throughPicocli.startsWith("haystack-search "), throughPicocli);
+        for (String alone : List.of("--version", "-V")) {
+            var result = InProcess.run(new V13PreadVector(), alone);
+            assertEquals(0, result.exitCode(), result::toString);
+            assertEquals(throughPicocli, result.stdout(), alone);
+        }
+        Path classLog = dir.resolve("classes.log");
+        Subprocess.Result fresh = Subprocess.run(Subprocess.javaCommand(List.of("-Xlog:class+load=info:file=" + classLog),
+                "V13PreadVector", "--version"), dir.resolve("logs"));
+        assertEquals(0, fresh.exitCode(), fresh::toString);
+        assertEquals(throughPicocli, fresh.stdout(), fresh::toString);
+        String loaded = Files.readString(classLog);
+        assertTrue(loaded.contains("lib.harness.ProjectVersion "), "the log names no class of the project:\n" + loaded);
+        assertFalse(loaded.contains("picocli.CommandLine$Model$CommandSpec "), "picocli built its model for --version alone");
+    }
+
     @Test
     void theEarlyCompileIsSkippedOnlyWherePicocliAnswersWithoutASearch() {
         for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"}, new String[] {"--help"},
