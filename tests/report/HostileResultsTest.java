@@ -121,7 +121,7 @@ class HostileResultsTest {
     }
 
     static String chromium() {
-        String chromium = Report.chromium();
+        String chromium = ChromiumScreenshot.chromium();
         Assumptions.assumeTrue(chromium != null, "no Chromium here (setup/setup-chromium installs it): the DOM is not checked");
         return chromium;
     }
@@ -129,7 +129,7 @@ class HostileResultsTest {
     /** The page's DOM as Chromium built it, after its scripts ran. */
     static String dom(String chromium, Path page) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory(root, "chromium-");
-        List<String> command = new ArrayList<>(Report.chromiumCommand(chromium, profile));
+        List<String> command = new ArrayList<>(ChromiumScreenshot.chromiumCommand(chromium, profile));
         command.addAll(List.of("--dump-dom", page.toAbsolutePath().toUri().toString()));
         Path out = root.resolve(page.getFileName() + ".dom");
         Process process = new ProcessBuilder(command).redirectOutput(out.toFile())
@@ -216,10 +216,10 @@ class HostileResultsTest {
         tech.tablesaw.plotly.components.Figure figure = new tech.tablesaw.plotly.components.Figure(
                 tech.tablesaw.plotly.components.Layout.builder().title("hostile").build(),
                 tech.tablesaw.plotly.traces.BarTrace.builder(names, mbps).orientation(tech.tablesaw.plotly.traces.BarTrace.Orientation.HORIZONTAL).build());
-        String script = Report.figureScript(figure);
+        String script = ChartPage.figureScript(figure);
         assertFalse(script.contains("</script") || script.contains("<"), script);
         Path page = Files.createDirectories(root.resolve("escaped")).resolve("hostile.html");
-        Files.writeString(page, Report.page("hostile", figure, List.of()));
+        Files.writeString(page, ChartPage.page("hostile", figure, List.of()));
         String dom = dom(chromium, page);
         assertNothingRan(dom, page);
         assertTrue(dom.contains("main-svg"), "the plot was drawn");
