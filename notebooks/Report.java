@@ -399,7 +399,7 @@ final class Report {
             Path page = charts.resolve(name + ".html");
             Path png = charts.resolve(name + ".png");
             refuseForeign(page, png);
-            Files.writeString(page, ChartPage.page(name, figure, walls, extras));
+            ChartFiles.writeWhole(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
             String chromium = ChromiumScreenshot.chromium();
             if (chromium == null) {
                 System.out.println("chart: " + page + " (PNG skipped: no Chromium here; setup/setup-chromium installs it)");
