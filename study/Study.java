@@ -58,6 +58,7 @@ import lib.cli.Quote;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.cli.SizeConverter;
+import lib.cli.ToolCommand;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
 import picocli.CommandLine;
@@ -467,12 +468,9 @@ public class Study implements Callable<Integer> {
         return folder.resolve(table + ".csv");
     }
 
+    /** One line for a mistake or an I/O failure, as every tool says it (lib/cli/ToolCommand); a bug's stack trace. */
     private static int fail(Throwable e) {
-        if (e instanceof UserMistakeException || e instanceof IOException) {
-            return fail(e.getMessage() != null ? e.getMessage() : e.toString());
-        }
-        e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
-        return 2;
+        return ToolCommand.fail("Study", e);
     }
 
     private static int fail(String message) {

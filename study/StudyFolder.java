@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import lib.cli.IoMessage;
 import lib.harness.Machine;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
@@ -40,6 +41,8 @@ final class StudyFolder {
             Files.writeString(partial, Machine.json(description),
                     java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
             Files.move(partial, json, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw IoMessage.naming(json, e); // a full disk's message names no file
         } finally {
             Files.deleteIfExists(partial);
         }

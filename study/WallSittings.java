@@ -114,8 +114,12 @@ final class WallSittings {
         String line = CSVFormat.DEFAULT.format(sitting, label, started.truncatedTo(ChronoUnit.SECONDS), // a label has commas: quoted
                 ended.plusSeconds(1).truncatedTo(ChronoUnit.SECONDS),
                 rowsAfter > rowsBefore ? Long.toString(rowsBefore + 1) : "", rowsAfter > rowsBefore ? Long.toString(rowsAfter) : "") + "\n";
-        Files.writeString(file, exists ? line : HEADER + "\n" + line, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        try {
+            Files.writeString(file, exists ? line : HEADER + "\n" + line, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw lib.cli.IoMessage.naming(file, e); // a full disk's message names no file
+        }
     }
 
     /** Refuses, before the study starts, a wall-sittings.csv that this study could not append to. */
