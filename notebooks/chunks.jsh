@@ -61,7 +61,7 @@ StringColumn chunkSizes(NumericColumn<?> bytes) {
 }
 
 rows.addColumns(chunkSizes(rows.longColumn("chunk_bytes")));
-Table sweep = rows.selectColumns("chapter", "workers", "chunk", "mean_s", "mbps", "read_calls");
+Table sweep = rows.selectColumns("chapter", "workers", "chunk", "mean_s", "mbps", "read_calls_per_gib");
 walls.stream().findFirst().ifPresent(memory -> sweep.addColumns(Report.percentOf(memory, sweep)));
 sweep.setName("Chunk sweep (warm cache), " + Report.machine().name);
 System.out.println(sweep.printAll());
@@ -92,16 +92,16 @@ for (Table one : rows.splitOn("chapter", "workers", "page_cache").asTableList())
     lines.add(ScatterTrace.builder(one.longColumn("chunk_bytes"), one.doubleColumn("mbps"))
             .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name + ", MB/s")
             .line(Line.builder().color(colour).build()).marker(Marker.builder().color(colour).build()).build());
-    Table counted = one.where(one.doubleColumn("read_calls").isNotMissing());
+    Table counted = one.where(one.doubleColumn("read_calls_per_gib").isNotMissing());
     if (!counted.isEmpty()) {
         anyCalls = true;
-        lines.add(ScatterTrace.builder(counted.longColumn("chunk_bytes"), counted.doubleColumn("read_calls"))
+        lines.add(ScatterTrace.builder(counted.longColumn("chunk_bytes"), counted.doubleColumn("read_calls_per_gib"))
                 .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name + ", read calls per GiB").yAxis(ScatterTrace.YAxis.Y2)
                 .line(Line.builder().color(colour).dash(Line.Dash.DASH).build()).marker(Marker.builder().color(colour).build()).build());
     }
 }
 if (!anyCalls) {
-    System.out.println("(no read_calls in " + Report.machine().csv("chunks") + ": its rows are older than the bill, so the chart draws MB/s alone)");
+    System.out.println("(no read_calls_per_gib in " + Report.machine().csv("chunks") + ": its rows are older than the bill, so the chart draws MB/s alone)");
 }
 String workersNote = oneWorkerCount ? ", " + rows.intColumn("workers").get(0) + " workers" : "";
 

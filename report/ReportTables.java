@@ -55,9 +55,9 @@ final class ReportTables {
                     chapterOne.map(base -> String.format(Locale.ROOT, "%.1f", row.mbps() / base)).orElse("–"),
                     share(row.mbps(), wall),
                     Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::mbps).map(ReportHtml::mbps).orElse("–"),
-                    count(row, "reads", "read_calls"), bytesPerGiB(row.billPerGiB("returned_bytes")),
-                    count(row, "faults", "minor_faults", "major_faults"),
-                    count(row, "switches", "voluntary_switches", "involuntary_switches")));
+                    count(row, "reads", "read_calls_per_gib"), bytesPerGiB(row.billPerGiB("returned_bytes_per_gib")),
+                    count(row, "faults", "minor_faults_per_gib", "major_faults_per_gib"),
+                    count(row, "switches", "voluntary_switches_per_gib", "involuntary_switches_per_gib")));
         }
         String wallLine = wall.map(w -> "<p>Memory-read wall: " + ReportHtml.mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
                         + (w.beatenBy().isEmpty() ? "" : "<p class=\"beaten\">" + ReportHtml.escape(w.beatenNote()) + ".</p>\n"))
@@ -173,7 +173,7 @@ final class ReportTables {
             cells.add(List.of("<code>" + ReportHtml.escape(row.chapter()) + "</code>", Integer.toString(row.workers()),
                     warm.map(w -> ReportHtml.mbps(w.mbps())).orElse("–"), ReportHtml.mbps(row.mbps()),
                     Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::coldMbps).map(ReportHtml::mbps).orElse("–"),
-                    bytesPerGiB(row.billPerGiB("device_bytes")), count(row, "major", "major_faults")));
+                    bytesPerGiB(row.billPerGiB("device_bytes_per_gib")), count(row, "major", "major_faults_per_gib")));
         }
         return ReportHtml.table(List.of("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s", "from the device per GiB",
                 "major faults per GiB"), cells);
