@@ -1,5 +1,5 @@
 // A Markdown table, for README's generated blocks (report/ReadmeTables.java). No package line, as
-// every file of report/ that the notebooks share.
+// every file of report/.
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,5 @@
 // The results README's generated blocks read (report/ReadmeTables.java): only the committed machine
-// folders, every row read strictly. No package line, as every file of report/ that the notebooks share.
+// folders, every row read strictly. No package line, as every file of report/.
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,5 @@
 // The report's tables (report/StudyReport.java): each from this study's rows, as HTML. No package
-// line, as every file of report/ that the notebooks share.
+// line, as every file of report/.
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -10,6 +10,7 @@ final class StepCommand {
 
     private StepCommand() {}
 
+    /** The step's command line: the chapter, probe or notebooks run as a user starts them, with the study's options. */
     static List<String> of(Study study, StudyStep step) {
         if (step.table().equals(Study.CHARTS)) {
             List<String> command = new ArrayList<>(List.of("./jbang", "-Dresults=" + study.results, "-Dmachine=" + study.machine, "report/Notebooks.java"));
