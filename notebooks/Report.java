@@ -5,33 +5,23 @@
 // file has no package line (JShell cannot take one) and its class is simply there, as `Report`.
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
-import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.plotly.components.Figure;
-import tech.tablesaw.plotly.components.Line;
-import tech.tablesaw.plotly.components.Marker;
-import tech.tablesaw.plotly.components.Symbol;
 
 /**
  * One machine's results ({@code results/<machine>/*.csv}) as Tablesaw tables, and each chart
@@ -51,13 +41,6 @@ final class Report {
     /** The results root: one folder per machine. {@code -Dresults=DIR} points the notebooks elsewhere. */
     static final Path ROOT = Path.of(System.getProperty("results", "results"));
 
-    /** plotly.js comes from this WebJar (declared with //DEPS in every notebook), never from a CDN. */
-    static final String PLOTLY_RESOURCE = "/META-INF/resources/webjars/plotly.js-dist/3.0.1/plotly.js";
-
-    static final int CHART_WIDTH_PX = 1000, CHART_HEIGHT_PX = 600;
-    static final int CHROMIUM_SECONDS = 120;
-
-    private static String plotlyScript;
     private static MachineResults chosen;
     /** Set by the notebook's last line ({@link #loaded}), unless a chart failed on the way; or by {@link #quit}, which said why. */
     private static volatile boolean notebookFinished, chartFailed, quitWithALine;
@@ -83,47 +66,10 @@ final class Report {
     // ---------------------------------------------------------------------------------------------
     // Machines
 
-    /** One machine's folder of results (see {@link StudyResults.Folder}), with what was said about it. */
-    static final class MachineResults {
-        final String name;
-        final StudyResults.Folder folder;
-        private final Set<String> reported = new LinkedHashSet<>();
-
-        MachineResults(StudyResults.Folder folder) {
-            this.name = folder.name;
-            this.folder = folder;
-        }
-
-        Path csv(String table) {
-            return folder.csv(table);
-        }
-
-        boolean has(String table) {
-            return folder.has(table);
-        }
-
-        Path charts() {
-            return folder.dir.resolve("charts");
-        }
-
-        String date() {
-            return folder.date();
-        }
-
-        /** Prints each problem once per notebook run, however many charts read the same table. */
-        void report(List<String> lines) {
-            for (String line : lines) {
-                if (reported.add(line)) {
-                    System.out.println(line);
-                }
-            }
-        }
-    }
-
-    /** The machine folders under {@code root} (see {@link StudyResults#folders}). */
+    /** The machine folders under {@code root} (see {@link ResultsFolder#folders}). */
     static List<MachineResults> machines(Path root) {
         try {
-            List<MachineResults> machines = StudyResults.folders(root).stream().map(MachineResults::new).toList();
+            List<MachineResults> machines = ResultsFolder.folders(root).stream().map(MachineResults::new).toList();
             machines.forEach(machine -> machine.report(machine.folder.description.problems()));
             return machines;
         } catch (IOException e) {
@@ -175,11 +121,11 @@ final class Report {
     /** The rows a chart may draw, and a line for each kind of row left out. */
     record Selected(Table rows, List<String> notes) {}
 
-    /** This study's rows of {@code table} with a {@code cache} page cache (null keeps both): {@link StudyResults.Folder#select}. */
+    /** This study's rows of {@code table} with a {@code cache} page cache (null keeps both): {@link ResultsFolder#select}. */
     static Selected select(MachineResults machine, String table, String cache) {
         try {
-            StudyResults.Selection selection = machine.folder.select(table, cache);
-            return new Selected(table(table, selection.rows()), selection.notes());
+            ResultsFolder.Selection selection = machine.folder.select(table, cache);
+            return new Selected(ResultsTable.table(table, selection.rows()), selection.notes());
         } catch (StudyResults.NotResultsException notResults) {
             quit(notResults.getMessage());
             return null;
@@ -214,74 +160,16 @@ final class Report {
     static Table everyRound(String table) {
         MachineResults machine = machine();
         try {
-            StudyResults.Selection selection = machine.folder.everyRound(table);
+            ResultsFolder.Selection selection = machine.folder.everyRound(table);
             machine.report(selection.notes());
             if (selection.rows().isEmpty()) {
                 quit("nothing to draw: " + machine.csv(table) + " has no row of " + machine.name);
             }
-            return table(table, selection.rows());
+            return ResultsTable.table(table, selection.rows());
         } catch (StudyResults.NotResultsException notResults) {
             quit(notResults.getMessage());
             return null;
         }
-    }
-
-    /**
-     * Rows as a table whose columns have the types a reader would guess; the lists of seconds stay
-     * text. The bill's columns ({@link StudyResults#BILL}, per GiB) come last, missing in rows
-     * written before it was counted.
-     */
-    static Table table(String name, List<StudyResults.Row> rows) {
-        StringColumn date = StringColumn.create("date"), chapter = StringColumn.create("chapter"), cache = StringColumn.create("cache"),
-                runSeconds = StringColumn.create("run_s"), warmupSeconds = StringColumn.create("warmup_s"),
-                cpuModel = StringColumn.create("cpu_model"), kernel = StringColumn.create("kernel"), jdk = StringColumn.create("jdk"),
-                machine = StringColumn.create("machine"), pageCache = StringColumn.create("page_cache");
-        IntColumn workers = IntColumn.create("workers"), warmupRuns = IntColumn.create("warmup_runs"), runs = IntColumn.create("runs"),
-                logicalCores = IntColumn.create("logical_cores"), vectorBits = IntColumn.create("vector_bits");
-        LongColumn fileBytes = LongColumn.create("file_bytes"), chunkBytes = LongColumn.create("chunk_bytes"),
-                offset = LongColumn.create("offset"), memoryBytes = LongColumn.create("memory_bytes");
-        DoubleColumn meanSeconds = DoubleColumn.create("mean_s"), medianSeconds = DoubleColumn.create("median_s"),
-                minSeconds = DoubleColumn.create("min_s"), maxSeconds = DoubleColumn.create("max_s"), mbps = DoubleColumn.create("mbps"),
-                pmd = DoubleColumn.create("pmd_mapped_pct");
-        for (StudyResults.Row row : rows) {
-            date.append(row.date()); chapter.append(row.chapter()); workers.append(row.workers()); cache.append(row.cache());
-            fileBytes.append(row.fileBytes()); append(chunkBytes, row.chunkBytes()); append(offset, row.offset());
-            warmupRuns.append(row.warmupRuns()); runs.append(row.runs()); meanSeconds.append(row.meanSeconds());
-            append(medianSeconds, row.medianSeconds()); append(minSeconds, row.minSeconds()); append(maxSeconds, row.maxSeconds());
-            mbps.append(row.mbps()); runSeconds.append(joined(row.runSeconds())); warmupSeconds.append(joined(row.warmupSeconds()));
-            cpuModel.append(row.cpuModel()); logicalCores.append(row.logicalCores()); append(memoryBytes, row.memoryBytes());
-            kernel.append(row.kernel()); jdk.append(row.jdk()); vectorBits.append(row.vectorBits()); machine.append(row.machine());
-            pageCache.append(row.pageCache()); append(pmd, row.pmdMappedPercent());
-        }
-        Table table = Table.create(name, date, chapter, workers, cache, fileBytes, chunkBytes, offset, warmupRuns, runs, meanSeconds,
-                medianSeconds, minSeconds, maxSeconds, mbps, runSeconds, warmupSeconds, cpuModel, logicalCores, memoryBytes,
-                kernel, jdk, vectorBits, machine, pageCache, pmd);
-        for (String item : StudyResults.BILL) {
-            DoubleColumn perGiB = DoubleColumn.create(item);
-            rows.forEach(row -> append(perGiB, row.billPerGiB(item)));
-            table.addColumns(perGiB);
-        }
-        return table;
-    }
-
-    private static void append(LongColumn column, Long value) {
-        if (value == null) {
-            column.appendMissing();
-        } else {
-            column.append(value);
-        }
-    }
-
-    private static void append(DoubleColumn column, Double value) {
-        if (value == null) {
-            column.appendMissing();
-        } else {
-            column.append(value);
-        }
-    }
-
-    private static String joined(double[] seconds) {
-        return java.util.Arrays.stream(seconds).mapToObj(Double::toString).collect(Collectors.joining(" "));
     }
 
     /** The page-cache settings among {@code rows}, in a stable order: the system's own first. */
@@ -350,33 +238,6 @@ final class Report {
         return rows.stringColumn("chapter").map(Report::shortName).setName("name");
     }
 
-    /**
-     * Ten colours no reader confuses (plotly's own first ten), and past ten, a line of another dash
-     * and a marker of another shape in the same colours: series i and i + 10 share a colour, never
-     * a look. Twenty shades would include near-twins (two pinks, two dark blues) that a legend
-     * cannot tell apart.
-     */
-    static final List<String> COLOURS = List.of(
-            "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-            "#bcbd22", "#17becf");
-    private static final List<Line.Dash> DASHES = List.of(Line.Dash.SOLID, Line.Dash.DASH, Line.Dash.DOT);
-    private static final List<Symbol> SYMBOLS = List.of(Symbol.CIRCLE, Symbol.SQUARE, Symbol.DIAMOND);
-
-    static String colour(int index) {
-        return COLOURS.get(Math.floorMod(index, COLOURS.size()));
-    }
-
-    /** Series {@code index}'s line: its colour, solid for the first ten, dashed for the next ten, then dotted. */
-    static Line line(int index) {
-        return Line.builder().color(colour(index)).dash(DASHES.get(Math.floorMod(index, COLOURS.size() * DASHES.size()) / COLOURS.size())).build();
-    }
-
-    /** Series {@code index}'s marker: its colour, a circle for the first ten, a square for the next ten, then a diamond. */
-    static Marker marker(int index) {
-        return Marker.builder().color(colour(index))
-                .symbol(SYMBOLS.get(Math.floorMod(index, COLOURS.size() * SYMBOLS.size()) / COLOURS.size())).build();
-    }
-
     /** A printed reminder of what the notebook left loaded, for {@code ./jbang --interactive}. */
     static void loaded(Object... namesAndTables) {
         List<String> parts = new ArrayList<>();
@@ -403,20 +264,19 @@ final class Report {
         notebookFinished = chartFailed = quitWithALine = false;
     }
 
-
     // ---------------------------------------------------------------------------------------------
     // Walls
 
     /**
-     * The chosen machine's memory-read walls ({@link StudyResults.Folder#walls}): no chapter reads
+     * The chosen machine's memory-read walls ({@link ResultsFolder#walls}): no chapter reads
      * the file faster than the CPU reads memory, so the MB/s charts draw them, each labelled with the
      * chapters that beat it where any did. Said on stdout; empty when none has been measured.
      */
-    static List<StudyResults.Wall> walls() {
+    static List<MemoryWall> walls() {
         return walls(machine(), true);
     }
 
-    static List<StudyResults.Wall> walls(MachineResults machine, boolean say) {
+    static List<MemoryWall> walls(MachineResults machine, boolean say) {
         if (!machine.has("wall")) {
             if (say) {
                 System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
@@ -427,9 +287,9 @@ final class Report {
         if (say) {
             machine.report(select(machine, "wall", "warm").notes());
         }
-        List<StudyResults.Wall> walls = machine.folder.walls();
+        List<MemoryWall> walls = machine.folder.walls();
         if (say) {
-            for (StudyResults.Wall wall : walls) {
+            for (MemoryWall wall : walls) {
                 System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d rows, every sitting and worker count, in %s)%n",
                         wall.label(), wall.mbps(), wall.probe(), wall.workers(), wall.workerCounts(), machine.csv("wall"));
                 if (!wall.beatenBy().isEmpty()) {
@@ -445,9 +305,9 @@ final class Report {
 
     /**
      * Each row's MB/s as a percentage of {@code wall}, to one decimal; missing where the row went
-     * faster than the wall, which the wall's own line then says ({@link StudyResults.Wall#beatenNote}).
+     * faster than the wall, which the wall's own line then says ({@link MemoryWall#beatenNote}).
      */
-    static DoubleColumn percentOf(StudyResults.Wall wall, Table rows) {
+    static DoubleColumn percentOf(MemoryWall wall, Table rows) {
         DoubleColumn shares = DoubleColumn.create("pct_of_memory_wall");
         for (double mbps : rows.numberColumn("mbps").asDoubleArray()) {
             wall.percentOf(mbps).ifPresentOrElse(percent -> shares.append(Math.round(percent * 10) / 10.0), shares::appendMissing);
@@ -460,8 +320,8 @@ final class Report {
 
     /** The Go article's published figures, one table of them ({@code scoreboard}, {@code scaling} or {@code cold}), by chapter number. */
     static Table article(String table) {
-        if (!Files.isRegularFile(StudyResults.REFERENCE)) {
-            quit("no " + StudyResults.REFERENCE + " here: run the notebooks from the project's root directory");
+        if (!Files.isRegularFile(ArticleFigures.REFERENCE)) {
+            quit("no " + ArticleFigures.REFERENCE + " here: run the notebooks from the project's root directory");
         }
         StringColumn variant = StringColumn.create("variant"), number = StringColumn.create("number"),
                 description = StringColumn.create("description");
@@ -470,12 +330,12 @@ final class Report {
             figures.put(column, DoubleColumn.create(column));
         }
         try {
-            for (StudyResults.ArticleRow row : StudyResults.article(table)) {
+            for (ArticleFigures.ArticleRow row : ArticleFigures.of(table)) {
                 variant.append(row.variant()); number.append(row.number()); description.append(row.description());
-                append(figures.get("mean_s"), row.meanSeconds()); append(figures.get("mb_per_s"), row.mbps());
-                append(figures.get("speedup"), row.speedup()); append(figures.get("workers_1_mb_per_s"), row.oneWorkerMbps());
-                append(figures.get("peak_mb_per_s"), row.peakMbps()); append(figures.get("peak_at"), row.peakAt());
-                append(figures.get("cold_mb_per_s"), row.coldMbps());
+                ResultsTable.append(figures.get("mean_s"), row.meanSeconds()); ResultsTable.append(figures.get("mb_per_s"), row.mbps());
+                ResultsTable.append(figures.get("speedup"), row.speedup()); ResultsTable.append(figures.get("workers_1_mb_per_s"), row.oneWorkerMbps());
+                ResultsTable.append(figures.get("peak_mb_per_s"), row.peakMbps()); ResultsTable.append(figures.get("peak_at"), row.peakAt());
+                ResultsTable.append(figures.get("cold_mb_per_s"), row.coldMbps());
             }
         } catch (StudyResults.NotResultsException notReadable) {
             quit(notReadable.getMessage());
@@ -510,7 +370,6 @@ final class Report {
         return speedup;
     }
 
-
     // ---------------------------------------------------------------------------------------------
     // Charts
 
@@ -520,50 +379,31 @@ final class Report {
     }
 
     /** The same, with each of {@code walls} drawn across the chart as a labelled line. */
-    static Path chart(String name, Figure figure, List<StudyResults.Wall> walls) {
-        return chart(machine().charts(), name, figure, walls, Extras.NONE);
+    static Path chart(String name, Figure figure, List<MemoryWall> walls) {
+        return chart(machine().charts(), name, figure, walls, ChartPage.Extras.NONE);
     }
 
-    /** The same, with what Tablesaw's figure cannot say itself ({@link Extras}). */
-    static Path chart(String name, Figure figure, List<StudyResults.Wall> walls, Extras extras) {
+    /** The same, with what Tablesaw's figure cannot say itself ({@link ChartPage.Extras}). */
+    static Path chart(String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
         return chart(machine().charts(), name, figure, walls, extras);
     }
 
-    /**
-     * What the page's script adds to a figure, since Tablesaw's layout has no annotations and its
-     * bars no text: {@code valuesBesideBars} prints each horizontal bar's value at its end (and, on
-     * a log axis, leaves room for it); {@code notes} are lines under the title that explain the
-     * chart's signs (text, escaped, never markup); {@code heightPx} is the picture's height, the
-     * figure's own (a chart of many bars is taller, so that each bar's figure has room).
-     */
-    record Extras(boolean valuesBesideBars, List<String> notes, int heightPx) {
-        static final Extras NONE = new Extras(false, List.of());
-
-        Extras(boolean valuesBesideBars, List<String> notes) {
-            this(valuesBesideBars, notes, CHART_HEIGHT_PX);
-        }
-
-        static Extras notes(String... lines) {
-            return new Extras(false, List.of(lines));
-        }
+    static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls) {
+        return chart(charts, name, figure, walls, ChartPage.Extras.NONE);
     }
 
-    static Path chart(Path charts, String name, Figure figure, List<StudyResults.Wall> walls) {
-        return chart(charts, name, figure, walls, Extras.NONE);
-    }
-
-    static Path chart(Path charts, String name, Figure figure, List<StudyResults.Wall> walls, Extras extras) {
+    static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
         boolean written = false;
         try {
             Files.createDirectories(charts);
             Path page = charts.resolve(name + ".html");
             Path png = charts.resolve(name + ".png");
             refuseForeign(page, png);
-            Files.writeString(page, page(name, figure, walls, extras));
-            String chromium = chromium();
+            ChartFiles.writeWhole(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
+            String chromium = ChromiumScreenshot.chromium();
             if (chromium == null) {
                 System.out.println("chart: " + page + " (PNG skipped: no Chromium here; setup/setup-chromium installs it)");
-            } else if (screenshot(chromium, page, png, extras.heightPx())) {
+            } else if (ChromiumScreenshot.screenshot(chromium, page, png, extras.heightPx())) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
                 System.out.println("chart: " + page + " (PNG skipped: Chromium failed to draw it)");
@@ -578,390 +418,11 @@ final class Report {
         }
     }
 
-    /** The first line of every page written here: what marks a file as one this class may replace. */
-    static final String PAGE_MARK = "<!DOCTYPE html><!-- a chart written by notebooks/Report.java -->";
-
-    /**
-     * A file is only ever replaced by a chart when this class (or its earlier self) made it. For the
-     * page that is its first line. For the PNG it is one of: its page is ours (they are drawn
-     * together); it carries the mark this class writes into every PNG ({@link ChartImage#MARK});
-     * or it is a PNG that git tracks unchanged (a committed chart: git holds exactly those bytes, so
-     * redrawing loses nothing, and a fresh clone has the PNGs without their ignored pages).
-     * Anything else of the same name stops the notebook.
-     */
+    /** Stops the notebook when a file of the chart's name was not written by a notebook ({@link ChartFiles}). */
     private static void refuseForeign(Path page, Path png) throws IOException {
-        String problem = whyNotReplace(page, png);
+        String problem = ChartFiles.whyNotReplace(page, png);
         if (problem != null) {
             quit(problem);
-        }
-    }
-
-    /** Why the chart's page or PNG may not be replaced, or null when both may. */
-    static String whyNotReplace(Path page, Path png) throws IOException {
-        boolean pageIsOurs = Files.isRegularFile(page) && firstLine(page).equals(PAGE_MARK);
-        if (Files.exists(page) && !pageIsOurs) {
-            return page + " exists and was not written by a notebook; left it alone (move it away to draw this chart)";
-        }
-        if (Files.exists(png) && !pageIsOurs && !ChartImage.isMarked(png) && !committedUnchanged(png)) {
-            return png + " exists and was not drawn by a notebook; left it alone (move it away to draw this chart)";
-        }
-        return null;
-    }
-
-    /** True when {@code file} is a PNG tracked by git with no change since the last commit. */
-    static boolean committedUnchanged(Path file) {
-        if (!ChartImage.isPng(file)) {
-            return false;
-        }
-        try {
-            Path dir = file.toAbsolutePath().getParent();
-            String name = file.getFileName().toString();
-            return git(dir, "ls-files", "--error-unmatch", "--", name) && git(dir, "diff", "--quiet", "HEAD", "--", name);
-        } catch (IOException e) {
-            return false; // no git: only marked PNGs and pages are known to be ours
-        }
-    }
-
-    private static boolean git(Path dir, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static String firstLine(Path file) throws IOException {
-        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
-            return lines.findFirst().orElse("");
-        } catch (UncheckedIOException notText) {
-            return "";
-        }
-    }
-
-    /**
-     * A page that needs nothing from the network: plotly.js inlined, then the figure. A script
-     * error is written onto the page's root element, where report/check-charts looks for it. The
-     * figure's script holds text from the CSVs (chapter names, in strings that tablesaw-jsplot
-     * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
-     * its element ({@link StudyResults#insideScript}).
-     */
-    static String page(String title, Figure figure, List<StudyResults.Wall> walls) {
-        return page(title, figure, walls, Extras.NONE);
-    }
-
-    static String page(String title, Figure figure, List<StudyResults.Wall> walls, Extras extras) {
-        return PAGE_MARK + """
-
-                <html>
-                <head>
-                <meta charset="utf-8">
-                <title>%s</title>
-                <script>
-                window.addEventListener('error', function (event) {
-                  document.documentElement.setAttribute('data-script-error', String(event.message));
-                });
-                </script>
-                <script>%s</script>
-                <script>%s</script>
-                <script>var chartWalls = %s;
-                %s</script>
-                <script>var chartExtras = %s;
-                %s</script>
-                </head>
-                <body>
-                %s
-                <script>%s</script>
-                </body>
-                </html>
-                """.formatted(StudyResults.html(title), plotly(), TITLES_AND_TOOLBAR, wallsAsJavascript(walls), WALL_LINES,
-                        extrasAsJavascript(extras), EXTRAS, figure.divString("chart"), figureScript(figure));
-    }
-
-    /** The figure's plotting script, without the script element tablesaw-jsplot wraps it in, made safe inside one. */
-    static String figureScript(Figure figure) {
-        String script = figure.asJavascript("chart").strip();
-        if (!script.startsWith("<script>") || !script.endsWith("</script>")) {
-            throw new IllegalStateException("tablesaw-jsplot no longer writes a figure as one <script> element");
-        }
-        return StudyResults.insideScript(script.substring("<script>".length(), script.length() - "</script>".length()));
-    }
-
-    /** The walls as the page's script reads them: {@code [{mbps: 12345.0, label: "…"}]}. */
-    private static String wallsAsJavascript(List<StudyResults.Wall> walls) {
-        List<String> objects = new ArrayList<>();
-        for (StudyResults.Wall wall : walls) {
-            objects.add(String.format(Locale.ROOT, "{mbps: %s, label: %s}", wall.mbps(), javascriptString(wall.chartLabel())));
-        }
-        return StudyResults.insideScript("[" + String.join(", ", objects) + "]");
-    }
-
-    /** The extras as the page's script reads them: {@code {valuesBesideBars: true, notes: ["…"]}}. */
-    private static String extrasAsJavascript(Extras extras) {
-        String notes = extras.notes().stream().map(Report::javascriptString).collect(Collectors.joining(", "));
-        return StudyResults.insideScript("{valuesBesideBars: " + extras.valuesBesideBars() + ", notes: [" + notes + "]}");
-    }
-
-    /**
-     * {@code text} as a JavaScript string literal: backslash, quote and every control character
-     * escaped, and {@code < > &} written as escapes, so that no text can end the string or the
-     * script element it stands in (the whole script also goes through {@link StudyResults#insideScript}).
-     */
-    static String javascriptString(String text) {
-        StringBuilder literal = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                literal.append('\\').append(c);
-            } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029) {
-                literal.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                literal.append(c);
-            }
-        }
-        return literal.append('"').toString();
-    }
-
-    /**
-     * Tablesaw's layout has no shapes, so a wall is added as the plot is made: a dashed line from
-     * edge to edge at the wall's MB/s, labelled at its end (on a line chart, the highest wall above
-     * its line and any other below, so that close walls' labels never meet). On a chart of horizontal
-     * bars the MB/s axis is x, so the line stands upright, and its label, which would lie across
-     * bars, goes in the legend below the plot. plotly.js widens the axis to take the line in.
-     */
-    static final String WALL_LINES = """
-            (function () {
-              var newPlot = Plotly.newPlot;
-              Plotly.newPlot = function (target, data, layout, config) {
-                layout = layout || {};
-                var colours = ['#b22222', '#6a3d9a'];
-                var upright = (data || []).some(function (trace) { return trace.orientation === 'h'; });
-                var highest = chartWalls.reduce(function (best, wall, j) { return wall.mbps > chartWalls[best].mbps ? j : best; }, 0);
-                chartWalls.forEach(function (wall, i) {
-                  var colour = colours[i % colours.length];
-                  var line = { color: colour, width: 2, dash: i === 0 ? 'dash' : 'dot' };
-                  if (upright) {
-                    // Among bars a label has no free place: it goes in the legend, beside a sample of its line.
-                    layout.shapes = (layout.shapes || []).concat([{ type: 'line', xref: 'x', x0: wall.mbps, x1: wall.mbps,
-                      yref: 'paper', y0: 0, y1: 1, line: line }]);
-                    data = (data || []).concat([{ type: 'scatter', mode: 'lines', x: [null], y: [null], name: wall.label,
-                      line: line, hoverinfo: 'skip', showlegend: true }]);
-                    layout.showlegend = true;
-                  } else {
-                    layout.shapes = (layout.shapes || []).concat([{ type: 'line', xref: 'paper', x0: 0, x1: 1,
-                      yref: 'y', y0: wall.mbps, y1: wall.mbps, line: line }]);
-                    // The highest wall is labelled above its line, any other below its own: walls a few
-                    // hundred MB/s apart would otherwise have their labels written over each other.
-                    layout.annotations = (layout.annotations || []).concat([{ xref: 'paper', x: 1, xanchor: 'right',
-                      yref: 'y', y: wall.mbps, yanchor: i === highest ? 'bottom' : 'top',
-                      text: wall.label, showarrow: false, font: { color: colour }, bgcolor: 'rgba(255,255,255,0.8)' }]);
-                  }
-                });
-                return newPlot.call(Plotly, target, data, layout, config);
-              };
-            })();
-            """;
-
-    /**
-     * The {@link Extras}: values printed at the ends of horizontal bars, and notes as more lines of
-     * the title's small type. Bars on a log axis get a range from a little under the slowest bar to past the fastest
-     * bar's printed value (and every wall), a gridline at each power of ten and light ones between,
-     * so that no bar is a sliver and no value is cut. A legend that holds walls lies below the plot,
-     * across its width, where it covers nothing. Points of several series on a category axis stand
-     * side by side, as grouped bars do, not on top of each other.
-     */
-    static final String EXTRAS = """
-            (function () {
-              function text(note) {
-                return note.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-              }
-              var newPlot = Plotly.newPlot;
-              Plotly.newPlot = function (target, data, layout, config) {
-                layout = layout || {};
-                data = data || [];
-                var bars = data.filter(function (trace) { return trace.type === 'bar' && trace.orientation === 'h'; });
-                if (chartExtras.valuesBesideBars && bars.length > 0) {
-                  var values = chartWalls.map(function (wall) { return wall.mbps; });
-                  bars.forEach(function (trace) {
-                    trace.text = trace.x.map(function (v) { return v >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(2))); });
-                    trace.textposition = 'outside';
-                    trace.constraintext = 'none';
-                    trace.textfont = { size: 10 };
-                    trace.cliponaxis = false;
-                    values = values.concat(trace.x);
-                  });
-                  var positive = values.filter(function (v) { return v > 0; });
-                  if (layout.xaxis && layout.xaxis.type === 'log' && positive.length > 0) {
-                    layout.xaxis.range = [Math.log10(Math.min.apply(null, positive)) - 0.3, Math.log10(Math.max.apply(null, positive)) + 0.25];
-                    layout.xaxis.autorange = false;
-                    layout.xaxis.dtick = 1;
-                    layout.xaxis.tickformat = ',d';
-                    layout.xaxis.minor = { dtick: 'D1', showgrid: true, gridcolor: '#f0f0f0' };
-                  }
-                }
-                if (chartExtras.notes.length > 0) {
-                  var title = typeof layout.title === 'string' ? layout.title : (layout.title && layout.title.text) || '';
-                  layout.title = { text: title + chartExtras.notes.map(function (note) { return '<br><sup>' + text(note) + '</sup>'; }).join('') };
-                  layout.margin = Object.assign({}, layout.margin);
-                  layout.margin.t = (layout.margin.t || 100) + 18 * chartExtras.notes.length;
-                }
-                if (bars.length > 0 && chartWalls.length > 0) {
-                  layout.legend = Object.assign(layout.legend || {}, { orientation: 'h', x: 0, xanchor: 'left', y: -0.15, yanchor: 'top' });
-                }
-                var points = data.filter(function (trace) { return trace.type === 'scatter' && trace.mode === 'markers'
-                  && trace.y && typeof trace.y[0] === 'string'; });
-                if (points.length > 1 && points.length === data.length) {
-                  layout.scattermode = 'group';
-                  points.forEach(function (trace) { trace.orientation = 'h'; });
-                }
-                return newPlot.call(Plotly, target, data, layout, config);
-              };
-            })();
-            """;
-
-    /**
-     * tablesaw-jsplot writes titles as plain strings, which plotly.js 3 no longer draws: they are
-     * rewritten as {text: …} before the plot is made, with the line break and small type that
-     * {@link #title} writes given back to plotly.js (Tablesaw escapes them). Axes make room for
-     * their labels and titles (automargin), so long chapter names are never cut, and a linear y
-     * axis starts at zero. A page opened as {@code page.html?png} (the screenshot) leaves out the
-     * toolbar that would otherwise sit on top of the picture.
-     */
-    static final String TITLES_AND_TOOLBAR = """
-            (function () {
-              function wrapTitle(owner) {
-                if (owner && typeof owner.title === 'string') owner.title = { text: owner.title };
-                // Tablesaw escapes the title's markup; plotly.js draws these few tags itself
-                if (owner && owner.title && typeof owner.title.text === 'string') {
-                  owner.title.text = owner.title.text.replace(/&lt;(\\/?)(br|sup|sub|b|i)&gt;/g, '<$1$2>');
-                }
-              }
-              var newPlot = Plotly.newPlot;
-              Plotly.newPlot = function (target, data, layout, config) {
-                layout = layout || {};
-                wrapTitle(layout);
-                Object.keys(layout).forEach(function (key) {
-                  if (/^[xyz]axis[0-9]*$/.test(key)) {
-                    wrapTitle(layout[key]);
-                    layout[key].automargin = true;
-                  }
-                });
-                if (!layout.xaxis) layout.xaxis = { automargin: true };
-                if (!layout.yaxis) layout.yaxis = { automargin: true };
-                // Horizontal bars are chapters, named "V00 …" onwards: in that order, whichever trace has which
-                if ((data || []).some(function (trace) { return trace.orientation === 'h'; })) {
-                  layout.yaxis.categoryorder = 'category ascending';
-                }
-                // Every linear value axis here is MB/s or a share of it, honest only from zero
-                // (Tablesaw does not pass rangemode on); log axes and category axes are left as they are.
-                if (!layout.yaxis.type && layout.yaxis.autorange !== 'reversed') layout.yaxis.rangemode = 'tozero';
-                config = Object.assign({ responsive: true }, config || {});
-                if (/[?&]png(&|$)/.test(window.location.search)) config.displayModeBar = false;
-                return newPlot.call(Plotly, target, data, layout, config);
-              };
-            })();
-            """;
-
-    private static synchronized String plotly() {
-        if (plotlyScript == null) {
-            try (InputStream in = Report.class.getResourceAsStream(PLOTLY_RESOURCE)) {
-                if (in == null) {
-                    quit("plotly.js is not on the class path: the notebook needs //DEPS org.webjars.npm:plotly.js-dist:3.0.1");
-                }
-                // "</script" inside the library would end the inline script early
-                plotlyScript = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("</script", "<\\/script");
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return plotlyScript;
-    }
-
-    /**
-     * Draws {@code page} into {@code png} with headless Chromium, through a temporary file so that a
-     * failed drawing never leaves half a PNG, and marks it as a chart of this class. When the result
-     * shows a blank block (drawn before the plot was painted, which a busy machine can cause), it is
-     * drawn once more. False when Chromium failed.
-     */
-    static boolean screenshot(String chromium, Path page, Path png) throws IOException {
-        return screenshot(chromium, page, png, CHART_HEIGHT_PX);
-    }
-
-    static boolean screenshot(String chromium, Path page, Path png, int heightPx) throws IOException {
-        Path profile = Files.createTempDirectory("chart-chromium-");
-        Path drawing = png.resolveSibling("." + png.getFileName() + ".drawing.png");
-        try {
-            for (int attempt = 1; attempt <= 2; attempt++) {
-                Files.deleteIfExists(drawing);
-                List<String> command = new ArrayList<>(chromiumCommand(chromium, profile));
-                command.add("--screenshot=" + drawing.toAbsolutePath());
-                command.add("--window-size=" + CHART_WIDTH_PX + "," + heightPx);
-                command.add(page.toAbsolutePath().toUri() + "?png");
-                if (!runChromium(command) || !Files.isRegularFile(drawing)) {
-                    return false;
-                }
-                if (ChartImage.problem(drawing, null) == null || attempt == 2) {
-                    ChartImage.mark(drawing);
-                    Files.move(drawing, png, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                    return true;
-                }
-            }
-            return false;
-        } finally {
-            Files.deleteIfExists(drawing);
-            deleteTree(profile);
-        }
-    }
-
-    /** The Chromium on PATH, or null; {@code -Dchromium=PATH} names one, {@code -Dchromium=none} draws pages only. */
-    static String chromium() {
-        String chosen = System.getProperty("chromium");
-        if (chosen != null && !chosen.isBlank()) {
-            return chosen.equals("none") ? null : chosen;
-        }
-        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                    return Path.of(dir, name).toString();
-                }
-            }
-        }
-        return null;
-    }
-
-    /** Headless, quiet and offline; a fresh profile each time, so runs never share state. */
-    static List<String> chromiumCommand(String chromium, Path profile) {
-        return List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--hide-scrollbars", "--virtual-time-budget=10000", "--user-data-dir=" + profile);
-    }
-
-    private static boolean runChromium(List<String> command) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            if (!process.waitFor(CHROMIUM_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return false;
-            }
-            return process.exitValue() == 0;
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** Removes the temporary Chromium profile this class created. */
-    private static void deleteTree(Path dir) throws IOException {
-        try (var paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 

@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -25,30 +40,30 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-Report.MachineResults machine = Report.machine();
+MachineResults machine = Report.machine();
 Path csv = machine.csv("answer");
 if (!Files.isRegularFile(csv)) {
     Report.quit("nothing to draw: no " + csv + " (./jbang study/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
 }
 
-List<String> PHASES = StudyResults.ANSWER_PHASES;
+List<String> PHASES = AnswerResults.ANSWER_PHASES;
 List<String> LABELS = List.of("launcher (JBang or its cache)", "JVM start to main", "options and checks", "pre-read",
         "first search (cold JIT)", "summary", "exit");
 
 // Every field is untrusted: the one reader of results reads the rows (report/StudyResults.java), and a
 // row whose chapter is not a chapter's or a Go variant's name, or whose seconds are not finite and
 // non-negative, is left out with one line naming its file and line. The newest row of each chapter is drawn.
-StudyResults.AnswerCsv readOrQuit(Path csv) {
+AnswerResults.AnswerCsv readOrQuit(Path csv) {
     try {
-        return StudyResults.readAnswers(csv);
+        return AnswerResults.read(csv);
     } catch (StudyResults.NotResultsException notAnswers) {
         Report.quit(notAnswers.getMessage());
         return null;
     }
 }
-StudyResults.AnswerCsv answers = readOrQuit(csv);
+AnswerResults.AnswerCsv answers = readOrQuit(csv);
 answers.problems().forEach(System.out::println);
-List<StudyResults.Answer> newest = answers.newestOfEach();
+List<AnswerResults.Answer> newest = answers.newestOfEach();
 if (newest.isEmpty()) {
     Report.quit("nothing to draw: " + csv + " has no row that reads");
 }
@@ -58,8 +73,8 @@ StringColumn chapters = StringColumn.create("chapter");
 DoubleColumn medians = DoubleColumn.create("median_s");
 Map<String, DoubleColumn> phaseColumns = new LinkedHashMap<>();
 for (String phase : PHASES) phaseColumns.put(phase, DoubleColumn.create(phase + "_s"));
-for (StudyResults.Answer row : newest.stream().sorted(Comparator.comparing((StudyResults.Answer a) -> a.isGo() ? 1 : 0)
-        .thenComparing(a -> StudyResults.chapterNumber(a.chapter())).thenComparing(StudyResults.Answer::chapter)).toList()) {
+for (AnswerResults.Answer row : newest.stream().sorted(Comparator.comparing((AnswerResults.Answer a) -> a.isGo() ? 1 : 0)
+        .thenComparing(a -> StudyResults.chapterNumber(a.chapter())).thenComparing(AnswerResults.Answer::chapter)).toList()) {
     chapters.append(row.isGo() ? row.chapter() : Report.shortName(row.chapter()));
     medians.append(row.medianSeconds());
     for (String phase : PHASES) {
@@ -74,20 +89,20 @@ System.out.println(answer.printAll());
 List<Trace> bars = new ArrayList<>();
 for (int i = 0; i < PHASES.size(); i++) {
     bars.add(BarTrace.builder(chapters, phaseColumns.get(PHASES.get(i))).name(LABELS.get(i))
-            .marker(Marker.builder().color(Report.colour(i)).build()).build());
+            .marker(Marker.builder().color(ChartColours.colour(i)).build()).build());
 }
 DoubleColumn goSeconds = DoubleColumn.create("go_s");
 for (int row = 0; row < answer.rowCount(); row++) {
     goSeconds.append(chapters.get(row).startsWith("Go") ? medians.getDouble(row) : 0);
 }
 bars.add(BarTrace.builder(chapters, goSeconds).name("Go one-shot (whole process)")
-        .marker(Marker.builder().color(Report.colour(PHASES.size())).build()).build());
+        .marker(Marker.builder().color(ChartColours.colour(PHASES.size())).build()).build());
 Report.chart("answer", new Figure(
         Layout.builder().title("What you wait for: one-shot commands, shell to exit, by phase<br><sup>" + machine.name
                         + " · median of each phase over the runs · warm page cache</sup>")
                 .barMode(Layout.BarMode.STACK).showLegend(true)
                 .xAxis(Axis.builder().title("chapter").build())
                 .yAxis(Axis.builder().title("seconds").build())
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         bars.toArray(new Trace[0])));
 Report.loaded("answer", answer);

@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -35,7 +50,7 @@ Table rows = (sweepRows.where(sweepRows.longColumn("chunk_bytes").isNotMissing()
 if (rows.isEmpty()) {
     Report.quit(Report.machine().csv("chunks") + " has no row with a chunk size: the study's chunk sweep writes them");
 }
-List<StudyResults.Wall> walls = Report.walls();
+List<MemoryWall> walls = Report.walls();
 
 StringColumn chunkSizes(NumericColumn<?> bytes) {
     StringColumn sizes = StringColumn.create("chunk");
@@ -46,7 +61,7 @@ StringColumn chunkSizes(NumericColumn<?> bytes) {
 }
 
 rows.addColumns(chunkSizes(rows.longColumn("chunk_bytes")));
-Table sweep = rows.selectColumns("chapter", "workers", "chunk", "mean_s", "mbps", "read_calls");
+Table sweep = rows.selectColumns("chapter", "workers", "chunk", "mean_s", "mbps", "read_calls_per_gib");
 walls.stream().findFirst().ifPresent(memory -> sweep.addColumns(Report.percentOf(memory, sweep)));
 sweep.setName("Chunk sweep (warm cache), " + Report.machine().name);
 System.out.println(sweep.printAll());
@@ -73,20 +88,20 @@ boolean anyCalls = false;
 for (Table one : rows.splitOn("chapter", "workers", "page_cache").asTableList()) {
     String name = Report.shortName(one.stringColumn("chapter").get(0)) + (oneWorkerCount ? "" : ", " + one.intColumn("workers").get(0) + (one.intColumn("workers").get(0) == 1 ? " worker" : " workers"))
             + (onePageCache ? "" : ", page cache " + one.stringColumn("page_cache").get(0));
-    String colour = Report.colour(series++);
+    String colour = ChartColours.colour(series++);
     lines.add(ScatterTrace.builder(one.longColumn("chunk_bytes"), one.doubleColumn("mbps"))
             .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name + ", MB/s")
             .line(Line.builder().color(colour).build()).marker(Marker.builder().color(colour).build()).build());
-    Table counted = one.where(one.doubleColumn("read_calls").isNotMissing());
+    Table counted = one.where(one.doubleColumn("read_calls_per_gib").isNotMissing());
     if (!counted.isEmpty()) {
         anyCalls = true;
-        lines.add(ScatterTrace.builder(counted.longColumn("chunk_bytes"), counted.doubleColumn("read_calls"))
+        lines.add(ScatterTrace.builder(counted.longColumn("chunk_bytes"), counted.doubleColumn("read_calls_per_gib"))
                 .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name + ", read calls per GiB").yAxis(ScatterTrace.YAxis.Y2)
                 .line(Line.builder().color(colour).dash(Line.Dash.DASH).build()).marker(Marker.builder().color(colour).build()).build());
     }
 }
 if (!anyCalls) {
-    System.out.println("(no read_calls in " + Report.machine().csv("chunks") + ": its rows are older than the bill, so the chart draws MB/s alone)");
+    System.out.println("(no read_calls_per_gib in " + Report.machine().csv("chunks") + ": its rows are older than the bill, so the chart draws MB/s alone)");
 }
 String workersNote = oneWorkerCount ? ", " + rows.intColumn("workers").get(0) + " workers" : "";
 
@@ -97,7 +112,7 @@ Layout chunkLayout(boolean withCalls) {
             .title(Report.title((withCalls ? "MB/s and read calls per GiB" : "MB/s") + " by bytes per read, warm cache" + workersNote, rows))
             .xAxis(Axis.builder().title("bytes per read (chunk)").type(Axis.Type.LOG).tickSettings(everySize).build())
             .yAxis(Axis.builder().title(withCalls ? "MB/s (decimal), solid" : "MB/s (decimal)").build())
-            .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX);
+            .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX);
     if (withCalls) {
         layout.yAxis2(Axis.builder().title("read calls per GiB searched, dashed (log)").type(Axis.Type.LOG)
                 .side(Axis.Side.right).overlaying(ScatterTrace.YAxis.Y).build());

@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -27,9 +42,9 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 // The machine the notebooks draw by default comes first; its charts folder holds these charts.
-Report.MachineResults home = Report.machine();
-List<Report.MachineResults> machines = new ArrayList<>(Report.machines(Report.ROOT));
-machines.sort(Comparator.comparing((Report.MachineResults m) -> !m.name.equals(home.name)).thenComparing(m -> m.name));
+MachineResults home = Report.machine();
+List<MachineResults> machines = new ArrayList<>(Report.machines(Report.ROOT));
+machines.sort(Comparator.comparing((MachineResults m) -> !m.name.equals(home.name)).thenComparing(m -> m.name));
 
 StringColumn machineColumn = StringColumn.create("machine");
 StringColumn chapterColumn = StringColumn.create("chapter");
@@ -39,7 +54,7 @@ DoubleColumn shareColumn = DoubleColumn.create("pct_of_own_wall");
 Map<String, String> shortByNumber = new TreeMap<>();
 List<String> series = new ArrayList<>(), captions = new ArrayList<>();
 
-for (Report.MachineResults machine : machines) {
+for (MachineResults machine : machines) {
     if (!machine.has("scoreboard")) {
         System.out.println("(" + machine.name + " has no scoreboard.csv; left out)");
         continue;
@@ -47,7 +62,7 @@ for (Report.MachineResults machine : machines) {
     Report.Selected selected = Report.select(machine, "scoreboard", "warm");
     machine.report(selected.notes());
     Table rows = selected.rows();
-    Optional<StudyResults.Wall> wall = Report.walls(machine, false).stream().findFirst();
+    Optional<MemoryWall> wall = Report.walls(machine, false).stream().findFirst();
     if (wall.isEmpty()) {
         System.out.println("(" + machine.name + " has no memory-read wall in wall.csv, so no shares for it)");
     }
@@ -95,7 +110,7 @@ List<Trace> mbpsBars = new ArrayList<>(), shareBars = new ArrayList<>();
 for (int i = 0; i < series.size(); i++) {
     Table one = ours.where(ours.stringColumn("machine").isEqualTo(series.get(i))).sortAscendingOn("number");
     StringColumn names = one.stringColumn("number").map(shortByNumber::get);
-    Marker colour = Marker.builder().color(Report.colour(i)).build();
+    Marker colour = Marker.builder().color(ChartColours.colour(i)).build();
     mbpsBars.add(BarTrace.builder(names, one.doubleColumn("mbps")).orientation(BarTrace.Orientation.HORIZONTAL)
             .name(series.get(i)).marker(colour).build());
     Table withShares = one.where(one.doubleColumn("pct_of_own_wall").isNotMissing());
@@ -117,7 +132,7 @@ Report.chart("machines-mbps", new Figure(
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP).showLegend(true).margin(room)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         mbpsBars.toArray(new Trace[0])));
 if (!shareBars.isEmpty()) {
     Report.chart("machines-share-of-wall", new Figure(
@@ -125,7 +140,7 @@ if (!shareBars.isEmpty()) {
                     .xAxis(Axis.builder().title("% of the machine's memory-read wall").build())
                     .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                     .barMode(Layout.BarMode.GROUP).showLegend(true).margin(room)
-                    .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                    .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
             shareBars.toArray(new Trace[0])));
 }
 Report.loaded("ours", ours, "mbpsByChapter", mbpsByChapter, "article", article);

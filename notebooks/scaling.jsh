@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -28,7 +43,7 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 Table rows = Report.results("scaling").sortAscendingOn("chapter", "page_cache", "workers");
-List<StudyResults.Wall> walls = Report.walls();
+List<MemoryWall> walls = Report.walls();
 List<String> pageCaches = Report.pageCaches(rows);
 boolean onePageCache = pageCaches.size() == 1;
 
@@ -75,9 +90,9 @@ for (int c = 0; c < chapters.size(); c++) {
         }
         String name = Report.shortName(chapter) + (onePageCache ? "" : ", page cache " + pageCaches.get(p));
         // each chapter its colour and marker; a second page cache the same, dashed
-        Line line = Line.builder().color(Report.colour(c)).dash(p == 0 ? Line.Dash.SOLID : Line.Dash.DASH).build();
+        Line line = Line.builder().color(ChartColours.colour(c)).dash(p == 0 ? Line.Dash.SOLID : Line.Dash.DASH).build();
         everyChapter.add(ScatterTrace.builder(one.intColumn("workers"), one.doubleColumn("mbps"))
-                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).marker(Report.marker(c)).line(line).build());
+                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).marker(ChartColours.marker(c)).line(line).build());
         double base = one.doubleColumn("mbps").getDouble(0); // sorted by workers: the fewest first
         DoubleColumn times = one.doubleColumn("mbps").divide(base).setName("gain");
         for (int i = 0; i < one.rowCount(); i++) {
@@ -85,7 +100,7 @@ for (int c = 0; c < chapters.size(); c++) {
             gainWorkers.append(one.intColumn("workers").getInt(i)); gain.append(Math.round(times.getDouble(i) * 100) / 100.0);
         }
         relative.add(ScatterTrace.builder(one.intColumn("workers"), times)
-                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).marker(Report.marker(c)).line(line).build());
+                .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).marker(ChartColours.marker(c)).line(line).build());
     }
 }
 Table gains = Table.create("MB/s as a multiple of the chapter's own at its fewest workers", gainChapter, gainPageCache, gainWorkers, gain);
@@ -93,13 +108,13 @@ System.out.println(gains.printAll());
 Report.chart("scaling-all", new Figure(
         Layout.builder().title(Report.title("The parallel chapters: MB/s by number of workers, warm cache", rows))
                 .xAxis(workersAxis).yAxis(mbpsAxis)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         everyChapter.toArray(new Trace[0])), walls);
 int fewest = (int) rows.intColumn("workers").min();
 Report.chart("scaling-relative", new Figure(
         Layout.builder().title(Report.title("What more workers bring: MB/s as a multiple of each chapter's own at "
                         + fewest + " worker" + (fewest == 1 ? "" : "s") + ", warm cache", rows))
                 .xAxis(workersAxis).yAxis(Axis.builder().title("× the chapter's MB/s at " + fewest + " worker" + (fewest == 1 ? "" : "s")).build())
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         relative.toArray(new Trace[0])));
 Report.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "gains", gains, "rows", rows);

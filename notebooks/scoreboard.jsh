@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -32,7 +47,7 @@ Table rows = Report.results("scoreboard");
 if (Report.machine().has("pagecache")) {
     rows = rows.append(Report.results("pagecache"));
 }
-List<StudyResults.Wall> walls = Report.walls();
+List<MemoryWall> walls = Report.walls();
 List<String> pageCaches = Report.pageCaches(rows);
 
 Table scoreboard = (pageCaches.size() > 1 ? rows.selectColumns("chapter", "page_cache", "workers", "mean_s", "mbps")
@@ -59,15 +74,15 @@ for (String pageCache : pageCaches) {
 List<String> signs = new ArrayList<>();
 signs.add("Log scale: each major gridline is 10 times the one before; the figure is printed at each bar's end");
 // Several bars a chapter (one per page-cache setting) need a taller chart for their figures to stand apart.
-int scoreboardHeightPx = severalPageCaches ? Report.CHART_HEIGHT_PX * 3 / 2 : Report.CHART_HEIGHT_PX;
+int scoreboardHeightPx = severalPageCaches ? ChartPage.CHART_HEIGHT_PX * 3 / 2 : ChartPage.CHART_HEIGHT_PX;
 Figure scoreboardChart = new Figure(
         Layout.builder().title(Report.title("Scoreboard, warm cache: MB/s by chapter", rows))
                 .xAxis(Axis.builder().title("MB/s (decimal), log scale").type(Axis.Type.LOG).build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP).showLegend(severalPageCaches)
-                .width(Report.CHART_WIDTH_PX).height(scoreboardHeightPx).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(scoreboardHeightPx).build(),
         bars.toArray(new Trace[0]));
-Report.chart("scoreboard", scoreboardChart, walls, new Report.Extras(true, signs, scoreboardHeightPx));
+Report.chart("scoreboard", scoreboardChart, walls, new ChartPage.Extras(true, signs, scoreboardHeightPx));
 
 // The spread: every timed run (run_s) of every chapter, as a percentage of that chapter's median
 // run, so that a 1 s chapter's noise and a 5 s chapter's read on one scale. A point far to the
@@ -105,7 +120,7 @@ for (int p = 0; p < pageCaches.size(); p++) {
     }
     points.add(ScatterTrace.builder(one.doubleColumn("pct_of_median"), Report.shortNames(one))
             // the page cache's colour on the scoreboard, and a shape of its own
-            .mode(ScatterTrace.Mode.MARKERS).text(hover).marker(Report.marker(p + p * Report.COLOURS.size()))
+            .mode(ScatterTrace.Mode.MARKERS).text(hover).marker(ChartColours.marker(p + p * ChartColours.COLOURS.size()))
             .name(severalPageCaches ? "page cache: " + pageCaches.get(p) : "a timed run").build());
 }
 List<String> spreadSigns = new ArrayList<>();
@@ -114,6 +129,6 @@ Report.chart("scoreboard-spread", new Figure(
         Layout.builder().title(Report.title("Spread, warm cache: every timed run against its chapter's median", rows))
                 .xAxis(Axis.builder().title("run time, % of the chapter's median run").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).categoryOrder(Axis.CategoryOrder.CATEGORY_ASCENDING).build())
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
-        points.toArray(new Trace[0])), List.of(), new Report.Extras(false, spreadSigns));
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
+        points.toArray(new Trace[0])), List.of(), new ChartPage.Extras(false, spreadSigns));
 Report.loaded("scoreboard", scoreboard, "spread", spread, "rows", rows);

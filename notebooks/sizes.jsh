@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -34,7 +49,7 @@ if (!Report.machine().has("sizes")) {
 // chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.
 StudyResults.Csv sizesCsv = StudyResults.read(Report.machine().csv("sizes")); // strict: a bad row is left out, with its line
 sizesCsv.problems().forEach(System.out::println);
-Table allRows = Report.table("sizes", sizesCsv.rows());
+Table allRows = ResultsTable.table("sizes", sizesCsv.rows());
 Map<String, Integer> newest = new LinkedHashMap<>();
 for (Row row : allRows) {
     if (row.getString("machine").isEmpty() || row.getString("machine").equals(Report.machine().name)) {
@@ -93,12 +108,12 @@ Report.chart("sizes", new Figure(
         Layout.builder().title("MB/s by file size, " + Report.machine().name + ": warm while it fits in memory, cold past it")
                 .xAxis(Axis.builder().title("file size").type(Axis.Type.LOG).tickSettings(everySize).build())
                 .yAxis(Axis.builder().title("MB/s (decimal)").type(Axis.Type.LOG).build())
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         mbpsLines.toArray(new Trace[0])), Report.walls());
 Report.chart("sizes-seconds-per-gib", new Figure(
         Layout.builder().title("Seconds per GiB by file size, " + Report.machine().name)
                 .xAxis(Axis.builder().title("file size").type(Axis.Type.LOG).tickSettings(everySize).build())
                 .yAxis(Axis.builder().title("seconds per GiB").build())
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         secondsLines.toArray(new Trace[0])));
 Report.loaded("sweep", sweep, "rows", rows);

@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -37,7 +52,7 @@ Table captionRows = scoreboard; // what the charts' second title line describes
 
 Table go;
 String goLabel;
-List<StudyResults.Wall> walls;
+List<MemoryWall> walls;
 if (goHere) {
     // Both sides from the sitting itself, every round of it: the median over the rounds of each
     // call's median run, as yardsticks/VersusGo.java prints them (not the scoreboard's Java, measured at another moment).
@@ -89,7 +104,7 @@ Report.chart("vs-article-mbps", new Figure(
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.doubleColumn("java_mbps"))
                 .orientation(BarTrace.Orientation.HORIZONTAL).name(javaLabel).build(),
         BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.numberColumn("go_mb_per_s"))
@@ -101,7 +116,7 @@ Report.chart("vs-article-speedup", new Figure(
                 .xAxis(Axis.builder().title("times faster than chapter 1").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.numberColumn("java_speedup"))
                 .orientation(BarTrace.Orientation.HORIZONTAL).name(javaLabel).build(),
         BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.numberColumn("go_speedup"))

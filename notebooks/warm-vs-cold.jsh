@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -48,7 +63,7 @@ System.out.println(warmVsCold.printAll());
 
 // The cold chapters beside fio: each one's median over fio.csv's newest sitting ÷ fio's best O_DIRECT job there,
 // and ÷ its best job that checks every byte as it lands, as a chapter does.
-StudyResults.FioComparison fio = StudyResults.fioComparison(Report.machine().folder);
+FioBesideResults.FioComparison fio = FioBesideResults.comparison(Report.machine().folder);
 fio.notes().forEach(System.out::println);
 System.out.println(fio.line());
 Function<Table, StringColumn> namesBesideFio = rows -> StringColumn.create("name", rows.stringColumn("chapter").asList().stream()
@@ -77,7 +92,7 @@ Report.chart("warm-vs-cold", new Figure(
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         sideBySide.toArray(new Trace[0])));
 Report.chart("cold", new Figure(
         Layout.builder().title(Report.title("Cold page cache: MB/s by chapter, the file evicted before every run", coldRows)
@@ -85,6 +100,6 @@ Report.chart("cold", new Figure(
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP).showLegend(pageCaches.size() > 1)
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         coldAlone.toArray(new Trace[0])));
 Report.loaded("warmVsCold", warmVsCold, "coldRows", coldRows, "warmRows", warmRows);

@@ -4,9 +4,24 @@
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order, and Report needs StudyResults declared before it.
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
 //SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
 //SOURCES ChartImage.java
 // lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
 //DEPS ../lib/harness/Machine.java
@@ -87,7 +102,7 @@ Table firstVsSteady = Table.create("First run against the steady state (" + tabl
 System.out.println(firstVsSteady.printAll());
 
 // One line per series, each with a look of its own: ten colours, then the same colours dashed
-// with square markers (Report.line, Report.marker), so that no two lines in the legend look alike.
+// with square markers (ChartColours.line, ChartColours.marker), so that no two lines in the legend look alike.
 // Seconds span orders of magnitude, hence the log axis.
 List<Trace> lines = new ArrayList<>();
 int index = 0;
@@ -96,13 +111,13 @@ for (Row row : rows) {
     Table one = everyRun.where(everyRun.stringColumn("series").isEqualTo(name));
     lines.add(ScatterTrace.builder(one.intColumn("run"), one.doubleColumn("seconds"))
             .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name)
-            .marker(Report.marker(index)).line(Report.line(index)).build());
+            .marker(ChartColours.marker(index)).line(ChartColours.line(index)).build());
     index++;
 }
 Report.chart("warmup-" + tableName, new Figure(
         Layout.builder().title(Report.title("Seconds per run, warm-up runs first (" + tableName + ")", rows))
                 .xAxis(Axis.builder().title("run (warm-up, then timed)").tickSettings(TickSettings.builder().dTick(1).build()).build()) // whole runs only
                 .yAxis(Axis.builder().title("seconds").type(Axis.Type.LOG).build())
-                .width(Report.CHART_WIDTH_PX).height(Report.CHART_HEIGHT_PX).build(),
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         lines.toArray(new Trace[0])));
 Report.loaded("firstVsSteady", firstVsSteady, "everyRun", everyRun, "rows", rows);

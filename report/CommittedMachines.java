@@ -56,6 +56,6 @@ final class CommittedMachines {
 
     /** The folder under {@code root} a study of {@code machine} measures into: its name, unless a committed folder has it. */
     static String studyFolder(Path root, String machine) {
-        return of(root).orElse(Set.of()).contains(machine) ? machine + StudyResults.OWN_FOLDER_SUFFIX : machine;
+        return of(root).orElse(Set.of()).contains(machine) ? machine + ResultsFolder.OWN_FOLDER_SUFFIX : machine;
     }
 }

@@ -6,6 +6,14 @@
 //SOURCES ../yardsticks/GoHaystack.java
 //SOURCES ../yardsticks/VersusGo.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
+//SOURCES ../report/MachineDescription.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/ArticleFigures.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -69,10 +77,10 @@ public class AnswerRound implements Callable<Integer> {
     static final String TABLE = "answer";
 
     /** The CSV's columns, as its one reader (report/StudyResults.java) reads them back. */
-    static final List<String> COLUMNS = StudyResults.ANSWER_COLUMNS;
+    static final List<String> COLUMNS = AnswerResults.ANSWER_COLUMNS;
 
     /** The phases in the order they happen, each the difference of two marks of the phases line. */
-    static final List<String> PHASES = StudyResults.ANSWER_PHASES;
+    static final List<String> PHASES = AnswerResults.ANSWER_PHASES;
 
     private static final Pattern PHASES_LINE = Pattern.compile("^phases: origin=launcher((?: \\w+_s=[\\d.]+)+)(?: preread=(yes|no))?.*$");
     private static final Pattern MARK = Pattern.compile("(\\w+)_s=([\\d.]+)");
@@ -283,9 +291,9 @@ public class AnswerRound implements Callable<Integer> {
         if (!Files.exists(csv) || isEmpty(csv)) {
             return Set.of(); // an empty file (as a full disk once left it) holds no row: the round appends its header and rows
         }
-        StudyResults.AnswerCsv answers;
+        AnswerResults.AnswerCsv answers;
         try {
-            answers = StudyResults.readAnswers(csv);
+            answers = AnswerResults.read(csv);
         } catch (StudyResults.NotResultsException notAnswers) {
             throw new UserMistakeException(notAnswers.getMessage());
         }
@@ -429,7 +437,7 @@ public class AnswerRound implements Callable<Integer> {
 
     /**
      * Refuses, before anything is measured, an existing file that is not an answer-round CSV, as
-     * its one reader finds it ({@link StudyResults#readAnswers}). Rows it would leave out are the
+     * its one reader finds it ({@link AnswerResults#read}). Rows it would leave out are the
      * notebook's to say; the rows appended here are whole either way.
      */
     static void checkHeader(Path csv) throws IOException {
@@ -437,7 +445,7 @@ public class AnswerRound implements Callable<Integer> {
             return;
         }
         try {
-            StudyResults.readAnswers(csv);
+            AnswerResults.read(csv);
         } catch (StudyResults.NotResultsException notAnswers) {
             throw new UserMistakeException(Quote.name(csv) + " exists and is not an answer-round CSV; left it alone");
         }

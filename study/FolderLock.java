@@ -69,7 +69,10 @@ final class FolderLock implements AutoCloseable {
             channel.truncate(0);
             channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
             return new FolderLock(channel, lock);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            channel.close();
+            throw lib.cli.IoMessage.naming(path, e); // a full disk's message names no file
+        } catch (RuntimeException e) {
             channel.close();
             throw e;
         }

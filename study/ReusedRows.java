@@ -23,11 +23,11 @@ final class ReusedRows {
     private ReusedRows() {}
 
     /** Whether {@code step} measures what its chapter's scoreboard step measured, on {@code processors} cores. */
-    static boolean sameAsScoreboard(Study.Step step, int processors) {
+    static boolean sameAsScoreboard(StudyStep step, int processors) {
         boolean asIs = step.pageCache().equals("as-is") && !step.cold();
         return asIs && switch (step.table()) {
             case Study.SCALING -> step.workers() == processors && step.chunkBytes() == null;
-            case Study.CHUNKS_TABLE -> step.workers() == Study.Step.CHAPTER_DEFAULT
+            case Study.CHUNKS_TABLE -> step.workers() == StudyStep.CHAPTER_DEFAULT
                     && Objects.equals(step.chunkBytes(), ChunkedSearch.DEFAULT_CHUNK_BYTES);
             default -> false;
         };

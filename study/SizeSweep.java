@@ -183,7 +183,11 @@ public class SizeSweep implements Callable<Integer> {
     static void describeMachineIfUndescribed(Path folder, Path haystacks, int runs, int warmup) throws IOException {
         Path json = folder.resolve("machine.json");
         if (!Files.exists(json)) {
-            Files.writeString(json, Machine.json(Machine.current().description(haystacks.toAbsolutePath(), Instant.now(), runs < 5 || warmup == 0)));
+            try {
+                Files.writeString(json, Machine.json(Machine.current().description(haystacks.toAbsolutePath(), Instant.now(), runs < 5 || warmup == 0)));
+            } catch (IOException e) {
+                throw lib.cli.IoMessage.naming(json, e); // a full disk's message names no file
+            }
         }
     }
 

@@ -3,7 +3,17 @@
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
+//SOURCES ../report/MachineDescription.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/ArticleFigures.java
 //SOURCES ../report/StudyReport.java
+//SOURCES ../report/ReportTables.java
+//SOURCES ../report/ReportHtml.java
 //SOURCES AnswerRound.java
 //SOURCES StudyProgress.java
 //SOURCES ../yardsticks/NativeYardstick.java
@@ -14,6 +24,11 @@
 //SOURCES FolderLock.java
 //SOURCES ../report/CommittedMachines.java
 //SOURCES SizeSweep.java
+//SOURCES StudyStep.java
+//SOURCES StudyPlan.java
+//SOURCES StepCommand.java
+//SOURCES StudyFolder.java
+//SOURCES StudyOptions.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -43,6 +58,7 @@ import lib.cli.Quote;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.cli.SizeConverter;
+import lib.cli.ToolCommand;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
 import picocli.CommandLine;
@@ -145,7 +161,7 @@ public class Study implements Callable<Integer> {
     List<Integer> sweep;
 
     /** --quick, --full or neither; set with the options, in {@link #call}. */
-    private StudyDepth depth = StudyDepth.STANDARD;
+    StudyDepth depth = StudyDepth.STANDARD;
 
     @Option(names = "--chunks", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
             defaultValue = "4k,16k,64k,256k,1m,4m,16m,64m",
@@ -196,67 +212,20 @@ public class Study implements Callable<Integer> {
     static final List<String> MEASURING_OPTIONS = List.of("--resume", "--only", "--sweep", "--chunks", "--flamegraphs",
             "--runs", "--warmup", "--size");
 
-    /**
-     * One step: a chapter (or wall, notebook) at a worker count, warm or cold, at a read size (null:
-     * the chapter's own), from a page-cache state ({@code --page-cache}), into one table.
-     */
-    record Step(String table, String chapter, int workers, boolean cold, Long chunkBytes, String pageCache) {
-        /** The chapter's own worker count: one per processor, or 1 for a single-threaded chapter (the chapter knows). */
-        static final int CHAPTER_DEFAULT = 0;
-
-        Step(String table, String chapter, int workers, boolean cold) {
-            this(table, chapter, workers, cold, null);
-        }
-
-        Step(String table, String chapter, int workers, boolean cold, Long chunkBytes) {
-            this(table, chapter, workers, cold, chunkBytes, "as-is");
-        }
-
-        String cache() {
-            return cold ? "cold" : "warm";
-        }
-
-        /**
-         * What identifies its row in the CSVs, as a row read back gives it ({@link StudyResults#resumeKey};
-         * the answer round's, {@link AnswerRound#resumeKey}).
-         */
-        String key(long fileBytes) {
-            if (table.equals(AnswerRound.TABLE)) {
-                return AnswerRound.resumeKey(chapter);
-            }
-            return StudyResults.resumeKey(table, chapter, workers, cache(), pageCache, fileBytes, chunkBytes);
-        }
-
-        boolean measures() {
-            return TABLES.contains(table);
-        }
-
-        @Override
-        public String toString() {
-            return switch (table) {
-                case CHARTS -> "charts      notebooks/{" + chapter + "}.jsh";
-                case REPORT -> "report      index.html";
-                default -> String.format(Locale.ROOT, "%-11s %-28s %-11s %s%s", table, chapter,
-                        workers == CHAPTER_DEFAULT ? "" : "workers=" + workers, cache(),
-                        (chunkBytes == null ? "" : " chunk=" + Sizes.human(chunkBytes))
-                                + (table.equals(PAGE_CACHE_TABLE) ? ", page cache " + pageCache : ""));
-            };
-        }
-    }
-
+    // What the study works with, once its options are checked: read by StudyPlan, StepCommand and StudyFolder.
 
     /** FILE, from {@link #runOptions}. */
-    private Path file;
-    private Path folder;
-    private String machine;
+    Path file;
+    Path folder;
+    String machine;
     /** Every chapter in variants/, with what it declares of itself. */
-    private SequencedMap<String, Set<ChapterTrait>> traits;
-    private final NativeYardstick nativeYardstick = new NativeYardstick();
+    SequencedMap<String, Set<ChapterTrait>> traits;
+    final NativeYardstick nativeYardstick = new NativeYardstick();
     private boolean reportWritten;
     /** Chapters this CPU cannot run (chapter 12 without AVX-512), with the chapter's reason: not run again, not failures. */
-    private final Map<String, String> notOnThisCpu = new LinkedHashMap<>();
+    final Map<String, String> notOnThisCpu = new LinkedHashMap<>();
     /** The haystack's size, for machine.json when it is written again. */
-    private long studiedBytes;
+    long studiedBytes;
 
     public static void main(String[] args) {
         Study study = new Study();
@@ -281,7 +250,7 @@ public class Study implements Callable<Integer> {
         if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
             throw new UserMistakeException("run the study from the project's root directory (where ./jbang and variants/ are)");
         }
-        checkOptions();
+        StudyOptions.check(this);
         // A study measures into its own machine's folder, never into one committed with the project (CommittedMachines).
         machine = machineName != null ? machineName : CommittedMachines.studyFolder(results, Machine.current().name());
         folder = results.resolve(machine);
@@ -290,14 +259,14 @@ public class Study implements Callable<Integer> {
                     + results.resolve(CommittedMachines.FILE_NAME) + "), so this study measures into " + folder + " instead");
         }
         List<String> chapters = chapters();
-        List<Step> steps = reportOnly ? finish() : plan(chapters);
-        if (steps.stream().noneMatch(Step::measures) && !reportOnly) {
+        List<StudyStep> steps = reportOnly ? StudyPlan.finish(this) : StudyPlan.plan(this, chapters);
+        if (steps.stream().noneMatch(StudyStep::measures) && !reportOnly) {
             throw new UserMistakeException("nothing to run: --only " + String.join(",", only) + " leaves no step");
         }
         int processors = Runtime.getRuntime().availableProcessors();
         if (dryRun) {
             steps.forEach(step -> System.out.println(step + "   " + (ReusedRows.sameAsScoreboard(step, processors)
-                    ? "(the scoreboard's row, copied) " : "") + String.join(" ", command(step))));
+                    ? "(the scoreboard's row, copied) " : "") + String.join(" ", StepCommand.of(this, step))));
             return sizeRound(true);
         }
         if (reportOnly && !Files.isDirectory(folder)) {
@@ -310,7 +279,7 @@ public class Study implements Callable<Integer> {
     }
 
     /** The steps, in this machine's folder, locked. */
-    private int run(List<Step> steps) throws IOException, InterruptedException {
+    private int run(List<StudyStep> steps) throws IOException, InterruptedException {
         for (String table : TABLES) {
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
@@ -318,11 +287,11 @@ public class Study implements Callable<Integer> {
         long fileBytes = -1;
         Set<String> done = Set.of();
         if (!reportOnly) {
-            done = resume ? rowsPresent() : Set.of(); // a broken row is named before an hour is spent
-            checkMachineDescription(); // before a haystack is made for a study that cannot run
+            done = resume ? StudyFolder.rowsPresent(this) : Set.of(); // a broken row is named before an hour is spent
+            StudyFolder.checkMachineDescription(this); // before a haystack is made for a study that cannot run
             runOptions.findOrCreateFile(System.err);
             fileBytes = Files.size(file);
-            describeMachine(fileBytes);
+            StudyFolder.describeMachine(this, fileBytes);
         }
         int sizeRoundStatus = reportOnly ? 0 : sizeRound(false); // first, so that the charts and the report at the end draw it
 
@@ -330,9 +299,9 @@ public class Study implements Callable<Integer> {
         List<String> failed = new ArrayList<>();
         Set<String> onScoreboard = new HashSet<>(); // chapters whose scoreboard row is this study's: only those are copied
         int skipped = 0, notRun = 0;
-        try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> expectedSeconds(step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
+        try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> StepCommand.expectedSeconds(this, step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
             for (int i = 0; i < steps.size(); i++) {
-                Step step = steps.get(i);
+                StudyStep step = steps.get(i);
                 if (ChildProcess.stopping()) {
                     throw new ChildProcess.StoppedException("stopped by a signal before " + step.toString().replaceAll("\\s+", " ")
                             + "; what finished before it is kept (--resume goes on from there)");
@@ -356,7 +325,7 @@ public class Study implements Callable<Integer> {
                     notRun++;
                     continue;
                 }
-                Optional<Step> runnable = drawable(step, progress);
+                Optional<StudyStep> runnable = StudyPlan.drawable(this, step, progress);
                 if (runnable.isEmpty()) {
                     progress.skip(i, step + "  no table of theirs in this study, skipped");
                     skipped++;
@@ -409,45 +378,6 @@ public class Study implements Callable<Integer> {
                 runOptions.runs(), runOptions.warmup(), SizeSweep.DEFAULT_RUNS_PAST_MEMORY, csv("sizes"), dryRun, System.out, System.err);
     }
 
-    /**
-     * Refuses in one line what cannot be meant: a --skip or --only naming nothing or no round,
-     * --machine for a study that measures (it measures this machine, into this machine's folder) or
-     * naming no machine folder, and options --report-only would silently ignore.
-     */
-    private void checkOptions() {
-        CommandLine.ParseResult given = spec.commandLine().getParseResult();
-        if (only != null && (only.isEmpty() || only.stream().anyMatch(String::isBlank))) {
-            throw new UserMistakeException("--only names an empty chapter (a comma too many?); give chapters, e.g. --only V04,V13");
-        }
-        for (String round : skip) {
-            if (!SKIPPABLE.contains(round)) {
-                throw new UserMistakeException("--skip " + Quote.name(round) + ": no such round; the rounds are " + String.join(", ", SKIPPABLE));
-            }
-        }
-        if (machineName != null && !MACHINE_NAME.matcher(machineName).matches()) {
-            throw new UserMistakeException("--machine " + Quote.name(machineName) + " is not a machine's name: lower-case letters and "
-                    + "digits joined by single hyphens, as lib/harness/Machine names a machine, one folder under --results");
-        }
-        if (!reportOnly) {
-            if (machineName != null) {
-                throw new UserMistakeException("--machine goes with --report-only: a study measures this machine, into its own folder ("
-                        + Machine.current().name() + "); leave --machine out");
-            }
-            return;
-        }
-        for (String option : MEASURING_OPTIONS) {
-            if (given.hasMatchedOption(option)) {
-                throw new UserMistakeException("--report-only measures nothing, so " + option + " would be ignored; leave one of them out");
-            }
-        }
-        if (given.hasMatchedPositional(0)) {
-            throw new UserMistakeException("--report-only measures nothing, so FILE would be ignored; leave one of them out");
-        }
-        if (skip.stream().anyMatch(round -> !round.equals(CHARTS))) {
-            throw new UserMistakeException("--report-only runs no rounds: only --skip charts goes with it");
-        }
-    }
-
     /** Every chapter in variants/ (variants/Contents.java), in order; with --only, those named. */
     private List<String> chapters() throws IOException {
         traits = Contents.traits();
@@ -470,250 +400,15 @@ public class Study implements Callable<Integer> {
         return chapters.stream().filter(chapter -> wanted.contains(number(chapter))).toList();
     }
 
-    /**
-     * The scoreboard first, then the sweep, the page-cache round, the read sizes and the cold round, with the walls
-     * before and after each warm round ({@link WallSittings}), then the flame graphs, the charts and the report:
-     * the most wanted figures come first. {@code --quick} takes the scoreboard alone ({@link StudyDepth}).
-     */
-    private List<Step> plan(List<String> chapters) throws IOException {
-        List<Step> steps = new ArrayList<>();
-        for (String chapter : chapters) {
-            steps.add(new Step(SCOREBOARD, chapter, Step.CHAPTER_DEFAULT, false));
-        }
-        if (!skip.contains(SCALING) && depth.takes(SCALING)) {
-            for (String chapter : chapters) {
-                if (!declares(chapter, ChapterTrait.SINGLE_THREADED) && !declares(chapter, ChapterTrait.BYPASSES_PAGE_CACHE)) {
-                    sweep.forEach(workers -> steps.add(new Step(SCALING, chapter, workers, false)));
-                }
-            }
-        }
-        String noPageCacheRound = skip.contains(PAGE_CACHE_TABLE) || !depth.takes(PAGE_CACHE_TABLE) ? null
-                : HugeFolios.whyNot(file.toAbsolutePath().getParent()); // where the file is, or will be, created
-        if (noPageCacheRound != null) {
-            System.err.println("study: no page-cache round here: " + noPageCacheRound);
-        } else if (!skip.contains(PAGE_CACHE_TABLE) && depth.takes(PAGE_CACHE_TABLE)) {
-            // State by state: each chapter finds the cache as the one before left it, so the file is read back
-            // once per state, not once per chapter (lib/harness/PageCache.prepare keeps a state that is already there).
-            for (String state : PAGE_CACHE_STATES) {
-                for (String chapter : chapters) {
-                    if (declares(chapter, ChapterTrait.MAPS_THE_FILE)) {
-                        steps.add(new Step(PAGE_CACHE_TABLE, chapter, Step.CHAPTER_DEFAULT, false, null, state));
-                    }
-                }
-            }
-        }
-        if (!skip.contains(CHUNKS_TABLE) && depth.takes(CHUNKS_TABLE)) {
-            for (String chapter : chapters) {
-                if (CHUNKS_ROUND_CHOICE.contains(number(chapter))) {
-                    chunks.forEach(chunk -> steps.add(new Step(CHUNKS_TABLE, chapter, Step.CHAPTER_DEFAULT, false, chunk)));
-                }
-            }
-        }
-        if (!skip.contains(COLD_TABLE) && depth.takes(COLD_TABLE)) { // last of the rounds: no wall bounds it, so no sitting after it
-            for (String chapter : chapters) {
-                if (COLD_ROUND_CHOICE.contains(number(chapter)) || declares(chapter, ChapterTrait.BYPASSES_PAGE_CACHE)) {
-                    steps.add(new Step(COLD_TABLE, chapter, Step.CHAPTER_DEFAULT, true));
-                }
-            }
-        }
-        boolean wallsWanted = only == null || only.stream().anyMatch(name -> name.trim().equalsIgnoreCase(ONLY_WALLS));
-        if (!skip.contains("walls") && wallsWanted) {
-            List<Step> interleaved = WallSittings.interleave(steps);
-            steps.clear();
-            steps.addAll(interleaved);
-            if (!depth.takes(NativeYardstick.TABLE)) {
-                // --quick: the walls' sittings, but not the native yardstick
-            } else if (NativeYardstick.compiler().isEmpty()) {
-                System.err.println("study: no C compiler (cc) on PATH, so the walls round has no native yardstick (" + NativeYardstick.SOURCE + ")");
-            } else {
-                int processors = Runtime.getRuntime().availableProcessors();
-                for (String yardstick : NativeYardstick.MODES.sequencedKeySet()) {
-                    new TreeSet<>(List.of(1, processors)).forEach(workers -> steps.add(new Step(NativeYardstick.TABLE, yardstick, workers, false)));
-                }
-            }
-        }
-        if (!skip.contains(AnswerRound.TABLE) && depth.takes(AnswerRound.TABLE)) {
-            chapters.stream().filter(AnswerRound::timesOneShot).forEach(chapter -> steps.add(new Step(AnswerRound.TABLE, chapter, Step.CHAPTER_DEFAULT, false)));
-        }
-        if (flamegraphs) {
-            for (String chapter : chapters) {
-                if (!declares(chapter, ChapterTrait.EXTERNAL_PROGRAM)) {
-                    steps.add(new Step(FLAMEGRAPHS, chapter, Step.CHAPTER_DEFAULT, false));
-                }
-            }
-        }
-        steps.addAll(finish());
-        return steps;
-    }
-
-    private boolean declares(String chapter, ChapterTrait trait) {
-        return traits.get(chapter).contains(trait);
-    }
-
-    /**
-     * The charts (every notebook of one machine, where Chromium can draw them, in one JShell: see
-     * report/Notebooks.java) and the report.
-     */
-    private List<Step> finish() throws IOException {
-        List<Step> steps = new ArrayList<>();
-        if (!skip.contains(CHARTS) && chromium().isEmpty()) {
-            System.err.println("study: no Chromium here, so no charts (setup/setup-chromium installs it; "
-                    + "then ./jbang study/Study.java --report-only draws them)");
-        }
-        if (!skip.contains(CHARTS) && chromium().isPresent()) {
-            try (Stream<Path> notebooks = Files.list(Path.of("notebooks"))) {
-                steps.add(new Step(CHARTS, notebooks.map(path -> path.getFileName().toString())
-                        .filter(name -> name.endsWith(".jsh"))
-                        .map(name -> name.substring(0, name.length() - ".jsh".length()))
-                        .filter(name -> !ALL_MACHINES_NOTEBOOKS.contains(name))
-                        .sorted()
-                        .collect(java.util.stream.Collectors.joining(",")), 1, false));
-            }
-        }
-        steps.add(new Step(REPORT, "index.html", 1, false));
-        return steps;
-    }
-
-    /**
-     * The step as it runs: the chart step without the notebooks whose table this study has not
-     * measured (each would stop), each said in one line; empty when none is left.
-     */
-    private Optional<Step> drawable(Step step, StudyProgress progress) {
-        if (!step.table().equals(CHARTS)) {
-            return Optional.of(step);
-        }
-        List<String> drawn = new ArrayList<>();
-        for (String notebook : step.chapter().split(",")) {
-            Optional<String> missing = tableNotMeasured(notebook);
-            if (missing.isPresent()) { // e.g. --only V04: no sweep, so nothing for the scaling notebook to draw
-                progress.println("charts: notebooks/" + notebook + ".jsh left out: no " + missing.get() + ".csv in this study");
-            } else {
-                drawn.add(notebook);
-            }
-        }
-        return drawn.isEmpty() ? Optional.empty() : Optional.of(new Step(CHARTS, String.join(",", drawn), 1, false));
-    }
-
-    /** The results table a notebook draws from, when this study has not measured it. */
-    private Optional<String> tableNotMeasured(String notebook) {
-        String table = switch (notebook) {
-            case "chunks" -> CHUNKS_TABLE;
-            case "scaling" -> SCALING;
-            case "warm-vs-cold" -> COLD_TABLE;
-            case "answer" -> AnswerRound.TABLE;
-            case "sizes" -> "sizes";
-            default -> SCOREBOARD;
-        };
-        return Files.isRegularFile(folder.resolve(table + ".csv")) ? Optional.empty() : Optional.of(table);
-    }
-
-    /** The Chromium on PATH that draws the notebooks' PNGs, as the notebooks look for it. */
-    static Optional<Path> chromium() {
-        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                    return Optional.of(Path.of(dir, name));
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
     /** "V06MmapParallel", "v6" and "V06" all become "V06" ({@link StudyResults#chapterNumber}). */
     static String number(String chapter) {
         return StudyResults.chapterNumber(chapter);
     }
 
-    private List<String> command(Step step) {
-        if (step.table().equals(CHARTS)) {
-            List<String> command = new ArrayList<>(List.of("./jbang", "-Dresults=" + results, "-Dmachine=" + machine, "report/Notebooks.java"));
-            Stream.of(step.chapter().split(",")).forEach(notebook -> command.add("notebooks/" + notebook + ".jsh"));
-            return command;
-        }
-        if (step.table().equals(REPORT)) {
-            return List.of("(writes " + folder.resolve("index.html") + ")");
-        }
-        if (step.table().equals(NativeYardstick.TABLE)) {
-            return nativeYardstick.command(step.chapter(), file, step.workers(), runOptions.runs(), runOptions.warmup());
-        }
-        if (step.table().equals(AnswerRound.TABLE)) {
-            return AnswerRound.command(file, step.chapter(), depth.oneShotRuns(runOptions), csv(AnswerRound.TABLE));
-        }
-        List<String> command = new ArrayList<>();
-        if (WallSittings.isSitting(step)) {
-            command.add(WallSittings.probes(step));
-        } else if (step.table().equals(WALL_TABLE)) {
-            command.add(switch (step.chapter()) {
-                case "WallMemoryRead" -> "memory";
-                case "WallMemoryReadHuge" -> "memory-huge";
-                default -> "copy";
-            });
-        }
-        command.add(file.toString());
-        command.addAll(depth.runsArguments(runOptions));
-        boolean warmupGiven = spec != null && spec.commandLine().getParseResult().hasMatchedOption("--warmup");
-        command.addAll(List.of("--warmup", Integer.toString(depth.warmup(runOptions, warmupGiven, step.table().equals(WALL_TABLE)))));
-        if (step.workers() != Step.CHAPTER_DEFAULT) {
-            command.addAll(List.of("--workers", Integer.toString(step.workers())));
-        } else if (WallSittings.isSitting(step)) {
-            command.addAll(List.of("--workers", WallSittings.workers(Runtime.getRuntime().availableProcessors())));
-        }
-        if (step.chunkBytes() != null) {
-            command.addAll(List.of("--chunk", Long.toString(step.chunkBytes())));
-        }
-        if (step.table().equals(FLAMEGRAPHS)) {
-            command.addAll(List.of("--profile", "--flamegraphs", folder.resolve(FLAMEGRAPHS).toString()));
-        } else {
-            command.addAll(List.of("--csv", csv(step.table()).toString()));
-        }
-        if (step.cold()) {
-            command.add("--cold");
-        }
-        if (!step.pageCache().equals("as-is")) {
-            command.addAll(List.of("--page-cache", step.pageCache()));
-        }
-        return step.table().equals(WALL_TABLE) ? ChildProcess.jbang("yardsticks/WallProbe.java", command).command()
-                : ChildProcess.chapter(step.chapter(), command).command(); // as a user starts it, with its header's options
-    }
-
     /** With --resume, a chapter whose flame graph is already there is not profiled again. */
-    private boolean graphPresent(Step step) {
+    private boolean graphPresent(StudyStep step) {
         return resume && step.table().equals(FLAMEGRAPHS)
                 && Files.exists(folder.resolve(FLAMEGRAPHS).resolve(step.chapter() + ".html"));
-    }
-
-    /** A chapter's JVM start through JBang, with its checks: the part of a step that no file size changes. */
-    static final double START_UP_SECONDS = 4;
-
-    /**
-     * A guess of a step's seconds, from the plan, for the time left: a JVM's start, then each pass
-     * over the file at a speed typical of its kind: one to warm the cache, the warm-up runs the
-     * chapter is given, and the timed runs the run budget leaves (a pass of chapter 2 longer than the
-     * budget is its only timed run). The study scales the guesses by how long the timed steps took
-     * against theirs ({@link StudyProgress}), so their proportions matter most.
-     */
-    double expectedSeconds(Step step, long fileBytes) {
-        if (step.table().equals(CHARTS)) {
-            return 15 * step.chapter().split(",").length;
-        }
-        if (step.table().equals(REPORT)) {
-            return 1;
-        }
-        double megabytesPerSecond = step.cold() ? 2_000 : switch (number(step.chapter())) {
-            case "V00" -> 4_000;
-            case "V01" -> 1_500;
-            case "V02" -> 170;
-            case "V14", "V15" -> 2_500;
-            default -> 15_000;
-        };
-        double passSeconds = fileBytes / (megabytesPerSecond * 1e6);
-        if (step.table().equals(AnswerRound.TABLE)) { // fresh processes: each a start, a pre-read at most and one search
-            return depth.oneShotRuns(runOptions) * (START_UP_SECONDS + 2 * passSeconds);
-        }
-        int timedRuns = depth.budget(runOptions).timedRuns(depth.runs(runOptions), new double[] {passSeconds});
-        boolean warmupGiven = spec != null && spec.commandLine().getParseResult().hasMatchedOption("--warmup");
-        int warmupRuns = depth.warmup(runOptions, warmupGiven, step.table().equals(WALL_TABLE));
-        return START_UP_SECONDS + (1 + warmupRuns + timedRuns) * passSeconds;
     }
 
     private static long sizeOf(Path file) {
@@ -729,14 +424,14 @@ public class Study implements Callable<Integer> {
      * summary line to stdout, both through the progress display. A measuring step that exits with
      * 1 counts only when the row it appended says the file is all zeros ({@link ChildProcess.Ended#answered}).
      */
-    private boolean runTool(Step step, StudyProgress progress) throws IOException, InterruptedException {
+    private boolean runTool(StudyStep step, StudyProgress progress) throws IOException, InterruptedException {
         long passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
-        ChildProcess.Ended ended = ChildProcess.of(command(step))
+        ChildProcess.Ended ended = ChildProcess.of(StepCommand.of(this, step))
                 .resultsIn(step.measures() ? csv(step.table()) : null)
                 .timeLimit(ChildProcess.JBANG_START_UP, step.table().equals(CHARTS) ? 0 : passes * sizeOf(file))
                 .relayOut(progress::printOut)
                 .relayErr(progress::println)
-                .run(String.join(" ", command(step)), line -> progress.println("study: " + line));
+                .run(String.join(" ", StepCommand.of(this, step)), line -> progress.println("study: " + line));
         if (ended.timedOut()) {
             progress.println("study: " + ended.timeOutLine() + "; going on");
             return false;
@@ -748,7 +443,7 @@ public class Study implements Callable<Integer> {
         if (lacks.isPresent()) { // the CPU's want, not the chapter's failure: said here, in machine.json and in the report
             notOnThisCpu.put(step.chapter(), lacks.get());
             progress.println("study: " + step.chapter() + " not run on this CPU (" + lacks.get() + "); its other steps are left out too; going on");
-            describeMachine(studiedBytes);
+            StudyFolder.describeMachine(this, studiedBytes);
             return false;
         }
         progress.println("study: " + step.chapter() + " ended with status " + ended.status()
@@ -769,90 +464,13 @@ public class Study implements Callable<Integer> {
         }
     }
 
-    /**
-     * machine.json: what this machine is, where the haystack lives, and whether the study is a trial.
-     * Written anew by each study into its own machine's folder, whole or not at all (a new file renamed
-     * over the old); a machine.json that describes another machine, or none, is left alone.
-     */
-    private void describeMachine(long fileBytes) throws IOException {
-        studiedBytes = fileBytes;
-        checkMachineDescription();
-        Path json = folder.resolve("machine.json");
-        Path partial = folder.resolve(".machine.json.partial-" + ProcessHandle.current().pid());
-        List<String> trial = StudyResults.trialReasons(false, fileBytes, depth.runs(runOptions), runOptions.warmup() == 0);
-        try {
-            Map<String, Object> description = new LinkedHashMap<>(Machine.current().description(file, java.time.Instant.now(), !trial.isEmpty()));
-            if (!notOnThisCpu.isEmpty()) {
-                description.put(StudyResults.NOT_ON_THIS_CPU, notOnThisCpu.entrySet().stream()
-                        .map(chapter -> chapter.getKey() + ": " + chapter.getValue()).collect(Collectors.joining("; ")));
-            }
-            Files.writeString(partial, Machine.json(description),
-                    java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
-            Files.move(partial, json, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(partial);
-        }
-        if (!trial.isEmpty() && notOnThisCpu.isEmpty()) { // said once, not again when machine.json is written anew
-            System.err.println("study: a trial (" + String.join(", ", trial) + "): machine.json and the report say so");
-        }
-    }
-
-    /** Refuses a folder whose machine.json describes another machine, or none: it is never rewritten. */
-    private void checkMachineDescription() throws IOException {
-        Path json = folder.resolve("machine.json");
-        if (Files.exists(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            String described = describedMachine(json);
-            if (!Machine.current().name().equals(described)) {
-                throw new UserMistakeException(Quote.name(json) + " describes " + (described == null ? "no machine of this project's"
-                        : "another machine, " + Quote.name(described)) + "; left it alone (choose another --results)");
-            }
-        }
-    }
-
-    /** The "name" of the machine {@code json} describes, or null when it is no regular file holding a JSON object with one. */
-    private static String describedMachine(Path json) {
-        if (!Files.isRegularFile(json, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        return StudyResults.readDescription(json).text("name").orElse(null);
-    }
-
-    /**
-     * Rows already in the CSVs, as {@link Step#key} gives them. A row that cannot be read stops the
-     * study with one line naming its file and line: skipping it would run that step again, trusting
-     * it would keep a broken figure.
-     */
-    private Set<String> rowsPresent() {
-        Set<String> present = new HashSet<>();
-        for (String table : TABLES) {
-            if (!Files.exists(csv(table))) {
-                continue;
-            }
-            StudyResults.Csv rows;
-            try {
-                rows = StudyResults.read(csv(table));
-            } catch (StudyResults.NotResultsException notResults) {
-                throw new UserMistakeException(notResults.getMessage());
-            }
-            if (!rows.problems().isEmpty()) {
-                throw new UserMistakeException(rows.problems().getFirst() + "; mend or remove that line, then resume");
-            }
-            rows.rows().forEach(row -> present.add(row.resumeKey(table)));
-        }
-        present.addAll(AnswerRound.rowsPresent(csv(AnswerRound.TABLE)));
-        return present;
-    }
-
-    private Path csv(String table) {
+    Path csv(String table) {
         return folder.resolve(table + ".csv");
     }
 
+    /** One line for a mistake or an I/O failure, as every tool says it (lib/cli/ToolCommand); a bug's stack trace. */
     private static int fail(Throwable e) {
-        if (e instanceof UserMistakeException || e instanceof IOException) {
-            return fail(e.getMessage() != null ? e.getMessage() : e.toString());
-        }
-        e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
-        return 2;
+        return ToolCommand.fail("Study", e);
     }
 
     private static int fail(String message) {

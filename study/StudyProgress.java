@@ -15,7 +15,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
  * progress bar stays on the last line while the chapters' own lines scroll above it; elsewhere (a
  * log, CI) one plain line starts each step.
  *
- * <p>The time left is the guessed seconds of the steps still to run ({@code Study.expectedSeconds},
+ * <p>The time left is the guessed seconds of the steps still to run ({@code StepCommand.expectedSeconds},
  * from the plan: the file's size, the runs, each chapter's rough speed), scaled by how long the
  * steps already run took against their guesses: the median of those ratios, so that one step far
  * off its guess (the first, which pays for compiling; a chapter the budget cut short) does not

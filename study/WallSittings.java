@@ -43,16 +43,16 @@ final class WallSittings {
      * A sitting's step: the wall table, its label where a chapter's name would be: "before scoreboard",
      * "after scoreboard, before scaling", "after chunks".
      */
-    static Study.Step sitting(String label) {
-        return new Study.Step(Study.WALL_TABLE, label, Study.Step.CHAPTER_DEFAULT, false);
+    static StudyStep sitting(String label) {
+        return new StudyStep(Study.WALL_TABLE, label, StudyStep.CHAPTER_DEFAULT, false);
     }
 
-    static boolean isSitting(Study.Step step) {
+    static boolean isSitting(StudyStep step) {
         return step.table().equals(Study.WALL_TABLE) && !Study.WALLS.contains(step.chapter());
     }
 
     /** The first argument of yardsticks/WallProbe.java for a sitting: the walls it measures. */
-    static String probes(Study.Step sitting) {
+    static String probes(StudyStep sitting) {
         return sitting.chapter().matches(".*\\b" + Study.PAGE_CACHE_TABLE + "\\b.*")
                 ? String.join(",", MEMORY, MEMORY_HUGE, COPY) : String.join(",", MEMORY, COPY);
     }
@@ -63,7 +63,7 @@ final class WallSittings {
     }
 
     /** A warm round, which the walls bound: a measuring table other than the walls', its runs not evicted. */
-    private static boolean bounded(Study.Step step) {
+    private static boolean bounded(StudyStep step) {
         return step.measures() && !step.cold() && !step.table().equals(Study.WALL_TABLE);
     }
 
@@ -71,10 +71,10 @@ final class WallSittings {
      * {@code steps}, in their order, with a sitting right before and right after each warm round:
      * before the first, between each two, and after the last (a round here is a run of steps of one table).
      */
-    static List<Study.Step> interleave(List<Study.Step> steps) {
-        List<Study.Step> interleaved = new ArrayList<>();
-        Study.Step previous = null;
-        for (Study.Step step : steps) {
+    static List<StudyStep> interleave(List<StudyStep> steps) {
+        List<StudyStep> interleaved = new ArrayList<>();
+        StudyStep previous = null;
+        for (StudyStep step : steps) {
             boolean newRound = previous == null || !previous.table().equals(step.table()) || previous.cold() != step.cold();
             boolean after = newRound && previous != null && bounded(previous), before = newRound && bounded(step);
             if (after || before) {
@@ -114,8 +114,12 @@ final class WallSittings {
         String line = CSVFormat.DEFAULT.format(sitting, label, started.truncatedTo(ChronoUnit.SECONDS), // a label has commas: quoted
                 ended.plusSeconds(1).truncatedTo(ChronoUnit.SECONDS),
                 rowsAfter > rowsBefore ? Long.toString(rowsBefore + 1) : "", rowsAfter > rowsBefore ? Long.toString(rowsAfter) : "") + "\n";
-        Files.writeString(file, exists ? line : HEADER + "\n" + line, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        try {
+            Files.writeString(file, exists ? line : HEADER + "\n" + line, StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw lib.cli.IoMessage.naming(file, e); // a full disk's message names no file
+        }
     }
 
     /** Refuses, before the study starts, a wall-sittings.csv that this study could not append to. */

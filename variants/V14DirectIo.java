@@ -55,7 +55,7 @@ import lib.linux.HugePageBuffer;
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V14DirectIo workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect the disk's speed, warm or cold: the page cache is never consulted.
- * Its bill per GiB: about 1,024 read calls, and about 1 GiB fetched from the device (device_bytes)
+ * Its bill per GiB: about 1,024 read calls, and about 1 GiB fetched from the device (device_bytes_per_gib)
  *   even when the file is cached.
  * </pre>
  */

@@ -6,6 +6,14 @@
 //SOURCES GoHaystack.java
 //SOURCES ../study/ChildProcess.java
 //SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
+//SOURCES ../report/MachineDescription.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/ArticleFigures.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -343,19 +351,19 @@ public class VersusGo implements Callable<Integer> {
 
     /**
      * The sitting's table, read back from the rows it appended as README and the report read
-     * versus-go.csv ({@link StudyResults#versusGo}), so that the three give the same figure for a pair.
+     * versus-go.csv ({@link VersusGoPairs#pairs}), so that the three give the same figure for a pair.
      */
     private void printTable(List<Pair> pairs, Path csv, long lastLineBefore, long bytes, int workerCount, String goDescription) {
         List<StudyResults.Row> sitting = StudyResults.read(csv).rows().stream().filter(row -> row.line() > lastLineBefore).toList();
-        Map<Integer, StudyResults.GoPair> read = new LinkedHashMap<>();
-        StudyResults.versusGo(sitting).forEach(pair -> read.put(pair.number(), pair));
+        Map<Integer, VersusGoPairs.GoPair> read = new LinkedHashMap<>();
+        VersusGoPairs.pairs(sitting).forEach(pair -> read.put(pair.number(), pair));
         out.printf(Locale.ROOT, "%nJava beside Go: %s haystack, %d workers for the parallel pairs (1 for the others), %d rounds of %d runs;%n"
                 + "MB/s from the median over rounds of each call's median run%n",
                 Sizes.human(bytes), workerCount, rounds, runs);
         out.printf(Locale.ROOT, "Go: %s%n%n", goDescription);
         out.printf(Locale.ROOT, "%-32s %10s %10s %8s %11s %8s  %s%n", "pair", "Go MB/s", "Java MB/s", "Java÷Go", "range", "Java is", "rounds");
         for (Pair pair : pairs) {
-            StudyResults.GoPair figures = read.get(pair.number());
+            VersusGoPairs.GoPair figures = read.get(pair.number());
             if (figures == null || figures.rounds().isEmpty()) {
                 out.printf(Locale.ROOT, "%-32s %s%n", pair.label(), "(no figure: no round where both sides ran"
                         + (figures == null ? ")" : "; " + figures.roundsText() + ")"));
@@ -364,7 +372,7 @@ public class VersusGo implements Callable<Integer> {
             out.printf(Locale.ROOT, "%-32s %,10.0f %,10.0f %8s %11s %8s  %s%n", pair.label(), figures.goMbps(), figures.javaMbps(),
                     figures.ratioText(), figures.rangeText(), figures.verdict().word, figures.roundsText());
         }
-        out.println("(" + StudyResults.VERSUS_GO_RULE + ")");
+        out.println("(" + VersusGoPairs.RULE + ")");
         for (Pair pair : pairs) {
             if (pair.runs(runs) < runs) {
                 out.printf(Locale.ROOT, "(%s: %d runs per call, the most this pair makes)%n", pair.label(), pair.runs(runs));

@@ -6,7 +6,8 @@ import picocli.CommandLine;
 /**
  * The command line of a tool of the study, the yardsticks or the experiments: picocli runs it, and any mistake of the user's (a bad
  * option, a {@link UserMistakeException}, an {@link IOException} such as a missing file) ends it
- * with one line, {@code NAME: message}, and exit status 2. Only a bug prints a stack trace.
+ * with one line, {@code NAME: message}, and exit status 2; an IOException's line names both the file
+ * and the reason ({@link IoMessage}). Only a bug prints a stack trace.
  */
 public final class ToolCommand {
 
@@ -23,11 +24,26 @@ public final class ToolCommand {
         System.exit(commandLine.execute(args));
     }
 
-    private static int fail(String name, Throwable e) {
-        if (e instanceof UserMistakeException || e instanceof IOException) {
-            return fail(name, e.getMessage() != null ? e.getMessage() : e.toString());
+    /**
+     * The one line {@code e} ends the tool {@code name} with, {@code NAME: message}; null for a bug,
+     * which deserves its stack trace instead.
+     */
+    public static String line(String name, Throwable e) {
+        return switch (e) {
+            case UserMistakeException mistake -> name + ": " + (mistake.getMessage() != null ? mistake.getMessage() : mistake.toString());
+            case IOException io -> name + ": " + IoMessage.of(io); // the file and the reason, whichever of them Java left out
+            default -> null;
+        };
+    }
+
+    /** Says {@code e} in one line, or with its stack trace when it is a bug; the exit status. */
+    public static int fail(String name, Throwable e) {
+        String line = line(name, e);
+        if (line == null) {
+            e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
+        } else {
+            System.err.println(line);
         }
-        e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
         return ERROR;
     }
 

@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
  *
  * <p>Each figure is <em>per GiB searched</em> (the run's count × 2^30 ÷ the file's bytes), so that
  * files of any size compare, and is the <em>median over the timed runs</em>: the summary line and
- * the results CSVs carry it under {@link Item#key}. A counter the system does not keep is absent
- * (an empty field), never a zero.
+ * the results CSVs carry it under {@link Item#key}, which says so ({@code read_calls_per_gib}). A
+ * counter the system does not keep is absent (an empty field), never a zero.
  */
 public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
 
@@ -36,12 +36,15 @@ public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
         VOLUNTARY_SWITCHES("voluntary_switches", "voluntary context switches"),
         INVOLUNTARY_SWITCHES("involuntary_switches", "involuntary context switches");
 
-        /** The name in the summary line and the CSV column's. */
+        /** The name in the summary line and the CSV column's, with its unit: {@code read_calls_per_gib}. */
         public final String key;
+        /** The column's name in CSVs written before the names carried the unit ({@code read_calls}): the same figure. */
+        public final String formerKey;
         public final String words;
 
-        Item(String key, String words) {
-            this.key = key;
+        Item(String formerKey, String words) {
+            this.key = formerKey + "_per_gib";
+            this.formerKey = formerKey;
             this.words = words;
         }
     }
@@ -58,6 +61,11 @@ public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
     /** The names of the figures, in order: the summary line's keys and the CSV's last columns. */
     public static List<String> keys() {
         return Arrays.stream(Item.values()).map(item -> item.key).toList();
+    }
+
+    /** The same columns as older CSVs name them, without their unit ({@link Item#formerKey}). */
+    public static List<String> formerKeys() {
+        return Arrays.stream(Item.values()).map(item -> item.formerKey).toList();
     }
 
     /** The figure for {@code item}, or empty where it was not counted. */

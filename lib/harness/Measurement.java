@@ -35,7 +35,8 @@ import java.util.function.Supplier;
  *
  * <pre>
  *   variant=… workers=… offset=… runs=… mean_s=… median_s=… mbps=… cache=… bytes=… [chunk_bytes=…] [page_cache=…] [pmd_mapped_pct=…]
- *       [read_mode=…] read_calls=… returned_bytes=… device_bytes=… minor_faults=… major_faults=… voluntary_switches=… involuntary_switches=…
+ *       [read_mode=…] read_calls_per_gib=… returned_bytes_per_gib=… device_bytes_per_gib=… minor_faults_per_gib=…
+ *       major_faults_per_gib=… voluntary_switches_per_gib=… involuntary_switches_per_gib=…
  * </pre>
  *
  * {@code mbps} comes from the trimmed mean of 5 runs or more, else from the median ({@link Stats#typicalSeconds}),
@@ -297,7 +298,7 @@ public final class Measurement {
                 timedCounts.add(counts);
             }
             String note = runNote.get();
-            err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d  per GiB: %s%s%n", timed ? "run" : "warm-up", index + 1,
+            err.printf(Locale.ROOT, "  %s %d: %.4f s  %,.0f MB/s  offset %d  %s%s%n", timed ? "run" : "warm-up", index + 1,
                     elapsed, Stats.megabytesPerSecond(bytes, elapsed), offset, KernelBill.runFields(counts, bytes),
                     note.isEmpty() ? "" : "  " + note);
         }

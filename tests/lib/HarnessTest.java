@@ -216,7 +216,7 @@ class HarnessTest {
         assertEquals(1, result.warmupSeconds().length);
         String summary = out.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
         assertEquals(summary, result.summaryLine());
-        assertTrue(summary.contains(" bytes=" + HAYSTACK_BYTES + " page_cache=small pmd_mapped_pct=3.0 read_calls="), summary);
+        assertTrue(summary.contains(" bytes=" + HAYSTACK_BYTES + " page_cache=small pmd_mapped_pct=3.0 read_calls_per_gib="), summary);
         assertEquals(java.util.Optional.of(PageCache.Folios.SMALL), result.pageCache());
         assertEquals(3.0, result.pmdMappedPercent().orElseThrow());
         List<Object> row = ResultsCsv.row(result);

@@ -89,8 +89,8 @@ class KernelBillTest {
         for (long chunk : new long[] {64 << 10, 1 << 20}) {
             Map<String, String> bill = summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "3", "--warmup", "1",
                     "--chunk", Long.toString(chunk)));
-            assertAbout(callsPerGiB(chunk), perGiB(bill, "read_calls"), "chapter 3's read calls with --chunk " + chunk);
-            double returned = perGiB(bill, "returned_bytes");
+            assertAbout(callsPerGiB(chunk), perGiB(bill, "read_calls_per_gib"), "chapter 3's read calls with --chunk " + chunk);
+            double returned = perGiB(bill, "returned_bytes_per_gib");
             assertTrue(returned >= GIB && returned <= GIB * 1.01, "the reads return the file, once: " + returned + " bytes per GiB");
         }
     }
@@ -124,10 +124,10 @@ class KernelBillTest {
     void chapterTwoMakesAsFewReadCallsAsChapterThreeWithTheSameReadSize() throws IOException {
         Path file = haystack(FILE_BYTES);
         double chapterTwo = perGiB(summary(InProcess.run(new V02BufferedByte(), file.toString(), "--runs", "1", "--warmup", "1")),
-                "read_calls");
+                "read_calls_per_gib");
         assertAbout(callsPerGiB(V02BufferedByte.BUFFER_BYTES), chapterTwo, "chapter 2's read calls");
         double chapterThree = perGiB(summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "1", "--warmup", "1",
-                "--chunk", Integer.toString(V02BufferedByte.BUFFER_BYTES))), "read_calls");
+                "--chunk", Integer.toString(V02BufferedByte.BUFFER_BYTES))), "read_calls_per_gib");
         assertTrue(chapterTwo / chapterThree > 0.8 && chapterTwo / chapterThree < 1.25,
                 "chapters 2 and 3 read " + V02BufferedByte.BUFFER_BYTES + " bytes per call: " + chapterTwo + " and " + chapterThree);
     }
@@ -152,12 +152,12 @@ class KernelBillTest {
                 "--page-cache", "huge"));
         assumeTrue(Double.parseDouble(huge.get("pmd_mapped_pct")) >= 90,
                 () -> "this file system made few 2 MiB folios (" + huge.get("pmd_mapped_pct") + "% PMD-mapped)");
-        double smallFaults = perGiB(small, "minor_faults"), hugeFaults = perGiB(huge, "minor_faults");
+        double smallFaults = perGiB(small, "minor_faults_per_gib"), hugeFaults = perGiB(huge, "minor_faults_per_gib");
         assertTrue(hugeFaults >= GIB / (2 << 20) * 0.99, "at least one fault per 2 MiB folio: " + hugeFaults + " per GiB");
         assertTrue(smallFaults >= GIB / (64 << 10) * 0.99, "at least one fault per 64 KiB of 4 KiB pages: " + smallFaults + " per GiB");
         assertTrue(smallFaults >= 8 * hugeFaults, "4 KiB pages: " + smallFaults + " faults per GiB, 2 MiB folios: " + hugeFaults);
-        assertTrue(perGiB(small, "read_calls") < 64 && perGiB(huge, "read_calls") < 64,
-                "a mapped chapter makes no read call: " + small.get("read_calls") + ", " + huge.get("read_calls"));
+        assertTrue(perGiB(small, "read_calls_per_gib") < 64 && perGiB(huge, "read_calls_per_gib") < 64,
+                "a mapped chapter makes no read call: " + small.get("read_calls_per_gib") + ", " + huge.get("read_calls_per_gib"));
     }
 
     /** Cold, every byte of the file comes from the device; warm, almost none does. */
@@ -166,10 +166,10 @@ class KernelBillTest {
         Path file = haystack(FILE_BYTES);
         assumeDeviceBytesCounted(file);
         Map<String, String> cold = summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "2", "--warmup", "0", "--cold"));
-        double fetched = perGiB(cold, "device_bytes");
+        double fetched = perGiB(cold, "device_bytes_per_gib");
         assertTrue(fetched >= GIB * 0.95 && fetched <= GIB * 1.5, "cold: " + fetched + " bytes from the device per GiB");
         Map<String, String> warm = summary(InProcess.run(new V03ChunkedLong(), file.toString(), "--runs", "2", "--warmup", "1"));
-        assertTrue(perGiB(warm, "device_bytes") <= GIB * 0.05, "warm: " + warm.get("device_bytes") + " bytes from the device per GiB");
+        assertTrue(perGiB(warm, "device_bytes_per_gib") <= GIB * 0.05, "warm: " + warm.get("device_bytes_per_gib") + " bytes from the device per GiB");
     }
 
     /** Skips, saying why, where reading an evicted file counts no bytes from a device (tmpfs, or no read_bytes here). */
@@ -191,17 +191,17 @@ class KernelBillTest {
         long unknown = KernelCounters.UNKNOWN;
         long[] run = {unknown, unknown, unknown, 10, 0, 5, 1};
         KernelBill bill = KernelBill.ofRuns(List.of(run, run), 1L << 30);
-        assertTrue(bill.summaryFields().startsWith("read_calls= returned_bytes= device_bytes= minor_faults=10 major_faults=0 "),
+        assertTrue(bill.summaryFields().startsWith("read_calls_per_gib= returned_bytes_per_gib= device_bytes_per_gib= minor_faults_per_gib=10 major_faults_per_gib=0 "),
                 bill.summaryFields());
-        assertTrue(KernelBill.runFields(run, 1L << 30).startsWith("read_calls= returned_bytes= device_bytes= minor_faults=10"));
+        assertTrue(KernelBill.runFields(run, 1L << 30).startsWith("read_calls_per_gib= returned_bytes_per_gib= device_bytes_per_gib= minor_faults_per_gib=10"));
         var result = new Measurement.Result("V03ChunkedLong", 1, "warm", 1 << 20, OptionalLong.empty(), 0, new double[0],
                 new double[] {0.5}, java.util.Optional.empty(), java.util.OptionalDouble.empty(), java.util.Optional.empty(),
                 java.util.Optional.of(bill));
         List<Object> row = ResultsCsv.row(result);
-        assertEquals("", row.get(ResultsCsv.COLUMNS.indexOf("read_calls")));
-        assertEquals("10", row.get(ResultsCsv.COLUMNS.indexOf("minor_faults")));
-        assertEquals("0", row.get(ResultsCsv.COLUMNS.indexOf("major_faults")), "a zero counted is a zero");
-        assertEquals("", fields(result.summaryLine()).get("device_bytes"));
+        assertEquals("", row.get(ResultsCsv.COLUMNS.indexOf("read_calls_per_gib")));
+        assertEquals("10", row.get(ResultsCsv.COLUMNS.indexOf("minor_faults_per_gib")));
+        assertEquals("0", row.get(ResultsCsv.COLUMNS.indexOf("major_faults_per_gib")), "a zero counted is a zero");
+        assertEquals("", fields(result.summaryLine()).get("device_bytes_per_gib"));
     }
 
     /** The figures per GiB: a run's counts scaled by 2^30 ÷ the file's bytes, medians over the runs, small ones to one decimal. */
@@ -267,7 +267,7 @@ class KernelBillTest {
             new Measurement("Probe", file, outStream, errStream).runs(1, 2).time(() -> new ReferenceSearch().search(file, 1));
         }
         List<String> runLines = err.toString(StandardCharsets.UTF_8).lines().filter(line -> line.contains(": ")).toList();
-        assertEquals(3, runLines.stream().filter(line -> line.contains(" per GiB: read_calls=")).count(), runLines::toString);
+        assertEquals(3, runLines.stream().filter(line -> line.contains(" read_calls_per_gib=")).count(), runLines::toString);
         String summary = out.toString(StandardCharsets.UTF_8).strip();
         for (String key : KernelBill.keys()) {
             assertTrue(summary.contains(" " + key + "="), summary);

@@ -64,13 +64,13 @@ class HostileResultsTest {
                 "fio " + IMG_PMD + " O_DIRECT checking"));
         append("cold", row("V14DirectIo", 2, "cold", 2.0, null, Map.of())); // so the cold chart labels chapter 14 with its fractions
         // The bill is text from the file too: markup in one figure of it, a script-closing tag in another
-        append("scoreboard", with(row("V07PreadParallel", 2, "warm", 0.5, null, Map.of()), "read_calls", IMG_PMD));
-        append("cold", with(row("V03ChunkedLong", 1, "cold", 2.5, null, Map.of()), "device_bytes", CLOSING_CHAPTER));
+        append("scoreboard", with(row("V07PreadParallel", 2, "warm", 0.5, null, Map.of()), "read_calls_per_gib", IMG_PMD));
+        append("cold", with(row("V03ChunkedLong", 1, "cold", 2.5, null, Map.of()), "device_bytes_per_gib", CLOSING_CHAPTER));
         append("wall", row("WallMemoryRead", 2, "warm", 0.2, null, Map.of()));
         for (long chunk : List.of(4096L, 1L << 20)) {
             append("chunks", row("V03ChunkedLong", 1, "warm", chunk == 4096 ? 1.0 : 0.4, chunk, Map.of()));
         }
-        append("chunks", with(row("V03ChunkedLong", 1, "warm", 0.3, 1L << 22, Map.of()), "read_calls", SCRIPT_CHAPTER));
+        append("chunks", with(row("V03ChunkedLong", 1, "warm", 0.3, 1L << 22, Map.of()), "read_calls_per_gib", SCRIPT_CHAPTER));
         append("pagecache", row("V04Mmap", 1, "warm", 0.4, null, Map.of("page_cache", "small", "pmd_mapped_pct", "0.0")));
         append("pagecache", with(row("V04Mmap", 1, "warm", 0.3, null, Map.of("page_cache", "huge", "pmd_mapped_pct", "99.0")),
                 "pmd_mapped_pct", IMG_PMD));
@@ -121,7 +121,7 @@ class HostileResultsTest {
     }
 
     static String chromium() {
-        String chromium = Report.chromium();
+        String chromium = ChromiumScreenshot.chromium();
         Assumptions.assumeTrue(chromium != null, "no Chromium here (setup/setup-chromium installs it): the DOM is not checked");
         return chromium;
     }
@@ -129,7 +129,7 @@ class HostileResultsTest {
     /** The page's DOM as Chromium built it, after its scripts ran. */
     static String dom(String chromium, Path page) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory(root, "chromium-");
-        List<String> command = new ArrayList<>(Report.chromiumCommand(chromium, profile));
+        List<String> command = new ArrayList<>(ChromiumScreenshot.chromiumCommand(chromium, profile));
         command.addAll(List.of("--dump-dom", page.toAbsolutePath().toUri().toString()));
         Path out = root.resolve(page.getFileName() + ".dom");
         Process process = new ProcessBuilder(command).redirectOutput(out.toFile())
@@ -173,8 +173,8 @@ class HostileResultsTest {
         String page = Files.readString(StudyReport.write(folder));
         assertTrue(page.contains("<td>1,024 reads</td>") && page.contains("<td>16,384 faults</td>"), "the scoreboard's bill in words");
         assertTrue(page.contains("<td>4.0 GiB</td>") || page.contains("<td>1 GiB</td>"), "bytes per GiB in binary units");
-        assertTrue(page.contains("read_calls is &quot;&lt;img src=x"), "the hostile read_calls is said, as text");
-        assertTrue(page.contains("device_bytes is &quot;V77&lt;/script&gt;"), "the hostile device_bytes is said, as text");
+        assertTrue(page.contains("read_calls_per_gib is &quot;&lt;img src=x"), "the hostile read_calls_per_gib is said, as text");
+        assertTrue(page.contains("device_bytes_per_gib is &quot;V77&lt;/script&gt;"), "the hostile device_bytes_per_gib is said, as text");
         assertFalse(page.contains("<img src=x") || page.contains("</script><script>document"), "no element from a bill");
     }
 
@@ -216,10 +216,10 @@ class HostileResultsTest {
         tech.tablesaw.plotly.components.Figure figure = new tech.tablesaw.plotly.components.Figure(
                 tech.tablesaw.plotly.components.Layout.builder().title("hostile").build(),
                 tech.tablesaw.plotly.traces.BarTrace.builder(names, mbps).orientation(tech.tablesaw.plotly.traces.BarTrace.Orientation.HORIZONTAL).build());
-        String script = Report.figureScript(figure);
+        String script = ChartPage.figureScript(figure);
         assertFalse(script.contains("</script") || script.contains("<"), script);
         Path page = Files.createDirectories(root.resolve("escaped")).resolve("hostile.html");
-        Files.writeString(page, Report.page("hostile", figure, List.of()));
+        Files.writeString(page, ChartPage.page("hostile", figure, List.of()));
         String dom = dom(chromium, page);
         assertNothingRan(dom, page);
         assertTrue(dom.contains("main-svg"), "the plot was drawn");

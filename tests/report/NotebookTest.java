@@ -38,7 +38,7 @@ class NotebookTest {
         System.setProperty("report.quit", "throw");
     }
 
-    static Report.MachineResults machine(String name) {
+    static MachineResults machine(String name) {
         return Report.choose(FIXTURE, name);
     }
 
@@ -122,7 +122,7 @@ class NotebookTest {
 
     @Test
     void everyChartNamesItsMachineFileSizeAndRunsAndATrialSaysSo() {
-        Report.MachineResults alpha = machine(ALPHA), beta = machine(BETA);
+        MachineResults alpha = machine(ALPHA), beta = machine(BETA);
         String full = Report.caption(alpha, Report.select(alpha, "scoreboard", "warm").rows());
         assertEquals(ALPHA + " · 4 GiB file · 5 runs, 1 warm-up", full);
         String trial = Report.caption(beta, Report.select(beta, "scoreboard", "warm").rows());
@@ -132,11 +132,11 @@ class NotebookTest {
 
     @Test
     void bothMemoryWallsAreFoundAndLabelledEachFromItsOwnMachine() {
-        List<StudyResults.Wall> alpha = Report.walls(machine(ALPHA), false);
+        List<MemoryWall> alpha = Report.walls(machine(ALPHA), false);
         assertEquals(1, alpha.size());
         assertEquals(34360.0, alpha.getFirst().mbps(), "the 4 GiB wall, not the 64 MiB one");
-        List<StudyResults.Wall> beta = Report.walls(machine(BETA), false);
-        assertEquals(List.of(17180.0, 21475.0), beta.stream().map(StudyResults.Wall::mbps).toList());
+        List<MemoryWall> beta = Report.walls(machine(BETA), false);
+        assertEquals(List.of(17180.0, 21475.0), beta.stream().map(MemoryWall::mbps).toList());
         assertTrue(beta.get(1).label().startsWith("memory-read wall, huge pages"), beta.get(1).label());
     }
 
@@ -152,7 +152,7 @@ class NotebookTest {
     @Test
     void resultsWrittenStraightIntoAFolderAreOneMachineNamedLikeItsFolderWouldBe(@TempDir Path dir) throws IOException {
         Files.copy(FIXTURE.resolve(BETA).resolve("scoreboard.csv"), dir.resolve("scoreboard.csv"));
-        List<Report.MachineResults> machines = Report.machines(dir);
+        List<MachineResults> machines = Report.machines(dir);
         assertEquals(1, machines.size());
         assertEquals("intel-xeon-8c-avx2", machines.getFirst().name);
     }
@@ -172,16 +172,16 @@ class NotebookTest {
     @Test
     void everySeriesOfAChartHasALookOfItsOwn() {
         java.util.Set<String> looks = new java.util.HashSet<>();
-        for (int i = 0; i < Report.COLOURS.size() * 3; i++) {
-            looks.add(Report.colour(i) + " " + Report.line(i).asJavascript() + " " + Report.marker(i).asJavascript());
+        for (int i = 0; i < ChartColours.COLOURS.size() * 3; i++) {
+            looks.add(ChartColours.colour(i) + " " + ChartColours.line(i).asJavascript() + " " + ChartColours.marker(i).asJavascript());
         }
-        assertEquals(Report.COLOURS.size() * 3, looks.size(), "thirty series, thirty looks: " + looks);
-        assertEquals(Report.COLOURS.size(), java.util.Set.copyOf(Report.COLOURS).size(), "no colour twice");
+        assertEquals(ChartColours.COLOURS.size() * 3, looks.size(), "thirty series, thirty looks: " + looks);
+        assertEquals(ChartColours.COLOURS.size(), java.util.Set.copyOf(ChartColours.COLOURS).size(), "no colour twice");
     }
 
     @Test
     void textForAChartsScriptStaysOneString() {
-        String literal = Report.javascriptString("a\"b\\c</script><b>x</b>&\n\u2028");
+        String literal = ChartPage.javascriptString("a\"b\\c</script><b>x</b>&\n\u2028");
         assertEquals("\"a\\\"b\\\\c\\u003c/script\\u003e\\u003cb\\u003ex\\u003c/b\\u003e\\u0026\\u000a\\u2028\"", literal);
     }
 
@@ -241,17 +241,17 @@ class NotebookTest {
     @Test
     void aChartReplacesOnlyFilesANotebookMade(@TempDir Path dir) throws IOException {
         Path page = dir.resolve("scoreboard.html"), png = dir.resolve("scoreboard.png");
-        assertNull(Report.whyNotReplace(page, png), "nothing there yet");
+        assertNull(ChartFiles.whyNotReplace(page, png), "nothing there yet");
         ImageIO.write(drawnChart(), "png", png.toFile());
-        String foreign = Report.whyNotReplace(page, png);
+        String foreign = ChartFiles.whyNotReplace(page, png);
         assertNotNull(foreign, "a PNG of the same name that no notebook drew, untracked");
         assertTrue(foreign.contains("left it alone"), foreign);
         ChartImage.mark(png);
-        assertNull(Report.whyNotReplace(page, png), "a PNG a notebook drew: no page needed (a fresh clone has none)");
+        assertNull(ChartFiles.whyNotReplace(page, png), "a PNG a notebook drew: no page needed (a fresh clone has none)");
         Files.writeString(page, "<html>someone's page</html>");
-        assertNotNull(Report.whyNotReplace(page, png));
-        Files.writeString(page, Report.PAGE_MARK + "\n<html></html>");
-        assertNull(Report.whyNotReplace(page, png));
+        assertNotNull(ChartFiles.whyNotReplace(page, png));
+        Files.writeString(page, ChartFiles.PAGE_MARK + "\n<html></html>");
+        assertNull(ChartFiles.whyNotReplace(page, png));
     }
 
     @Test
@@ -264,9 +264,9 @@ class NotebookTest {
             command.addAll(git);
             org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder(command).start().waitFor() == 0, "git is needed here");
         }
-        assertNull(Report.whyNotReplace(dir.resolve("scoreboard.html"), png), "committed and unchanged: git holds it");
+        assertNull(ChartFiles.whyNotReplace(dir.resolve("scoreboard.html"), png), "committed and unchanged: git holds it");
         Files.write(png, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
-        assertNotNull(Report.whyNotReplace(dir.resolve("scoreboard.html"), png), "changed since the commit: someone's work");
+        assertNotNull(ChartFiles.whyNotReplace(dir.resolve("scoreboard.html"), png), "changed since the commit: someone's work");
     }
 
     /**
@@ -287,7 +287,7 @@ class NotebookTest {
         Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA,
                 "-Dchromium=none", "notebooks/scoreboard.jsh"), dir.resolve("logs"));
         assertEquals(0, result.exitCode(), result.toString());
-        assertTrue(Files.readString(charts.resolve("scoreboard.html")).startsWith(Report.PAGE_MARK), result.toString());
+        assertTrue(Files.readString(charts.resolve("scoreboard.html")).startsWith(ChartFiles.PAGE_MARK), result.toString());
         assertTrue(result.stdout().contains("PNG skipped: no Chromium here"), result.toString());
         assertTrue(result.stdout().contains("line 7: left out, mbps is \"fast\""), result.stdout());
         assertTrue(result.stdout().contains("tables: scoreboard"), result.stdout());
@@ -307,7 +307,7 @@ class NotebookTest {
         Path root = dir.resolve("results");
         copyTree(FIXTURE, root);
         Path csv = root.resolve(ALPHA).resolve("answer.csv");
-        String header = String.join(",", StudyResults.ANSWER_COLUMNS) + "\n";
+        String header = String.join(",", AnswerResults.ANSWER_COLUMNS) + "\n";
         Files.writeString(csv, header
                 + "2026-01-01,V04Mmap,2,9.0000,9.0000,9.0000,9.0000,1,1,1,1,3,1,1,0,9.0000;9.0000\n"                 // replaced by line 4
                 + "2026-01-01,Go v4,2,0.5000,0.5000,0.5000,0.5000,,,,,,,,,0.5000;0.5000\n"

@@ -30,7 +30,7 @@ class ReadmeTablesTest {
         for (Path document : ReadmeTables.DOCUMENTS) {
             String text = Files.readString(document);
             List<String> differences = ReadmeTables.differences(document.toString(), text,
-                    new ReadmeTables.Results(ReadmeTables.RESULTS, document.toAbsolutePath().getParent()));
+                    new ReadmeResults(ReadmeTables.RESULTS, document.toAbsolutePath().getParent()));
             assertTrue(differences.isEmpty(), String.join("\n", differences) + "\n(./jbang report/ReadmeTables.java rewrites them)");
         }
     }
@@ -72,7 +72,7 @@ class ReadmeTablesTest {
 
         for (Path document : List.of(clone.resolve("README.md"), results.resolve("README.md"))) {
             List<String> differences = ReadmeTables.differences(document.toString(), Files.readString(document),
-                    new ReadmeTables.Results(results, document.getParent()));
+                    new ReadmeResults(results, document.getParent()));
             assertTrue(differences.isEmpty(), String.join("\n", differences));
         }
     }
@@ -96,7 +96,7 @@ class ReadmeTablesTest {
         Files.writeString(results.resolve(CommittedMachines.FILE_NAME), "# committed\nm0\n");
         UserMistakeException refused = assertThrows(UserMistakeException.class, () -> ReadmeTables.differences("book.md", DOCUMENT, source(results)));
         assertTrue(refused.getMessage().contains("'m1' is not one of the folders committed with the project"), refused.getMessage());
-        String machines = ReadmeTables.machines(source(results), null);
+        String machines = ReadmeBlocks.machines(source(results), null);
         assertFalse(machines.contains("m1"), "only committed folders are listed: " + machines);
     }
 
@@ -123,8 +123,8 @@ class ReadmeTablesTest {
             prose stays as it is
             """;
 
-    private ReadmeTables.Results source(Path results) {
-        return new ReadmeTables.Results(results, folder);
+    private ReadmeResults source(Path results) {
+        return new ReadmeResults(results, folder);
     }
 
     @Test

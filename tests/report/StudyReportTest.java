@@ -135,11 +135,11 @@ class StudyReportTest {
         call("Go v1", 3.5, 3.6, 12.0);    call("V01ReadAll", 3.8, 3.85, 3.9);     // round 3
         call("Go v6", 0.2, 0.2, 0.2);     // chapter 6 failed in round 3: no partner
 
-        ReadmeTables.Results results = new ReadmeTables.Results(root, root);
+        ReadmeResults results = new ReadmeResults(root, root);
         String name = Machine.current().name();
         ReadmeTables.Block block = ReadmeTables.blocks("x.md", "<!-- generated:versus-go machine=" + name + " -->\n<!-- /generated -->\n").getFirst();
         java.util.Map<String, List<String>> readme = new java.util.TreeMap<>();
-        for (String line : ReadmeTables.versusGo(results, block).lines().filter(line -> line.matches("\\| \\d+ .*")).toList()) {
+        for (String line : ReadmeBlocks.versusGo(results, block).lines().filter(line -> line.matches("\\| \\d+ .*")).toList()) {
             String[] cells = line.substring(2, line.length() - 2).split(" \\| ");
             readme.put(cells[0].split(" ")[0], List.of(cells[3], cells[4], cells[5], cells[6]));
         }

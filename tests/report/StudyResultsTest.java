@@ -121,7 +121,7 @@ class StudyResultsTest {
         append(folder.resolve("scoreboard.csv"), row("V04Mmap", 2, "warm", 64 * MIB, 1, 0.001)); // the trial, newest
         append(folder.resolve("scoreboard.csv"), row("V13PreadVector", 2, "warm", 64 * MIB, 1, 0.001));
 
-        StudyResults.Selection model = StudyResults.folder(folder).select("scoreboard", "warm");
+        ResultsFolder.Selection model = ResultsFolder.folder(folder).select("scoreboard", "warm");
         Report.Selected notebook = Report.select(Report.choose(root, Machine.current().name()), "scoreboard", "warm");
         assertEquals(List.of("V01ReadAll", "V04Mmap"), model.rows().stream().map(StudyResults.Row::chapter).toList());
         assertEquals(List.of("V01ReadAll", "V04Mmap"), notebook.rows().stringColumn("chapter").asList());
@@ -142,12 +142,12 @@ class StudyResultsTest {
     @Test
     void aStudysOwnFolderBesideACommittedOneShowsItsRows() throws IOException {
         String machine = Machine.current().name();
-        Path folder = Files.createDirectories(root.resolve(machine + StudyResults.OWN_FOLDER_SUFFIX));
+        Path folder = Files.createDirectories(root.resolve(machine + ResultsFolder.OWN_FOLDER_SUFFIX));
         Files.writeString(folder.resolve("machine.json"), Machine.json(Machine.current().description(folder, Instant.now(), false)));
         append(folder.resolve("scoreboard.csv"), row("V04Mmap", 2, "warm", 4 * GIB, 5, 0.5));
         append(folder.resolve("scoreboard.csv"), with(row("V13PreadVector", 2, "warm", 4 * GIB, 5, 0.25), "machine", "another-machine"));
 
-        StudyResults.Selection model = StudyResults.folder(folder).select("scoreboard", "warm");
+        ResultsFolder.Selection model = ResultsFolder.folder(folder).select("scoreboard", "warm");
         Report.Selected notebook = Report.select(Report.choose(root, folder.getFileName().toString()), "scoreboard", "warm");
         assertEquals(List.of("V04Mmap"), model.rows().stream().map(StudyResults.Row::chapter).toList(), model.notes().toString());
         assertEquals(List.of("V04Mmap"), notebook.rows().stringColumn("chapter").asList());
@@ -164,14 +164,14 @@ class StudyResultsTest {
         append(folder.resolve("scoreboard.csv"), row("V01ReadAll", 2, "warm", 4 * GIB, 5, 2.0));
         append(folder.resolve("scoreboard.csv"), row("V09MmapParallelVector", 2, "warm", 4 * GIB, 5, 0.1)); // 42,950 MB/s
         append(folder.resolve("wall.csv"), row("WallMemoryRead", 2, "warm", 4 * GIB, 5, 0.2));              // 21,475 MB/s
-        StudyResults.Wall wall = StudyResults.folder(folder).walls().getFirst();
+        MemoryWall wall = ResultsFolder.folder(folder).walls().getFirst();
         assertEquals(List.of("V09MmapParallelVector"), wall.beatenBy());
         assertTrue(wall.percentOf(42950).isEmpty());
         assertEquals(10.0, wall.percentOf(2147.5).getAsDouble(), 1e-9);
         assertTrue(wall.chartLabel().contains("beaten by V09"), wall.chartLabel());
 
         String page = Files.readString(StudyReport.write(folder));
-        assertTrue(page.contains(StudyResults.Wall.ABOVE), page);
+        assertTrue(page.contains(MemoryWall.ABOVE), page);
         assertTrue(page.contains("V09 ran faster than the memory-read wall"), page);
         assertFalse(page.contains("<td>200</td>"), "no share over 100 %");
         assertTrue(page.contains("<td>2,147</td><td>1.0</td><td>10</td>"), "chapter 1 at 10 % of the wall: " + page);
@@ -191,7 +191,7 @@ class StudyResultsTest {
                   "kernel": "Linux"
                 }
                 """);
-        StudyResults.Description description = StudyResults.readDescription(json);
+        MachineDescription description = MachineDescription.read(json);
         assertEquals(List.of(json + " line 3: left out cpu_model, which is not a single value",
                 json + " line 4: left out logical_cores, which is \"two\", not a count"), description.problems());
         assertEquals(Optional.of("Linux"), description.text("kernel"));
@@ -255,12 +255,12 @@ class StudyResultsTest {
         assertEquals(lib.counters.KernelBill.keys(), StudyResults.BILL, "the reader and the harness name the bill alike");
         Path folder = folder();
         List<Object> billed = row("V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.0);
-        billed = with(with(with(billed, "read_calls", "1024"), "minor_faults", "0.3"), "device_bytes", "");
+        billed = with(with(with(billed, "read_calls_per_gib", "1024"), "minor_faults_per_gib", "0.3"), "device_bytes_per_gib", "");
         append(folder.resolve("scoreboard.csv"), billed);
         StudyResults.Row row = StudyResults.read(folder.resolve("scoreboard.csv")).rows().getFirst();
-        assertEquals(1024.0, row.billPerGiB("read_calls"));
-        assertEquals(0.3, row.billPerGiB("minor_faults"));
-        assertEquals(null, row.billPerGiB("device_bytes"), "an empty figure is not counted, not zero");
+        assertEquals(1024.0, row.billPerGiB("read_calls_per_gib"));
+        assertEquals(0.3, row.billPerGiB("minor_faults_per_gib"));
+        assertEquals(null, row.billPerGiB("device_bytes_per_gib"), "an empty figure is not counted, not zero");
 
         List<String> older = ResultsCsv.COLUMNS.subList(0, ResultsCsv.COLUMNS.indexOf("read_mode") + 1);
         Path old = folder.resolve("cold.csv");
@@ -270,21 +270,52 @@ class StudyResultsTest {
         StudyResults.Csv read = StudyResults.read(old);
         assertEquals(List.of(), read.problems());
         assertEquals(java.util.Map.of(), read.rows().getFirst().bill());
-        Report.MachineResults machine = Report.choose(root, Machine.current().name());
+        MachineResults machine = Report.choose(root, Machine.current().name());
         tech.tablesaw.api.Table cold = Report.select(machine, "cold", "cold").rows();
         assertEquals(1, cold.rowCount());
-        assertTrue(cold.doubleColumn("read_calls").isMissing(0), "an older row's bill is missing in the notebooks' table");
+        assertTrue(cold.doubleColumn("read_calls_per_gib").isMissing(0), "an older row's bill is missing in the notebooks' table");
         tech.tablesaw.api.Table scoreboard = Report.select(machine, "scoreboard", "warm").rows();
-        assertEquals(1024.0, scoreboard.doubleColumn("read_calls").get(0));
+        assertEquals(1024.0, scoreboard.doubleColumn("read_calls_per_gib").get(0));
         String page = Files.readString(StudyReport.write(folder));
         assertTrue(page.contains("<td>1,024 reads</td>"), "the scoreboard's bill in words");
+    }
+
+    /**
+     * A CSV written before the bill's names said their unit (read_calls, not read_calls_per_gib):
+     * it loads with its bill, read as the same figures per GiB, and a new row is appended under its
+     * own header, never under the new names; a new file gets the new names.
+     */
+    @Test
+    void aCsvWithTheBillsFormerNamesLoadsWithItsBillAndKeepsItsHeader() throws IOException {
+        Path folder = folder();
+        Path old = folder.resolve("scoreboard.csv");
+        List<String> former = new ArrayList<>(ResultsCsv.COLUMNS);
+        former.replaceAll(column -> column.endsWith("_per_gib") ? column.substring(0, column.length() - "_per_gib".length()) : column);
+        assertEquals(lib.counters.KernelBill.formerKeys(), former.subList(former.size() - 7, former.size()));
+        List<Object> billed = with(with(row("V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.0), "read_calls_per_gib", "1025"),
+                "minor_faults_per_gib", "815");
+        Files.writeString(old, String.join(",", former) + "\n", StandardCharsets.UTF_8);
+        append(old, billed);
+        assertEquals(String.join(",", former), Files.readAllLines(old).getFirst(), "appended under the file's own header");
+        StudyResults.Csv read = StudyResults.read(old);
+        assertEquals(List.of(), read.problems());
+        assertEquals(1025.0, read.rows().getFirst().billPerGiB("read_calls_per_gib"));
+        assertEquals(815.0, read.rows().getFirst().billPerGiB("minor_faults_per_gib"));
+        MachineResults machine = Report.choose(root, Machine.current().name());
+        assertEquals(1025.0, Report.select(machine, "scoreboard", "warm").rows().doubleColumn("read_calls_per_gib").get(0),
+                "the notebooks' table names it with its unit");
+
+        Path fresh = folder.resolve("cold.csv");
+        append(fresh, row("V03ChunkedLong", 1, "cold", 4 * GIB, 5, 2.0));
+        assertTrue(Files.readAllLines(fresh).getFirst().endsWith(",read_calls_per_gib,returned_bytes_per_gib,device_bytes_per_gib,"
+                + "minor_faults_per_gib,major_faults_per_gib,voluntary_switches_per_gib,involuntary_switches_per_gib"));
     }
 
     @Test
     void aHeaderOnlyCsvGivesAnEmptyTableNotACrash() throws IOException {
         Path folder = folder();
         Files.writeString(folder.resolve("scoreboard.csv"), ResultsCsv.headerLine() + "\n", StandardCharsets.UTF_8);
-        Report.MachineResults machine = Report.choose(root, Machine.current().name());
+        MachineResults machine = Report.choose(root, Machine.current().name());
         Report.Selected selected = Report.select(machine, "scoreboard", "warm");
         assertEquals(0, selected.rows().rowCount());
         assertEquals(List.of(), selected.notes());
@@ -305,7 +336,7 @@ class StudyResultsTest {
                 answerWith(v13, "preread_s", ""),                                      // 8: a chapter's row without a phase
                 answerWith(v13, "prereads", "3")));                                    // 9: more runs pre-read than ran
 
-        StudyResults.AnswerCsv read = StudyResults.readAnswers(csv);
+        AnswerResults.AnswerCsv read = AnswerResults.read(csv);
         assertEquals(3, read.rows().size(), String.join("\n", read.problems()));
         assertEquals(5, read.problems().size(), String.join("\n", read.problems()));
         for (int i = 0; i < 5; i++) {
@@ -313,13 +344,13 @@ class StudyResultsTest {
         }
         assertTrue(read.problems().get(0).contains("first_search_s is \"NaN\", not a number"), read.problems().get(0));
 
-        List<StudyResults.Answer> newest = read.newestOfEach();
-        assertEquals(List.of("V13PreadVector", "Go v13"), newest.stream().map(StudyResults.Answer::chapter).toList());
-        StudyResults.Answer chapter = newest.get(0), go = newest.get(1);
+        List<AnswerResults.Answer> newest = read.newestOfEach();
+        assertEquals(List.of("V13PreadVector", "Go v13"), newest.stream().map(AnswerResults.Answer::chapter).toList());
+        AnswerResults.Answer chapter = newest.get(0), go = newest.get(1);
         assertEquals(3, chapter.line(), "the newest of chapter 13's rows");
         assertEquals(2, chapter.runs());
         assertEquals(1.3, chapter.medianSeconds(), 1e-9);
-        assertEquals(StudyResults.ANSWER_PHASES, List.copyOf(chapter.phaseSeconds().keySet()));
+        assertEquals(AnswerResults.ANSWER_PHASES, List.copyOf(chapter.phaseSeconds().keySet()));
         assertEquals(0.45, chapter.phaseSeconds().get("first_search"), 1e-9);
         assertEquals(2, chapter.prereads());
         assertTrue(go.isGo() && go.phaseSeconds().isEmpty() && go.prereads() == null, go.toString());
@@ -327,31 +358,31 @@ class StudyResultsTest {
         assertEquals(List.of(0.9, 1.1), java.util.Arrays.stream(go.runSeconds()).boxed().toList());
 
         Path other = Files.writeString(root.resolve("scoreboard.csv"), "date,chapter,workers\n");
-        StudyResults.NotResultsException notAnswers = assertThrows(StudyResults.NotResultsException.class, () -> StudyResults.readAnswers(other));
+        StudyResults.NotResultsException notAnswers = assertThrows(StudyResults.NotResultsException.class, () -> AnswerResults.read(other));
         assertTrue(notAnswers.getMessage().startsWith(other + " is not an answer-round CSV"), notAnswers.getMessage());
     }
 
     private static List<String> answerWith(List<String> row, String column, String value) {
         List<String> changed = new ArrayList<>(row);
-        changed.set(StudyResults.ANSWER_COLUMNS.indexOf(column), value);
+        changed.set(AnswerResults.ANSWER_COLUMNS.indexOf(column), value);
         return changed;
     }
 
     // ---- Java beside Go: one reading of versus-go.csv
 
     /** A versus-go.csv of the given rows, in order, each call's runs all {@code seconds} long; its pairs as StudyResults reads them. */
-    List<StudyResults.GoPair> versusGo(Object... chaptersAndSeconds) throws IOException {
+    List<VersusGoPairs.GoPair> versusGo(Object... chaptersAndSeconds) throws IOException {
         Path csv = folder().resolve("versus-go.csv");
         for (int i = 0; i < chaptersAndSeconds.length; i += 2) {
             append(csv, row((String) chaptersAndSeconds[i], 1, "warm", 4 * GIB, 3, (Double) chaptersAndSeconds[i + 1]));
         }
-        return StudyResults.versusGo(StudyResults.read(csv).rows());
+        return VersusGoPairs.pairs(StudyResults.read(csv).rows());
     }
 
     @Test
     void aPairIsAheadOnlyWhenJavaWonEveryRoundAndItsRatioIsTheMedianOfTheRounds() throws IOException {
         // three rounds, the sides swapped each round as VersusGo runs them: Java 2×, 1.25× and 1.5× as fast
-        StudyResults.GoPair pair = versusGo("Go v6", 2.0, "V06MmapParallel", 1.0,
+        VersusGoPairs.GoPair pair = versusGo("Go v6", 2.0, "V06MmapParallel", 1.0,
                 "V06MmapParallel", 0.8, "Go v6", 1.0,
                 "Go v6", 1.5, "V06MmapParallel", 1.0).getFirst();
         assertEquals(6, pair.number());
@@ -360,7 +391,7 @@ class StudyResultsTest {
         assertEquals(1.5, pair.ratio(), 1e-9, "the median of 2, 1.25 and 1.5");
         assertEquals(1.25, pair.lowest(), 1e-9);
         assertEquals(2.0, pair.highest(), 1e-9);
-        assertEquals(StudyResults.GoVerdict.AHEAD, pair.verdict());
+        assertEquals(VersusGoPairs.GoVerdict.AHEAD, pair.verdict());
         assertEquals("1.50", pair.ratioText());
         assertEquals("1.250–2.000", pair.rangeText());
         assertEquals("3", pair.roundsText());
@@ -371,34 +402,34 @@ class StudyResultsTest {
 
     @Test
     void aPairIsBehindWhenJavaLostEveryRoundAndATieWhenItWonSomeAndLostSome() throws IOException {
-        List<StudyResults.GoPair> pairs = versusGo(
+        List<VersusGoPairs.GoPair> pairs = versusGo(
                 "Go v1", 1.0, "V01ReadAll", 1.1,       // pair 1: Java slower in both rounds
                 "Go v8", 1.0, "V08Vector256", 0.9,     // pair 8: Java faster, then slower
                 "V01ReadAll", 1.2, "Go v1", 1.0,
                 "V08Vector256", 1.2, "Go v8", 1.0);
-        assertEquals(List.of(1, 8), pairs.stream().map(StudyResults.GoPair::number).toList());
-        assertEquals(StudyResults.GoVerdict.BEHIND, pairs.get(0).verdict());
+        assertEquals(List.of(1, 8), pairs.stream().map(VersusGoPairs.GoPair::number).toList());
+        assertEquals(VersusGoPairs.GoVerdict.BEHIND, pairs.get(0).verdict());
         assertTrue(pairs.get(0).highest() < 1);
-        assertEquals(StudyResults.GoVerdict.TIE, pairs.get(1).verdict(), "won a round and lost one: within the rounds' spread");
+        assertEquals(VersusGoPairs.GoVerdict.TIE, pairs.get(1).verdict(), "won a round and lost one: within the rounds' spread");
         assertTrue(pairs.get(1).lowest() < 1 && pairs.get(1).highest() > 1);
     }
 
     @Test
     void aRowWithoutItsRoundsPartnerIsUnpairedNotMatchedWithAnotherRound() throws IOException {
-        List<StudyResults.GoPair> pairs = versusGo(
+        List<VersusGoPairs.GoPair> pairs = versusGo(
                 "Go v3", 1.0,                            // round 1: chapter 3 failed, so Go's row has no partner
                 "Go v4", 1.0, "V04Mmap", 0.5,
                 "V03ChunkedLong", 0.5, "Go v3", 1.0,     // round 2: whole
                 "V04Mmap", 0.5,                          // round 2: Go's v4 failed
                 "Go v5", 1.0);                           // pair 5: only a Go row
-        StudyResults.GoPair three = pairs.get(0), four = pairs.get(1), five = pairs.get(2);
+        VersusGoPairs.GoPair three = pairs.get(0), four = pairs.get(1), five = pairs.get(2);
         assertEquals(1, three.rounds().size(), "round 2 only");
         assertEquals(1, three.unpaired().size());
         assertEquals("1 (1 unpaired row)", three.roundsText());
-        assertEquals(StudyResults.GoVerdict.AHEAD, three.verdict());
+        assertEquals(VersusGoPairs.GoVerdict.AHEAD, three.verdict());
         assertEquals(1, four.rounds().size());
         assertEquals(1, four.unpaired().size());
-        assertEquals(StudyResults.GoVerdict.UNPAIRED, five.verdict(), "a pair without a whole round has no figure");
+        assertEquals(VersusGoPairs.GoVerdict.UNPAIRED, five.verdict(), "a pair without a whole round has no figure");
         assertTrue(Double.isNaN(five.ratio()));
         assertEquals("–", five.ratioText());
         assertEquals("0 (1 unpaired row)", five.roundsText());
@@ -411,8 +442,8 @@ class StudyResultsTest {
         append(csv, row("Go v6", 2, "warm", 4 * GIB, 3, 1.0));
         append(csv, with(row("V06MmapParallel", 2, "warm", 4 * GIB, 3, 0.5), "median_s", "NaN"));
         append(csv, row("V06MmapParallel", 2, "warm", 4 * GIB, 3, 0.5));
-        StudyResults.GoPair pair = StudyResults.versusGo(StudyResults.read(csv).rows()).getFirst();
-        assertEquals(StudyResults.GoVerdict.UNPAIRED, pair.verdict());
+        VersusGoPairs.GoPair pair = VersusGoPairs.pairs(StudyResults.read(csv).rows()).getFirst();
+        assertEquals(VersusGoPairs.GoVerdict.UNPAIRED, pair.verdict());
         assertEquals(2, pair.unpaired().size());
     }
 }

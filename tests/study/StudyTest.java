@@ -121,7 +121,7 @@ class StudyTest {
         assertFalse(all.contains("failed: "), all);
         Path folder = results.resolve(MACHINE);
         assertTrue(Files.readString(folder.resolve("scoreboard.csv")).contains("V04Mmap"), "the other chapter ran");
-        assertTrue(Files.readString(folder.resolve("machine.json")).contains("\"" + StudyResults.NOT_ON_THIS_CPU + "\": \"V12Vector512: "),
+        assertTrue(Files.readString(folder.resolve("machine.json")).contains("\"" + MachineDescription.NOT_ON_THIS_CPU + "\": \"V12Vector512: "),
                 Files.readString(folder.resolve("machine.json")));
         assertTrue(Files.readString(folder.resolve("index.html")).contains("Not run on this CPU, which lacks what they need: V12Vector512: "),
                 "the report says so");
@@ -132,7 +132,7 @@ class StudyTest {
     void resumeSkipsAnswerRowsAlreadyWritten() throws Exception {
         Path folder = Files.createDirectories(directory.resolve("results").resolve(MACHINE));
         Path csv = folder.resolve("answer.csv");
-        String written = String.join(",", StudyResults.ANSWER_COLUMNS)
+        String written = String.join(",", AnswerResults.ANSWER_COLUMNS)
                 + "\n2026-11-30,V04Mmap,1,0.5000,0.5000,0.5000,0.5000,0.1,0.1,0.1,0.0,0.1,0.05,0.05,0,0.5000\n";
         Files.writeString(csv, written);
         Subprocess.Result result = study(directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0",
@@ -410,7 +410,7 @@ class StudyTest {
                 "--only", "V04", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts", "--results", results.toString());
         assertEquals(0, result.exitCode(), result.toString());
         assertEquals(before, contents(committed), "the committed folder is untouched");
-        Path own = results.resolve(MACHINE + StudyResults.OWN_FOLDER_SUFFIX);
+        Path own = results.resolve(MACHINE + ResultsFolder.OWN_FOLDER_SUFFIX);
         assertTrue(result.stderr().contains(own.toString()), "the study says where it measures instead: " + result);
         List<CSVRecord> rows = rows(own.resolve("scoreboard.csv"));
         assertEquals(1, rows.size());

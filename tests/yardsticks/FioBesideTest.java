@@ -41,7 +41,7 @@ class FioBesideTest {
             List<String> command = job.command(Path.of("h.bin"), 8 * MIB, 2, MIB);
             assertEquals(job.checking(), command.containsAll(List.of("--verify=pattern", "--verify_pattern=0")), job.name() + ": " + command);
             assertEquals(job.checking(), job.name().endsWith(" " + FioBeside.CHECKING), job.name());
-            assertEquals(FioBeside.CHECKING, StudyResults.FIO_CHECKING, "StudyResults tells them apart by the same word");
+            assertEquals(FioBeside.CHECKING, FioBesideResults.FIO_CHECKING, "StudyResults tells them apart by the same word");
         }
         assertEquals(3, FioBeside.jobs(List.of(4), false).stream().filter(FioBeside.FioJob::checking).count(), "psync, libaio, io_uring");
     }

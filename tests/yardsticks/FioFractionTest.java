@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cold chapters as fractions of fio's best (StudyResults.fioComparison), from small fio.csv
+ * The cold chapters as fractions of fio's best (FioBesideResults.comparison), from small fio.csv
  * files written here: medians over one sitting's rounds, fio's best O_DIRECT job, the same read size
  * and job count, the newest sitting only, and one line when there is nothing to compare.
  */
@@ -43,8 +43,8 @@ class FioFractionTest {
         ResultsCsv.append(folder.resolve("fio.csv"), List.of(row));
     }
 
-    StudyResults.FioComparison comparison() {
-        return StudyResults.fioComparison(StudyResults.folder(folder));
+    FioBesideResults.FioComparison comparison() {
+        return FioBesideResults.comparison(ResultsFolder.folder(folder));
     }
 
     /** Three rounds of a chapter and its fio jobs, 10 s apart. */
@@ -67,9 +67,9 @@ class FioFractionTest {
             // buffered and mmap reads are not what the cold chapters are measured against
             row("fio mmap buffered", 2, MIB, at + 20, 4000);
         }
-        StudyResults.FioComparison fio = comparison();
+        FioBesideResults.FioComparison fio = comparison();
         assertEquals(2, fio.fractions().size(), fio.line());
-        StudyResults.FioFraction v14 = fio.of("V14DirectIo").orElseThrow();
+        FioBesideResults.FioFraction v14 = fio.of("V14DirectIo").orElseThrow();
         assertEquals("fio psync O_DIRECT 2MiB-pages", v14.fioJob());
         assertEquals(2000, v14.fioMbps(), 1e-9);
         assertEquals(1500, v14.chapterMbps(), 1e-9);
@@ -90,7 +90,7 @@ class FioFractionTest {
             row("fio io_uring qd4 O_DIRECT 2MiB-pages checking", 2, MIB, at + 20, new double[] {5000, 2800, 2900}[round]);
             row("fio psync O_DIRECT 2MiB-pages checking", 2, MIB, at + 30, 2000);
         }
-        StudyResults.FioFraction v15 = comparison().fractions().getFirst();
+        FioBesideResults.FioFraction v15 = comparison().fractions().getFirst();
         assertEquals("fio io_uring qd4 O_DIRECT 2MiB-pages", v15.fioJob());
         assertEquals(0.70, v15.fraction(), 1e-9);
         assertEquals("fio io_uring qd4 O_DIRECT 2MiB-pages checking", v15.checkingJob());
@@ -105,7 +105,7 @@ class FioFractionTest {
     @Test
     void aSittingWithoutCheckingJobsHasNoFractionOfThem() throws IOException {
         rounds(0, MIB, "V14DirectIo", new double[] {1000, 1000, 1000}, "fio psync O_DIRECT 2MiB-pages", new double[] {2000, 2000, 2000});
-        StudyResults.FioFraction v14 = comparison().fractions().getFirst();
+        FioBesideResults.FioFraction v14 = comparison().fractions().getFirst();
         assertTrue(v14.checkingFraction().isEmpty(), v14.toString());
         assertFalse(comparison().line().contains("checking"), comparison().line());
         assertTrue(Files.readString(StudyReport.write(folder)).contains("<td>0.50</td>"));
@@ -114,9 +114,9 @@ class FioFractionTest {
     @Test
     void onlyTheNewestSittingCounts() throws IOException {
         rounds(0, MIB, "V14DirectIo", new double[] {900, 900, 900}, "fio psync O_DIRECT 2MiB-pages", new double[] {1000, 1000, 1000});
-        long later = StudyResults.FIO_SITTING_GAP.toSeconds() + 3600;
+        long later = FioBesideResults.FIO_SITTING_GAP.toSeconds() + 3600;
         rounds(later, MIB, "V14DirectIo", new double[] {1000, 1000, 1000}, "fio psync O_DIRECT 2MiB-pages", new double[] {4000, 4000, 4000});
-        StudyResults.FioComparison fio = comparison();
+        FioBesideResults.FioComparison fio = comparison();
         assertEquals(0.25, fio.of("V14DirectIo").orElseThrow().fraction(), 1e-9, fio.line());
         assertEquals(3, fio.of("V14DirectIo").orElseThrow().chapterRounds(), "the older sitting's rounds are not counted");
         assertEquals(SITTING.plusSeconds(later).toString(), fio.sittingDate());
@@ -128,9 +128,9 @@ class FioFractionTest {
         rounds(100, 4 * MIB, "V14DirectIo", new double[] {3000, 3000, 3000}, "fio libaio qd16 O_DIRECT 2MiB-pages", new double[] {9000, 9000, 9000});
         row("V15IoUring", 2, 16 * MIB, 200, 5000); // no fio job of 16 MiB reads: no fraction
         row("fio io_uring qd16 O_DIRECT 2MiB-pages", 1, MIB, 210, 100); // one job, not two
-        List<StudyResults.FioFraction> fractions = comparison().fractions();
+        List<FioBesideResults.FioFraction> fractions = comparison().fractions();
         assertEquals(2, fractions.size(), fractions.toString());
-        for (StudyResults.FioFraction f : fractions) {
+        for (FioBesideResults.FioFraction f : fractions) {
             assertEquals(f.chunkBytes() == MIB ? 0.5 : 3000.0 / 9000, f.fraction(), 1e-9, f.toString());
             assertEquals(2, f.workers());
         }
@@ -139,15 +139,15 @@ class FioFractionTest {
 
     @Test
     void withoutFioCsvOneLineAndNoFraction() throws IOException {
-        StudyResults.FioComparison none = comparison();
+        FioBesideResults.FioComparison none = comparison();
         assertTrue(none.fractions().isEmpty());
         assertEquals(1, none.line().lines().count());
         assertTrue(none.line().startsWith("No fio.csv here"), none.line());
         String page = Files.readString(StudyReport.write(folder));
-        assertTrue(page.contains(StudyResults.html(none.line())), "the report says it in one line");
+        assertTrue(page.contains(PageText.html(none.line())), "the report says it in one line");
 
         row("fio psync O_DIRECT 2MiB-pages", 2, MIB, 0, 2000); // fio without a chapter
-        StudyResults.FioComparison fioAlone = comparison();
+        FioBesideResults.FioComparison fioAlone = comparison();
         assertTrue(fioAlone.fractions().isEmpty());
         assertTrue(fioAlone.line().contains("no sitting with a cold chapter"), fioAlone.line());
     }
@@ -157,7 +157,7 @@ class FioFractionTest {
         rounds(0, MIB, "V14DirectIo", new double[] {1000, 1000, 1000}, "fio psync O_DIRECT 2MiB-pages", new double[] {2000, 2000, 2000});
         row("fio <script>alert(1)</script> O_DIRECT", 2, MIB, 70, 99999);
         row("V15<img src=x onerror=alert(1)>", 2, MIB, 75, 1);
-        StudyResults.FioComparison fio = comparison();
+        FioBesideResults.FioComparison fio = comparison();
         assertEquals(1, fio.fractions().size(), "the rows whose names are no chapter's or fio job's are left out: " + fio.line());
         assertEquals(0.5, fio.fractions().getFirst().fraction(), 1e-9);
         String page = Files.readString(StudyReport.write(folder));

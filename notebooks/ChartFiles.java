@@ -1,0 +1,136 @@
+// Which chart files the notebooks may replace (only those they wrote), and how a page is written:
+// whole or not at all. No package line: JShell, which runs the notebooks, cannot take one.
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A file is only ever replaced by a chart when a notebook made it. For the page that is its first
+ * line ({@link #PAGE_MARK}). For the PNG it is one of: its page is ours (they are drawn together);
+ * it carries the mark every chart's PNG gets ({@link ChartImage#MARK}); or it is a PNG that git
+ * tracks unchanged (a committed chart: git holds exactly those bytes, so redrawing loses nothing,
+ * and a fresh clone has the PNGs without their ignored pages). Anything else of the same name
+ * stops the notebook.
+ *
+ * <p>A page is written whole or not at all ({@link #writeWhole}): a full disk leaves the page as it
+ * was, never cut. A page an older run left cut (an empty file, or one that ends inside the mark)
+ * holds nothing anyone could lose, so it is redrawn rather than blocking every later chart.
+ */
+final class ChartFiles {
+
+    /** The first line of every chart page: what marks a file as one a notebook may replace. */
+    static final String PAGE_MARK = "<!DOCTYPE html><!-- a chart written by notebooks/Report.java -->";
+
+    private ChartFiles() {}
+
+    /** Why the chart's page or PNG may not be replaced, or null when both may. */
+    static String whyNotReplace(Path page, Path png) throws IOException {
+        // Only a page that carries the whole mark speaks for its PNG: an empty page says nothing of who drew it.
+        boolean pageIsOurs = Files.isRegularFile(page) && firstLine(page).equals(PAGE_MARK);
+        if (Files.exists(page, LinkOption.NOFOLLOW_LINKS) && !pageIsOurs && !cutShort(page)) {
+            return page + " exists and was not written by a notebook; left it alone (move it away to draw this chart)";
+        }
+        if (Files.exists(png, LinkOption.NOFOLLOW_LINKS) && !pageIsOurs && !ChartImage.isMarked(png) && !committedUnchanged(png)
+                && !cutShort(png)) {
+            return png + " exists and was not drawn by a notebook; left it alone (move it away to draw this chart)";
+        }
+        return null;
+    }
+
+    /**
+     * True for a regular file that holds nothing a reader could lose: empty, or the start of
+     * {@link #PAGE_MARK} and nothing after it (a page an older run began and a full disk cut, before
+     * pages were written whole).
+     */
+    static boolean cutShort(Path file) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        byte[] mark = PAGE_MARK.getBytes(StandardCharsets.UTF_8);
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+            byte[] start = in.readNBytes(mark.length + 1);
+            return start.length <= mark.length && java.util.Arrays.equals(start, 0, start.length, mark, 0, start.length);
+        }
+    }
+
+    /** What writes a page's bytes; it may fail half-way, as a full disk makes a write fail. */
+    interface PageWriter {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code text} into {@code file} whole or not at all (see {@link #writeWhole(Path, PageWriter)}). */
+    static void writeWhole(Path file, String text) throws IOException {
+        writeWhole(file, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Writes {@code file} through a partial file beside it, renamed over it once whole: when the
+     * writer fails (a full disk), the partial file is removed and {@code file} is as it was. A
+     * partial file an earlier run left is removed first when it is one of ours ({@link #cutShort},
+     * or one that carries the mark); anything else of that name is left alone, with an IOException.
+     */
+    static void writeWhole(Path file, PageWriter writer) throws IOException {
+        Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
+        if (Files.exists(partial, LinkOption.NOFOLLOW_LINKS)) {
+            if (!cutShort(partial) && !(Files.isRegularFile(partial, LinkOption.NOFOLLOW_LINKS) && firstLine(partial).equals(PAGE_MARK))) {
+                throw new IOException(partial + " exists and was not written by a notebook; left it alone (move it away to draw this chart)");
+            }
+            Files.delete(partial);
+        }
+        try {
+            try (OutputStream out = Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                writer.writeTo(out);
+            }
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
+    }
+
+    /** True when {@code file} is a PNG tracked by git with no change since the last commit. */
+    static boolean committedUnchanged(Path file) {
+        if (!ChartImage.isPng(file)) {
+            return false;
+        }
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            String name = file.getFileName().toString();
+            return git(dir, "ls-files", "--error-unmatch", "--", name) && git(dir, "diff", "--quiet", "HEAD", "--", name);
+        } catch (IOException e) {
+            return false; // no git: only marked PNGs and pages are known to be ours
+        }
+    }
+
+    private static boolean git(Path dir, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String firstLine(Path file) throws IOException {
+        try (var lines = Files.lines(file, StandardCharsets.UTF_8)) {
+            return lines.findFirst().orElse("");
+        } catch (UncheckedIOException notText) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,250 @@
+// The kinds of README's generated blocks (report/ReadmeTables.java): each reads rows through
+// ReadmeResults and lays them out with MarkdownTable.
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import lib.cli.UserMistakeException;
+
+/** Each kind of generated block, from the results and the block's parameters to Markdown. */
+final class ReadmeBlocks {
+
+    private ReadmeBlocks() {}
+
+    /** Every machine with a machine.json, with a link to its report. */
+    static String machines(ReadmeResults results, ReadmeTables.Block block) {
+        MarkdownTable table = new MarkdownTable("machine (its report)", "CPU", "cores", "vectors", "memory", "kernel", "JDK", "file system", "THP", "study");
+        for (String machine : results.machines()) {
+            MachineDescription json = results.machineJson(machine);
+            table.row(results.link(machine + "/index.html", "`" + machine + "`"), text(json, "cpu_model") + family(json),
+                    text(json, "logical_cores"), text(json, "vector_bits") + "-bit",
+                    json.number("memory_bytes").map(bytes -> String.format(Locale.ROOT, "%.0f GiB", bytes / (double) (1L << 30)))
+                            .orElse("not recorded"),
+                    text(json, "kernel"), text(json, "jdk"), text(json, "filesystem"), text(json, "thp_enabled"),
+                    text(json, "date").length() >= 10 ? text(json, "date").substring(0, 10) : text(json, "date"));
+        }
+        return table.markdown();
+    }
+
+    /** Every chapter, warm, as the study found the page cache, beside the article's figure. */
+    static String scoreboard(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scoreboard.csv").stream()
+                .filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        rows = newestOfEach(rows, StudyResults.Row::chapter);
+        double chapterOne = rows.stream().filter(row -> number(row) == 1).mapToDouble(StudyResults.Row::mbps).findFirst().orElse(Double.NaN);
+        boolean mapped = rows.stream().anyMatch(row -> row.pmdMappedPercent() != null);
+        MarkdownTable table = mapped ? new MarkdownTable("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "PMD-mapped", "the article (Go), MB/s")
+                : new MarkdownTable("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "the article (Go), MB/s");
+        for (StudyResults.Row row : rows) {
+            List<String> cells = new ArrayList<>(List.of(String.valueOf(number(row)), chapterLink(row.chapter()),
+                    String.valueOf(row.workers()), seconds(row.meanSeconds()), mbps(row.mbps()),
+                    Double.isNaN(chapterOne) ? "–" : String.format(Locale.ROOT, row.mbps() < chapterOne ? "%.2f" : "%.1f", row.mbps() / chapterOne)));
+            if (mapped) {
+                cells.add(percent(row.pmdMappedPercent()));
+            }
+            cells.add(results.article("scoreboard", row.chapter()).map(article -> mbps(article.mbps())).orElse("–"));
+            table.row(cells.toArray(String[]::new));
+        }
+        return table.markdown() + "\n" + source(block, "scoreboard.csv") + "; s is the trimmed mean of the timed runs, "
+                + "MB/s the file's bytes over it; the article's figures are from its own machine.\n";
+    }
+
+    /** One chapter's figures, for its section: warm, in 2 MiB folios where measured, cold where measured, and the article's. */
+    static String figure(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine");
+        String chapter = block.parameter("chapter");
+        List<String> parts = new ArrayList<>();
+        newestOfEach(results.rows(machine, "scoreboard.csv").stream()
+                .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && asFound(row)).toList(), StudyResults.Row::chapter)
+                .forEach(row -> parts.add(seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s" + workers(row)
+                        + (row.pmdMappedPercent() == null ? "" : ", " + percent(row.pmdMappedPercent()) + " PMD-mapped")
+                        + " (`scoreboard.csv`)"));
+        if (results.has(machine, "pagecache.csv")) {
+            results.rows(machine, "pagecache.csv").stream()
+                    .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b)
+                    .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps())
+                            + " MB/s, " + percent(row.pmdMappedPercent()) + " PMD-mapped (`pagecache.csv`)"));
+        }
+        if (results.has(machine, "cold.csv")) {
+            results.rows(machine, "cold.csv").stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b)
+                    .ifPresent(row -> parts.add("cold " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s (`cold.csv`)"));
+        }
+        if (parts.isEmpty()) {
+            throw new UserMistakeException("no row of " + chapter + " in " + machine + "'s scoreboard, page-cache or cold round");
+        }
+        String article = results.article("scoreboard", chapter)
+                .map(row -> " The article (Go, on its machine): " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s.")
+                .orElse("");
+        return "Measured: " + String.join("; ", parts) + "." + article + "\n";
+    }
+
+    /** The mapped chapters with the cache as found, in 4 KiB folios and in 2 MiB folios. */
+    static String pageCache(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine");
+        List<StudyResults.Row> asFound = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        List<StudyResults.Row> rounds = results.rows(machine, "pagecache.csv");
+        MarkdownTable table = new MarkdownTable("chapter", "as found, MB/s", "PMD-mapped", "4 KiB folios (`small`)", "2 MiB folios (`huge`)", "PMD-mapped");
+        for (String chapter : rounds.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            Optional<StudyResults.Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
+            Optional<StudyResults.Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
+            Optional<StudyResults.Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
+            table.row(chapterLink(chapter), found.map(row -> mbps(row.mbps())).orElse("–"),
+                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"), small.map(row -> mbps(row.mbps())).orElse("–"),
+                    huge.map(row -> mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
+        }
+        return table.markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean.\n";
+    }
+
+    /** The walls round: each probe at each worker count it ran. */
+    static String walls(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "wall.csv");
+        TreeSet<Integer> workerCounts = rows.stream().map(StudyResults.Row::workers).collect(Collectors.toCollection(TreeSet::new));
+        List<String> header = new ArrayList<>(List.of("wall"));
+        workerCounts.forEach(count -> header.add(count + (count == 1 ? " thread" : " threads") + ", MB/s"));
+        MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
+        for (String wall : rows.stream().map(StudyResults.Row::chapter).distinct().toList()) {
+            List<String> cells = new ArrayList<>(List.of("`" + wall + "`"));
+            for (int count : workerCounts) {
+                cells.add(rows.stream().filter(row -> row.chapter().equals(wall) && row.workers() == count).reduce((a, b) -> b)
+                        .map(row -> mbps(row.mbps())).orElse("–"));
+            }
+            table.row(cells.toArray(String[]::new));
+        }
+        return table.markdown() + "\n" + source(block, "wall.csv") + ".\n";
+    }
+
+    /** The worker sweep: one worker, the best and where, beside the article's. */
+    static String scaling(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scaling.csv");
+        MarkdownTable table = new MarkdownTable("chapter", "1 worker", "best", "at", "Go: 1 worker", "Go: best", "at");
+        for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            List<StudyResults.Row> sweep = newestOfEach(rows.stream().filter(row -> row.chapter().equals(chapter)).toList(), StudyResults.Row::workers);
+            Optional<StudyResults.Row> one = sweep.stream().filter(row -> row.workers() == 1).findFirst();
+            StudyResults.Row best = sweep.stream().max(Comparator.comparingDouble(StudyResults.Row::mbps)).orElseThrow();
+            Optional<ArticleFigures.ArticleRow> article = results.article("scaling", chapter);
+            table.row(chapterLink(chapter), one.map(row -> mbps(row.mbps())).orElse("–"), mbps(best.mbps()), String.valueOf(best.workers()),
+                    article.map(row -> mbps(row.oneWorkerMbps())).orElse("–"), article.map(row -> mbps(row.peakMbps())).orElse("–"),
+                    article.map(row -> row.peakAt() == null ? "–" : String.valueOf(Math.round(row.peakAt()))).orElse("–"));
+        }
+        return table.markdown() + "\n" + source(block, "scaling.csv") + "; the Go columns are the article's, on its 12-thread machine.\n";
+    }
+
+    /** The cold round beside the same chapters warm, and the article's cold figures. */
+    static String cold(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine");
+        List<StudyResults.Row> warm = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        MarkdownTable table = new MarkdownTable("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
+        for (StudyResults.Row row : newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
+            table.row(chapterLink(row.chapter()),
+                    warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> mbps(w.mbps())).orElse("–"),
+                    mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> mbps(article.coldMbps())).orElse("–"));
+        }
+        return table.markdown() + "\n" + source(block, "cold.csv` and `scoreboard.csv") + ".\n";
+    }
+
+    /** The read-size round: MB/s of each chapter at each read size. */
+    static String chunks(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "chunks.csv");
+        TreeSet<Long> sizes = rows.stream().map(row -> Optional.ofNullable(row.chunkBytes()).orElseThrow(() -> new UserMistakeException(
+                row.file() + " line " + row.line() + ": a row of the read-size round without chunk_bytes"))).collect(Collectors.toCollection(TreeSet::new));
+        List<String> header = new ArrayList<>(List.of("chapter"));
+        sizes.forEach(size -> header.add(size >= 1 << 20 ? (size >> 20) + " MiB" : (size >> 10) + " KiB"));
+        MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
+        for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            List<String> cells = new ArrayList<>(List.of(chapterLink(chapter)));
+            for (long size : sizes) {
+                cells.add(rows.stream().filter(row -> row.chapter().equals(chapter) && Objects.equals(row.chunkBytes(), size))
+                        .reduce((a, b) -> b).map(row -> mbps(row.mbps())).orElse("–"));
+            }
+            table.row(cells.toArray(String[]::new));
+        }
+        return table.markdown() + "\n" + source(block, "chunks.csv") + ", MB/s.\n";
+    }
+
+    /**
+     * The article's Go benchmark and the chapters, alternately on one machine, read as every reader
+     * reads versus-go.csv ({@link VersusGoPairs#pairs}): per pair, the median of its rounds' ratios,
+     * the lowest and highest round, and the mark (ahead, behind, tie).
+     */
+    static String versusGo(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "versus-go.csv");
+        MarkdownTable table = new MarkdownTable("pair", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds");
+        for (VersusGoPairs.GoPair pair : VersusGoPairs.pairs(rows)) {
+            boolean paired = !pair.rounds().isEmpty();
+            table.row(pair.number() + " " + chapterLink(pair.javaChapter()), paired ? mbps(pair.goMbps()) : "–",
+                    paired ? mbps(pair.javaMbps()) : "–", pair.ratioText(), pair.rangeText(), pair.verdict().word, pair.roundsText());
+        }
+        return table.markdown() + "\n" + source(block, "versus-go.csv") + "; MB/s: the median over rounds of each call's median run. "
+                + VersusGoPairs.RULE + ".\n";
+    }
+
+    private static <K> List<StudyResults.Row> newestOfEach(List<StudyResults.Row> rows, Function<StudyResults.Row, K> key) {
+        Map<K, StudyResults.Row> newest = new LinkedHashMap<>();
+        rows.forEach(row -> newest.put(key.apply(row), row)); // rows are appended in time order: the last wins
+        return List.copyOf(newest.values());
+    }
+
+    private static String source(ReadmeTables.Block block, String csv) {
+        return "`results/" + block.parameter("machine") + "/" + csv + "`";
+    }
+
+    private static String chapterLink(String chapter) {
+        return "`" + chapter + "`";
+    }
+
+    /** The chapter's number: 13 for {@code V13PreadVector}, 11 for {@code Go v11}; -1 for a wall. */
+    private static int number(StudyResults.Row row) {
+        String number = row.number();
+        return number.matches("V\\d\\d") ? Integer.parseInt(number.substring(1)) : -1;
+    }
+
+    /** Warm runs from the cache as the study found it, not refilled by {@code --page-cache}. */
+    private static boolean asFound(StudyResults.Row row) {
+        return row.pageCache().equals(StudyResults.PAGE_CACHE_AS_IS);
+    }
+
+    private static String workers(StudyResults.Row row) {
+        return row.workers() > 1 ? " with " + row.workers() + " workers" : "";
+    }
+
+    static String mbps(double value) {
+        return String.format(Locale.ROOT, "%,d", Math.round(value));
+    }
+
+    static String seconds(double value) {
+        return String.format(Locale.ROOT, "%.3f", value);
+    }
+
+    /** The article's figure, or "–" where it gives none. */
+    static String mbps(Double value) {
+        return value == null ? "–" : mbps(value.doubleValue());
+    }
+
+    static String seconds(Double value) {
+        return value == null ? "–" : seconds(value.doubleValue());
+    }
+
+    /** A share, or "–" where the row has none (a chapter that does not map the file). */
+    static String percent(Double value) {
+        return value == null ? "–" : String.format(Locale.ROOT, "%.1f %%", value);
+    }
+
+    private static String family(MachineDescription json) {
+        return json.text("cpu_family").isPresent()
+                ? " (family " + text(json, "cpu_family") + ", model " + text(json, "cpu_model_number") + ")" : "";
+    }
+
+    /** A machine.json field as Markdown text: it may come from anyone, so nothing in it may act as markup. */
+    static String text(MachineDescription json, String field) {
+        return json.text(field).map(MarkdownTable::escape).orElse("not recorded");
+    }
+
+}

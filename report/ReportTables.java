@@ -1,0 +1,246 @@
+// The report's tables (report/StudyReport.java): each from this study's rows, as HTML. No package
+// line, as every file of report/.
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import lib.cli.Sizes;
+import lib.harness.Stats;
+
+/** The tables of one machine's report page, each from the rows report/StudyResults.java chose. */
+final class ReportTables {
+
+    private ReportTables() {}
+
+    /** A row's chapter, with its page cache where the table holds rows of more than one (small or huge folios). */
+    private static String chapterLabel(StudyResults.Row row, List<StudyResults.Row> table) {
+        boolean several = table.stream().map(StudyResults.Row::pageCache).distinct().count() > 1;
+        return row.chapter() + (several ? " (" + row.pageCache() + " page cache)" : "");
+    }
+
+    /** The memory-read wall (plain pages) or the 2 MiB-page one, when measured. */
+    private static Optional<MemoryWall> wall(List<MemoryWall> walls, String probe) {
+        return walls.stream().filter(wall -> wall.probe().equals(probe)).findFirst();
+    }
+
+    /** A chapter's share of a wall, or the line that says it beat the wall (a share over 100 % would mean nothing). */
+    private static String share(double mbps, Optional<MemoryWall> wall) {
+        return wall.map(w -> w.percentOf(mbps).stream().mapToObj(ReportHtml::percentage).findFirst()
+                .orElse("<span class=\"beaten\">" + ReportHtml.escape(MemoryWall.ABOVE) + "</span>")).orElse("–");
+    }
+
+    static String scoreboardTable(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
+        if (scoreboard.isEmpty()) {
+            return ReportHtml.missing("scoreboard.csv");
+        }
+        Optional<MemoryWall> wall = wall(walls, "WallMemoryRead");
+        Optional<StudyResults.Row> one = scoreboard.stream().filter(row -> row.number().equals("V01")).findFirst();
+        Optional<String> noBase = one.flatMap(row -> whyNotABase(row, scoreboard));
+        Optional<Double> chapterOne = noBase.isPresent() ? Optional.empty() : one.map(StudyResults.Row::mbps);
+        Map<String, ArticleFigures.ArticleRow> article = ArticleFigures.byNumber("scoreboard");
+        List<List<String>> cells = new ArrayList<>();
+        double best = scoreboard.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
+        for (StudyResults.Row row : scoreboard) {
+            boolean fastest = row.mbps() == best;
+            cells.add(List.of(ReportHtml.escape(row.number().replaceFirst("^V0?", "")), "<code>" + ReportHtml.escape(chapterLabel(row, scoreboard)) + "</code>",
+                    Integer.toString(row.workers()), ReportHtml.bold(fastest, ReportHtml.seconds(row.meanSeconds())),
+                    row.medianSeconds() == null ? "–" : ReportHtml.seconds(row.medianSeconds()), ReportHtml.bold(fastest, ReportHtml.mbps(row.mbps())),
+                    chapterOne.map(base -> String.format(Locale.ROOT, "%.1f", row.mbps() / base)).orElse("–"),
+                    share(row.mbps(), wall),
+                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::mbps).map(ReportHtml::mbps).orElse("–"),
+                    count(row, "reads", "read_calls_per_gib"), bytesPerGiB(row.billPerGiB("returned_bytes_per_gib")),
+                    count(row, "faults", "minor_faults_per_gib", "major_faults_per_gib"),
+                    count(row, "switches", "voluntary_switches_per_gib", "involuntary_switches_per_gib")));
+        }
+        String wallLine = wall.map(w -> "<p>Memory-read wall: " + ReportHtml.mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
+                        + (w.beatenBy().isEmpty() ? "" : "<p class=\"beaten\">" + ReportHtml.escape(w.beatenNote()) + ".</p>\n"))
+                .orElse("<p>No memory-read wall measured (wall.csv), so no % of wall.</p>\n");
+        List<String> headings = new ArrayList<>(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall",
+                "Go MB/s", "reads per GiB", "copied per GiB", "faults per GiB", "switches per GiB"));
+        if (noBase.isPresent()) { // the column out, and a line that says why
+            int column = headings.indexOf("× ch. 1");
+            headings.remove(column);
+            cells = cells.stream().map(line -> {
+                List<String> kept = new ArrayList<>(line);
+                kept.remove(column);
+                return (List<String>) kept;
+            }).toList();
+        }
+        return ReportHtml.table(headings, cells) + noBase.map(why -> "<p>× ch. 1 is left out: " + ReportHtml.escape(why) + ".</p>\n").orElse("") + wallLine;
+    }
+
+    /**
+     * Why chapter 1's row cannot be the base of every "× ch. 1" ratio, or empty when it can: one timed
+     * run (a budget or --quick can leave one slow run, with no warm-up), or fewer runs than every
+     * other chapter had, and too few to trim.
+     */
+    static Optional<String> whyNotABase(StudyResults.Row chapterOne, List<StudyResults.Row> scoreboard) {
+        int fewestOthers = scoreboard.stream().filter(row -> row != chapterOne).mapToInt(StudyResults.Row::runs).min().orElse(chapterOne.runs());
+        if (chapterOne.runs() < 2) {
+            return Optional.of("chapter 1 has " + chapterOne.runs() + " timed run" + (chapterOne.runs() == 1 ? "" : "s")
+                    + (chapterOne.warmupRuns() == 0 ? " and no warm-up" : "") + " in this study, too few to be the base of every ratio");
+        }
+        if (chapterOne.runs() < fewestOthers && chapterOne.runs() < lib.harness.Stats.RUNS_TO_TRIM) {
+            return Optional.of("chapter 1 has " + chapterOne.runs() + " timed runs where every other chapter has at least "
+                    + fewestOthers + ", too few to be the base of every ratio");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The sum of the bill's {@code columns} of {@code row} per GiB, in words ("1,024 reads"), or "–"
+     * where the row lacks any of them. The figures were read as numbers (StudyResults), and the text
+     * is escaped all the same, as every value from a CSV is.
+     */
+    private static String count(StudyResults.Row row, String unit, String... columns) {
+        double sum = 0;
+        for (String column : columns) {
+            Double perGiB = row.billPerGiB(column);
+            if (perGiB == null) {
+                return "–";
+            }
+            sum += perGiB;
+        }
+        String figure = sum >= 100 ? String.format(Locale.ROOT, "%,.0f", sum) : String.format(Locale.ROOT, "%.1f", sum).replaceFirst("\\.0$", "");
+        return ReportHtml.escape(figure + " " + unit);
+    }
+
+    /** Bytes per GiB searched in binary units ("1.0 GiB", "0 B"), or "–" where not counted. */
+    private static String bytesPerGiB(Double perGiB) {
+        return perGiB == null ? "–" : ReportHtml.escape(StudyResults.binarySize(Math.round(perGiB)));
+    }
+
+    /** One line per mapped chapter: MB/s and PMD-mapped share with small folios, then with 2 MiB ones, against the 2 MiB wall. */
+    static String pageCacheTable(List<StudyResults.Row> pageCache, List<MemoryWall> walls) {
+        Optional<MemoryWall> hugeWall = wall(walls, "WallMemoryReadHuge");
+        Map<String, Map<String, StudyResults.Row>> byChapter = new TreeMap<>();
+        pageCache.forEach(row -> byChapter.computeIfAbsent(row.chapter(), c -> new TreeMap<>()).put(row.pageCache(), row));
+        List<List<String>> cells = new ArrayList<>();
+        byChapter.forEach((chapter, states) -> {
+            List<String> line = new ArrayList<>(List.of("<code>" + ReportHtml.escape(chapter) + "</code>"));
+            for (String state : List.of("small", "huge")) {
+                Optional<StudyResults.Row> row = Optional.ofNullable(states.get(state));
+                line.add(row.map(r -> ReportHtml.mbps(r.mbps())).orElse("–"));
+                line.add(row.map(StudyResults.Row::pmdMappedPercent).map(pct -> String.format(Locale.ROOT, "%.1f %%", pct)).orElse("–"));
+            }
+            line.add(Optional.ofNullable(states.get("huge")).map(r -> share(r.mbps(), hugeWall)).orElse("–"));
+            cells.add(line);
+        });
+        return ReportHtml.table(List.of("chapter", "small MB/s", "PMD-mapped", "huge MB/s", "PMD-mapped", "huge, % of 2 MiB wall"), cells)
+                + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + ReportHtml.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
+                        .orElse("<p>No 2 MiB-page memory wall measured (wall.csv).</p>\n");
+    }
+
+    /** Rows are chapters, columns the values of {@code column} in numeric order, cells MB/s. */
+    static String grid(List<StudyResults.Row> rows, java.util.function.ToLongFunction<StudyResults.Row> column,
+                        java.util.function.LongFunction<String> heading, String what) {
+        if (rows.isEmpty()) {
+            return "<p>Not measured in this study.</p>\n";
+        }
+        TreeSet<Long> values = rows.stream().map(column::applyAsLong).collect(Collectors.toCollection(TreeSet::new));
+        Map<String, Map<Long, Double>> byChapter = new LinkedHashMap<>();
+        for (StudyResults.Row row : rows) {
+            byChapter.computeIfAbsent(chapterLabel(row, rows) + (row.cache().equals("warm") ? "" : " (" + row.cache() + ")"), c -> new TreeMap<>())
+                    .put(column.applyAsLong(row), row.mbps());
+        }
+        List<String> headings = new ArrayList<>(List.of("chapter \\ " + what));
+        values.forEach(value -> headings.add(heading.apply(value)));
+        List<List<String>> cells = new ArrayList<>();
+        byChapter.forEach((chapter, mbpsByValue) -> {
+            double best = mbpsByValue.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+            List<String> line = new ArrayList<>(List.of("<code>" + ReportHtml.escape(chapter) + "</code>"));
+            values.forEach(value -> line.add(Optional.ofNullable(mbpsByValue.get(value)).map(m -> ReportHtml.bold(m == best, ReportHtml.mbps(m))).orElse("–")));
+            cells.add(line);
+        });
+        return ReportHtml.table(headings, cells) + "<p>MB/s.</p>\n";
+    }
+
+    static String coldTable(List<StudyResults.Row> scoreboard, List<StudyResults.Row> cold) {
+        if (cold.isEmpty()) {
+            return "<p>Not measured in this study.</p>\n";
+        }
+        Map<String, ArticleFigures.ArticleRow> article = ArticleFigures.byNumber("cold");
+        List<List<String>> cells = new ArrayList<>();
+        for (StudyResults.Row row : cold) {
+            Optional<StudyResults.Row> warm = scoreboard.stream().filter(w -> w.chapter().equals(row.chapter())).findFirst();
+            cells.add(List.of("<code>" + ReportHtml.escape(row.chapter()) + "</code>", Integer.toString(row.workers()),
+                    warm.map(w -> ReportHtml.mbps(w.mbps())).orElse("–"), ReportHtml.mbps(row.mbps()),
+                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::coldMbps).map(ReportHtml::mbps).orElse("–"),
+                    bytesPerGiB(row.billPerGiB("device_bytes_per_gib")), count(row, "major", "major_faults_per_gib")));
+        }
+        return ReportHtml.table(List.of("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s", "from the device per GiB",
+                "major faults per GiB"), cells);
+    }
+
+    /** Each cold chapter as a fraction of fio's best in fio.csv's newest sitting; or the one line that says why not. */
+    static String fioTable(FioBesideResults.FioComparison fio) {
+        if (fio.fractions().isEmpty()) {
+            return "<p>" + ReportHtml.escape(fio.line()) + "</p>\n";
+        }
+        List<List<String>> cells = new ArrayList<>();
+        for (FioBesideResults.FioFraction f : fio.fractions()) {
+            cells.add(List.of("<code>" + ReportHtml.escape(f.chapter()) + "</code>", Integer.toString(f.workers()), ReportHtml.escape(Sizes.human(f.chunkBytes())),
+                    ReportHtml.mbps(f.chapterMbps()), ReportHtml.escape(f.fioJob()), ReportHtml.mbps(f.fioMbps()), String.format(Locale.ROOT, "%.2f", f.fraction()),
+                    f.checkingJob().isEmpty() ? "–" : ReportHtml.escape(f.checkingJob()), f.checkingJob().isEmpty() ? "–" : ReportHtml.mbps(f.checkingMbps()),
+                    f.checkingFraction().stream().mapToObj(x -> String.format(Locale.ROOT, "%.2f", x)).findFirst().orElse("–"),
+                    f.chapterRounds() + " / " + f.fioRounds()));
+        }
+        return "<p>Beside fio, the same file read with the same read size and jobs, interleaved over rounds (fio.csv, the sitting of "
+                + ReportHtml.escape(fio.sittingDate()) + "): each chapter's median MB/s over the rounds, against fio's best O_DIRECT job "
+                + "(engine, queue depth, buffer page size), each job by its own median; and against its best job that also checks "
+                + "every byte is zero as it lands (<code>--verify=pattern</code>), as a chapter scans every byte.</p>\n"
+                + ReportHtml.table(List.of("chapter", "workers", "read size", "cold MB/s", "fio's best job", "fio MB/s", "× fio",
+                        "fio's best checking job", "checking MB/s", "× fio checking", "rounds (chapter / fio)"), cells);
+    }
+
+    static String warmupTable(List<StudyResults.Row> scoreboard) {
+        List<List<String>> cells = new ArrayList<>();
+        for (StudyResults.Row row : scoreboard) {
+            double[] timed = row.runSeconds();
+            if (timed.length == 0) {
+                continue;
+            }
+            double median = Stats.median(timed);
+            double[] warmup = row.warmupSeconds();
+            double first = warmup.length > 0 ? warmup[0] : timed[0];
+            cells.add(List.of("<code>" + ReportHtml.escape(row.chapter()) + "</code>", secondsList(warmup), secondsList(timed),
+                    String.format(Locale.ROOT, "%.1f", first / median)));
+        }
+        return cells.isEmpty() ? "<p>No runs recorded.</p>\n"
+                : ReportHtml.table(List.of("chapter", "warm-up runs, s", "timed runs, s", "first run ÷ median"), cells);
+    }
+
+    private static String secondsList(double[] seconds) {
+        return Arrays.stream(seconds).mapToObj(s -> String.format(Locale.ROOT, "%.6f", s)).collect(Collectors.joining(" "));
+    }
+
+    /** The pairs as every reader reads versus-go.csv ({@link VersusGoPairs#pairs}): README's table gives the same figures. */
+    static String versusGoTable(List<StudyResults.Row> rows) {
+        List<List<String>> cells = new ArrayList<>();
+        for (VersusGoPairs.GoPair pair : VersusGoPairs.pairs(rows)) {
+            boolean paired = !pair.rounds().isEmpty();
+            cells.add(List.of(Integer.toString(pair.number()), "<code>" + ReportHtml.escape(pair.javaChapter()) + "</code>",
+                    paired ? ReportHtml.mbps(pair.goMbps()) : "–", paired ? ReportHtml.mbps(pair.javaMbps()) : "–",
+                    pair.ratioText(), pair.rangeText(), pair.verdict().word, ReportHtml.escape(pair.roundsText())));
+        }
+        return ReportHtml.table(List.of("pair", "Java", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds"), cells)
+                + "<p>" + ReportHtml.escape(VersusGoPairs.RULE) + ".</p>\n";
+    }
+
+    static String machineTable(MachineDescription machine) {
+        if (machine.fields().isEmpty()) {
+            return "<p>No machine.json in this folder.</p>\n";
+        }
+        List<List<String>> cells = new ArrayList<>();
+        machine.fields().forEach((key, value) -> cells.add(List.of("<code>" + ReportHtml.escape(key) + "</code>",
+                value == null ? "<em>not recorded</em>" : ReportHtml.escape(value))));
+        return ReportHtml.table(List.of("field", "value"), cells);
+    }
+}
