@@ -1,9 +1,9 @@
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import lib.cli.UserMistakeException;
 import lib.harness.RunBudget;
 import lib.harness.RunOptions;
-import lib.cli.UserMistakeException;
 
 /**
  * How deep a study goes, and so how long it takes: {@code --quick}, the default, or {@code --full}.

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import lib.cli.IoMessage;
-import lib.harness.Machine;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.harness.Machine;
 
 /** The study's machine folder: its description, and what it already holds. */
 final class StudyFolder {

@@ -1,9 +1,9 @@
 // The study's refusals of options that cannot be meant together, checked before anything runs. No
 // package line, as every file of study/: the study compiles them together with its //SOURCES.
 
-import lib.harness.Machine;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.harness.Machine;
 import picocli.CommandLine;
 
 /** What the study refuses in one line before it runs anything. */

@@ -19,9 +19,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import lib.haystack.Haystack;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.haystack.Haystack;
 
 /**
  * The Go article's own benchmark binary ({@code cmd/bench}), driven through the interface its source

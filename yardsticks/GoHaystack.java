@@ -4,11 +4,11 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
-import lib.haystack.Haystack;
 import lib.cli.Quote;
-import lib.haystack.ReferenceSearch;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
+import lib.haystack.Haystack;
+import lib.haystack.ReferenceSearch;
 
 /**
  * The one file the Go article's benchmark is ever handed, checked first and checked again before

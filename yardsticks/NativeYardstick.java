@@ -14,14 +14,14 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SequencedMap;
 import java.util.function.Consumer;
+import lib.cli.UserMistakeException;
+import lib.counters.PmdMapping;
 import lib.harness.AvailableMemory;
-import lib.haystack.Haystack;
 import lib.harness.Measurement;
 import lib.harness.PageCache;
-import lib.counters.PmdMapping;
-import lib.haystack.ReferenceSearch;
 import lib.harness.ResultsCsv;
-import lib.cli.UserMistakeException;
+import lib.haystack.Haystack;
+import lib.haystack.ReferenceSearch;
 
 /**
  * The walls round's native yardstick: {@code yardsticks/native-yardstick.c}, the same search in plain C,

@@ -9,8 +9,8 @@
 
 import java.util.Arrays;
 import java.util.List;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
 import yardsticks.WallMemoryRead;
 import yardsticks.WallMemoryReadHuge;
 import yardsticks.WallPageCacheCopy;

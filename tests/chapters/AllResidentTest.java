@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import lib.harness.Harness;
-import lib.linux.Native;
 import lib.harness.PageCache;
+import lib.linux.Native;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

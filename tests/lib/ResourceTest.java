@@ -9,10 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import lib.harness.Harness;
-import lib.haystack.Haystack;
 import lib.chapter.NeedleSearch;
 import lib.cli.UserMistakeException;
+import lib.harness.Harness;
+import lib.haystack.Haystack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,8 +1,8 @@
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import lib.linux.HugeFolios;
 import lib.chapter.NeedleSearch;
+import lib.linux.HugeFolios;
 import org.junit.jupiter.api.Assumptions;
 
 /** What a chapter needs from the CPU and kernel, so tests skip visibly where it is missing, never pass quietly. */

@@ -1,8 +1,8 @@
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import lib.harness.Harness;
 import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
 
 /** Runs the harness's whole command line inside the test's JVM, capturing what it prints. */
 final class InProcess {
