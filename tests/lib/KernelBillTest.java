@@ -107,13 +107,13 @@ class KernelBillTest {
         Path file = haystack(FILE_BYTES);
         Map<String, String> mapped = summary(Subprocess.run(Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(),
                 "--runs", "1", "--warmup", "0"), dir.resolve("logs-mapped")));
-        assertEquals(0, perGiB(mapped, "read_calls"), () -> "chapter 4 makes no read call: " + mapped);
-        assertEquals(0, perGiB(mapped, "returned_bytes"), () -> "chapter 4 copies nothing: " + mapped);
+        assertEquals(0, perGiB(mapped, "read_calls_per_gib"), () -> "chapter 4 makes no read call: " + mapped);
+        assertEquals(0, perGiB(mapped, "returned_bytes_per_gib"), () -> "chapter 4 copies nothing: " + mapped);
         long chunkBytes = 1 << 20;
         Map<String, String> chunked = summary(Subprocess.run(Subprocess.javaCommand(List.of(), "V03ChunkedLong", file.toString(),
                 "--runs", "1", "--warmup", "0", "--chunk", Long.toString(chunkBytes)), dir.resolve("logs-chunked")));
-        assertEquals(callsPerGiB(chunkBytes), perGiB(chunked, "read_calls"), () -> "chapter 3 reads once per chunk: " + chunked);
-        assertEquals(GIB, perGiB(chunked, "returned_bytes"), () -> "chapter 3 reads the file once: " + chunked);
+        assertEquals(callsPerGiB(chunkBytes), perGiB(chunked, "read_calls_per_gib"), () -> "chapter 3 reads once per chunk: " + chunked);
+        assertEquals(GIB, perGiB(chunked, "returned_bytes_per_gib"), () -> "chapter 3 reads the file once: " + chunked);
     }
 
     /**
