@@ -404,7 +404,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         long chunkBytes = chunks == null ? requestedBytes // the default, 1 MiB: small enough whatever the file
                 : Math.max(smallest, Math.min(requestedBytes, shardBytes));
         // Only a worker with a shard holds buffers: on a file smaller than a shard per worker the others get none.
-        long readingWorkers = Math.min(workerCount, Math.ceilDiv(fileBytes, shardBytes));
+        long readingWorkers = Shard.split(fileBytes, workerCount).size();
         long bufferBytes = readingWorkers * chunked.buffersPerWorker() * chunkBytes; // at most 2^12 * 2^6 * 2^30: no overflow
         AvailableMemory available = AvailableMemory.now();
         if (available.known() && bufferBytes > available.bytes()) {
