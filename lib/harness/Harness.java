@@ -17,6 +17,7 @@ import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
 import lib.chapter.Shard;
 import lib.chapter.SingleThreaded;
+import lib.cli.FoliosConverter;
 import lib.cli.PathConverter;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
@@ -72,7 +73,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     public static final String NOT_ON_THIS_CPU_SAID = ": not run on this CPU: ";
 
     @Mixin
-    RunOptions runOptions;
+    RunOptions runOptions = new RunOptions();
 
     @Option(names = "--workers", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
             description = "Worker threads; a list sweeps them (default: the number of processors; a single-threaded chapter uses 1).")
@@ -88,11 +89,11 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             description = "Bytes per read, for a chapter that reads in chunks (one marked lib.chapter.ChunkedSearch); a list sweeps them (default: 1m).")
     List<Long> chunks;
 
-    @Option(names = "--page-cache", paramLabel = "as-is|small|huge", defaultValue = "as-is", converter = FoliosConverter.class,
+    @Option(names = "--page-cache", paramLabel = "as-is|small|huge", converter = FoliosConverter.class,
             description = "The page cache the warm runs start from: as-is, after one plain read unless it is all cached already (default); small, evicted "
                     + "and read back in 4 KiB folios; huge, evicted and read back in 2 MiB folios through MADV_HUGEPAGE. "
                     + "A chapter that maps the file (one marked lib.chapter.MapsTheFile) reports the share of its mapping that was PMD-mapped.")
-    PageCache.Folios pageCache;
+    PageCache.Folios pageCache = PageCache.Folios.AS_IS;
 
     @Option(names = "--profile", description = "Record an async-profiler flame graph of the timed runs in --flamegraphs.")
     boolean profile;
@@ -159,25 +160,37 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             return FOUND;
         }
         Harness harness = new Harness(search, out, err);
-        CommandLine commandLine = new CommandLine(harness)
-                .setCommandName(harness.chapter)
-                .setOut(new java.io.PrintWriter(out, true))
-                .setErr(new java.io.PrintWriter(err, true))
-                .registerConverter(Path.class, new PathConverter())
-                .setParameterExceptionHandler((e, ignored) -> harness.fail(PathConverter.message(e)))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> harness.fail(e));
-        if (declaresOptions(search)) { // a chapter's own choice, such as chapter 2's --reader, set on the chapter itself
-            commandLine.setCaseInsensitiveEnumValuesAllowed(true).addMixin("chapter", search);
-        }
-        commandLine.getCommandSpec().usageMessage().customSynopsis(harness.synopsis(commandLine.getCommandSpec()));
         if (List.of(args).contains("")) { // picocli would take an empty FILE for the default one
             return harness.fail("an empty argument (\"\") is neither a file nor a value; leave it out or give one");
         }
+        if (!declaresOptions(search) && PlainCommandLine.read(args, harness)) { // no model to build (docs/startup.md)
+            try {
+                return harness.call();
+            } catch (Exception | Error e) { // what picocli's handlers below do with them
+                return harness.fail(e);
+            }
+        }
         try {
-            return commandLine.execute(args);
-        } catch (Error e) { // picocli hands exceptions to the handler above but lets errors through
+            return harness.commandLine().execute(args);
+        } catch (Error e) { // picocli hands exceptions to the handler below but lets errors through
             return harness.fail(e); // uncaught, the JVM would exit 1, which here means "all zeros"
         }
+    }
+
+    /** Picocli's model of this command: its options, the chapter's own among them, and what it does with a mistake. */
+    CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(this)
+                .setCommandName(chapter)
+                .setOut(new java.io.PrintWriter(out, true))
+                .setErr(new java.io.PrintWriter(err, true))
+                .registerConverter(Path.class, new PathConverter())
+                .setParameterExceptionHandler((e, ignored) -> fail(PathConverter.message(e)))
+                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
+        if (declaresOptions(search)) { // a chapter's own choice, such as chapter 2's --reader, set on the chapter itself
+            commandLine.setCaseInsensitiveEnumValuesAllowed(true).addMixin("chapter", search);
+        }
+        commandLine.getCommandSpec().usageMessage().customSynopsis(synopsis(commandLine.getCommandSpec()));
+        return commandLine;
     }
 
     /**
@@ -482,17 +495,5 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     private int fail(String message) {
         err.println(chapter + ": " + message);
         return ERROR;
-    }
-
-    /** "as-is", "small" or "huge", with picocli's one-line message for anything else. */
-    static final class FoliosConverter implements CommandLine.ITypeConverter<PageCache.Folios> {
-        @Override
-        public PageCache.Folios convert(String text) {
-            try {
-                return PageCache.Folios.of(text);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
     }
 }

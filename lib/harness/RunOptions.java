@@ -34,9 +34,9 @@ public final class RunOptions {
             description = "Apply the time budget to the --runs given too, as the study's --quick does.")
     boolean budgeted;
 
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--warmup", paramLabel = "N",
             description = "Untimed runs first, while the JIT compiles (default: ${DEFAULT-VALUE}).")
-    int warmup;
+    int warmup = 1;
 
     /** FILE and --size, which the tools that read a haystack without timing chapters take too. */
     @Mixin
@@ -49,9 +49,9 @@ public final class RunOptions {
      */
     public static final class HaystackFile {
 
-        @Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "haystack.bin",
+        @Parameters(arity = "0..1", paramLabel = "FILE",
                 description = "The file to search (default: ${DEFAULT-VALUE}); if it does not exist, a haystack of --size is created there.")
-        Path file;
+        Path file = Path.of("haystack.bin");
 
         @Option(names = "--size", paramLabel = "SIZE", converter = SizeConverter.class,
                 description = "Size of a haystack created for a FILE that does not exist: 4g, 64m, ... (default: 4g).")
