@@ -3,8 +3,10 @@
 //SOURCES ../lib/**/*.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
-// Its vector kernels compile after 1 % of the JIT's usual calls: a first run waits less for C2 (docs/startup.md).
+// Its vector kernels compile after 1 % of the JIT's usual calls, and a thread that calls one waits while it compiles
+// rather than run it in the interpreter, an object per vector: a first run waits less for C2 (docs/startup.md).
 //RUNTIME_OPTIONS -XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord512:0.01 -XX:CompileCommand=CompileThresholdScaling:V17ReadDontCache::firstNonZeroWord256:0.01
+//RUNTIME_OPTIONS -XX:CompileCommand=BackgroundCompilation:V17ReadDontCache::firstNonZeroWord512:false -XX:CompileCommand=BackgroundCompilation:V17ReadDontCache::firstNonZeroWord256:false
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The JIT options that let a chapter's first run wait less for C2. No API lets a running JVM lower a
+ * The JIT options that let a chapter's first run wait less for C2: its vector kernels compiled after 1 % of
+ * the usual calls, and the thread that calls one waiting while it compiles. No API lets a running JVM lower a
  * method's compile thresholds, so they cannot be handed to the harness, typed; each chapter asks for
  * them for its own kernels, in its own header, and lib/ names no chapter, in its headers' options or
  * anywhere else: renaming a chapter changes no file there.
@@ -35,6 +36,7 @@ class FirstRunOptionsTest {
     private static final Pattern CHAPTER_NAME = Pattern.compile("\\bV\\d\\d[A-Z]\\w*");
     private static final Pattern VECTOR_KERNEL = Pattern.compile("static long (firstNonZeroWord(?:256|512))\\(");
     private static final Pattern SCALED = Pattern.compile("-XX:CompileCommand=CompileThresholdScaling:(\\w+)::(\\w+):0\\.01");
+    private static final Pattern WAITED_FOR = Pattern.compile("-XX:CompileCommand=BackgroundCompilation:(\\w+)::(\\w+):false");
 
     @TempDir
     Path directory;
@@ -81,6 +83,8 @@ class FirstRunOptionsTest {
             while (kernel.find()) {
                 assertTrue(options.contains("-XX:CompileCommand=CompileThresholdScaling:" + name(chapter) + "::" + kernel.group(1) + ":0.01"),
                         chapter + "'s " + kernel.group(1) + ": " + options);
+                assertTrue(options.contains("-XX:CompileCommand=BackgroundCompilation:" + name(chapter) + "::" + kernel.group(1) + ":false"),
+                        chapter + "'s " + kernel.group(1) + ": " + options);
                 assertTrue(options.contains("-XX:CompileCommand=quiet"), chapter + ": the JVM would print its compile commands on stdout");
                 named++;
             }
@@ -98,10 +102,10 @@ class FirstRunOptionsTest {
         int scaled = 0;
         for (Path chapter : chapters()) {
             for (String option : Subprocess.runtimeOptions(chapter)) {
-                if (!option.contains("CompileThresholdScaling")) {
+                if (!option.contains("CompileThresholdScaling") && !option.contains("BackgroundCompilation")) {
                     continue;
                 }
-                Matcher named = SCALED.matcher(option);
+                Matcher named = option.contains("CompileThresholdScaling") ? SCALED.matcher(option) : WAITED_FOR.matcher(option);
                 assertTrue(named.matches(), option);
                 assertEquals(name(chapter), named.group(1), chapter + " scales another class's method: " + option);
                 assertFalse(mapping.contains(name(chapter)), chapter + " maps the file: " + option);
@@ -109,11 +113,11 @@ class FirstRunOptionsTest {
                 scaled++;
             }
         }
-        assertTrue(scaled >= 9, "found only " + scaled);
+        assertTrue(scaled >= 18, "found only " + scaled);
     }
 
     @Test
-    void theJvmReadsTheOptionsAsOneScalingPerKernel() throws IOException, InterruptedException {
+    void theJvmReadsTheOptionsAsOneScalingAndOneWaitPerKernel() throws IOException, InterruptedException {
         List<String> options = new ArrayList<>(Subprocess.runtimeOptions(VARIANTS.resolve("V13PreadVector.java")));
         options.removeIf(option -> !option.startsWith("-XX:CompileCommand=") || option.equals("-XX:CompileCommand=quiet")); // so that the JVM echoes how it read each command
         List<String> command = new ArrayList<>();
@@ -124,6 +128,8 @@ class FirstRunOptionsTest {
         assertEquals(0, run.exitCode(), run::toString);
         for (String kernel : List.of("firstNonZeroWord512", "firstNonZeroWord256")) {
             assertTrue(run.stdout().contains("CompileThresholdScaling V13PreadVector." + kernel + " double CompileThresholdScaling = 0.010000"),
+                    run::toString);
+            assertTrue(run.stdout().contains("BackgroundCompilation V13PreadVector." + kernel + " bool BackgroundCompilation = false"),
                     run::toString);
         }
     }
