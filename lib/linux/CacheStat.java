@@ -21,9 +21,9 @@ import java.util.OptionalDouble;
  * its first search (docs/startup.md). cachestat walks the same file's cache in about 4,000 steps
  * when it is held in 1 MiB folios.
  *
- * <p>This class links only the three calls it needs, not {@link Native}'s dozen: linking costs a
+ * <p>This class links only the four calls it needs, not {@link Native}'s dozen: linking costs a
  * fresh JVM a few milliseconds a call. A kernel without cachestat, or one that refuses it on a file
- * the caller could not write (kernels since 6.14 do), gets no answer: ask mincore instead.
+ * the caller could not write (kernels since 2025 do), gets no answer: ask mincore instead.
  */
 public final class CacheStat {
 
