@@ -19,6 +19,10 @@ class FolderLockTest {
     @TempDir
     Path folder;
 
+    /** The second study's output, outside the locked folder and removed with it. */
+    @TempDir
+    Path logs;
+
     /** A second study, as far as the lock goes: its own process, trying to lock the folder given. */
     public static final class SecondStudy {
         public static void main(String[] args) throws IOException {
@@ -33,7 +37,7 @@ class FolderLockTest {
 
     private Subprocess.Result secondStudy() throws IOException, InterruptedException {
         return Subprocess.run(Subprocess.javaCommand(List.of(), SecondStudy.class.getName(), folder.toString()),
-                folder.resolveSibling(folder.getFileName() + "-logs-" + System.nanoTime()));
+                logs.resolve("second-study-" + System.nanoTime()));
     }
 
     @Test
