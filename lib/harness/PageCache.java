@@ -156,16 +156,16 @@ public final class PageCache {
      * one-shot run asks this once, before its first search.
      */
     public static boolean isAllResident(Path file) throws IOException {
+        long bytes = Files.size(file);
+        if (bytes == 0) {
+            return false;
+        }
+        OptionalDouble counted = CacheStat.residentShare(file, bytes);
+        if (counted.isPresent()) {
+            return counted.getAsDouble() == 1.0;
+        }
         try (Arena arena = Arena.ofConfined();
              FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            long bytes = channel.size();
-            if (bytes == 0) {
-                return false;
-            }
-            OptionalDouble counted = CacheStat.residentShare(file, bytes);
-            if (counted.isPresent()) {
-                return counted.getAsDouble() == 1.0;
-            }
             MemorySegment mapping;
             try {
                 mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, bytes, arena);
