@@ -24,19 +24,22 @@ import java.util.Optional;
  * which only the caller can see: its own clock at the exit minus {@code answer_s}.
  *
  * <p>The origin is the launcher's start when {@code ./jbang} started this JVM (it passes its
- * clock in {@link #LAUNCHED_ENV} and {@link #EXEC_ENV}), otherwise the process's start as the
- * kernel recorded it, to its clock tick of 10 ms, and {@code jvm_s} is left out.
+ * clock in {@link #LAUNCHED_ENV} and {@link #EXEC_ENV}, and its process id, which the JVM it
+ * execs keeps, in {@link #LAUNCHER_PID_ENV}), otherwise the process's start as the kernel recorded
+ * it, to its clock tick of 10 ms, and {@code jvm_s} is left out.
  */
 public final class Phases {
 
     /** Set by {@code ./jbang}: its own start and the moment it exec'd the chapter's JVM, as bash's EPOCHREALTIME (seconds, microseconds). */
     public static final String LAUNCHED_ENV = "HAYSTACK_LAUNCHED_EPOCH", EXEC_ENV = "HAYSTACK_EXEC_EPOCH";
+    /** Set by {@code ./jbang}: its process id, this JVM's own when the launcher exec'd it, another one when inherited. */
+    public static final String LAUNCHER_PID_ENV = "HAYSTACK_LAUNCHER_PID";
 
     /** The words at the end of the phases line: what its figures are. Scripts read the pairs before it. */
     public static final String LEGEND = "(the _s figures: seconds since launch when each phase ended, not how long it took)";
 
-    /** A launcher time further than this before the process's start was inherited from an earlier launch, not ours. */
-    private static final long INHERITED_MICROS = 50_000;
+    /** Clock ticks per second in /proc/self/stat: USER_HZ, 100 on every architecture the JDK runs Linux on. */
+    private static final long TICKS_PER_SECOND = 100;
 
     private static final Map<String, Long> ENDED_MICROS = new LinkedHashMap<>();
     private static final Map<String, String> FACTS = new LinkedHashMap<>();
@@ -59,12 +62,11 @@ public final class Phases {
         if (!ENDED_MICROS.containsKey("checked")) {
             return Optional.empty();
         }
-        long processStart = ProcessHandle.current().info().startInstant()
-                .map(start -> start.getEpochSecond() * 1_000_000 + start.getNano() / 1_000).orElse(-1L);
         long launched = epochMicros(System.getenv(LAUNCHED_ENV));
         long exec = epochMicros(System.getenv(EXEC_ENV));
-        boolean ours = launched > 0 && exec >= launched && (processStart < 0 || launched >= processStart - INHERITED_MICROS);
-        long origin = ours ? launched : processStart;
+        boolean ours = launched > 0 && exec >= launched
+                && String.valueOf(ProcessHandle.current().pid()).equals(System.getenv(LAUNCHER_PID_ENV));
+        long origin = ours ? launched : processStartMicros();
         if (origin < 0) {
             return Optional.empty();
         }
@@ -92,6 +94,27 @@ public final class Phases {
             return -1;
         }
         return Long.parseLong(text.replace(".", "").replace(",", ""));
+    }
+
+    /**
+     * When this process started, in microseconds since the epoch, or -1 where /proc cannot say. Its age
+     * is taken on the clock the kernel counts it on, time since boot, and subtracted from now: the
+     * JDK's own start instant ({@code ProcessHandle.Info}) adds it to a boot time kept in whole
+     * seconds, up to a second off, and costs a fresh JVM about 10 ms.
+     */
+    public static long processStartMicros() {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+            String uptime = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/uptime"));
+            long now = nowMicros();
+            // The fields after the command's name, which is in parentheses and may hold any character: state is field 3, starttime 22.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long startedTicks = Long.parseLong(fields[22 - 3]);
+            long upMicros = Math.round(Double.parseDouble(uptime.substring(0, uptime.indexOf(' '))) * 1e6);
+            return now - (upMicros - startedTicks * 1_000_000 / TICKS_PER_SECOND);
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static long nowMicros() {

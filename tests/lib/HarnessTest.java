@@ -279,6 +279,24 @@ class HarnessTest {
     }
 
     /**
+     * Without the launcher, the phases count from the process's start, which the kernel records in
+     * clock ticks since boot: it lies before the moment the JVM inside it recorded its own start, and
+     * within a second of the JDK's own figure, which adds the ticks to a boot time in whole seconds.
+     */
+    @Test
+    void theProcessStartIsTheKernelsToItsTick() {
+        long jvmStartMicros = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime() * 1_000;
+        java.time.Instant jdkFigure = ProcessHandle.current().info().startInstant().orElseThrow();
+        long jdkMicros = jdkFigure.getEpochSecond() * 1_000_000 + jdkFigure.getNano() / 1_000;
+        long processStartMicros = lib.harness.Phases.processStartMicros();
+        long tickMicros = 10_000, uptimeResolutionMicros = 10_000;
+        assertTrue(processStartMicros <= jvmStartMicros + tickMicros + uptimeResolutionMicros,
+                "process start " + processStartMicros + " after the JVM's " + jvmStartMicros);
+        assertTrue(Math.abs(processStartMicros - jdkMicros) <= 1_000_000 + tickMicros + uptimeResolutionMicros,
+                "process start " + processStartMicros + " against the JDK's " + jdkMicros);
+    }
+
+    /**
      * Fewer than 5 timed runs: nothing is trimmed, so the summary's MB/s comes from the median, which
      * a slow first run cannot drag down (a plain mean of 10.3, 3.9 and 3.8 s would give 2/3 of it).
      */
