@@ -29,6 +29,7 @@ class LauncherCacheTest {
 
     private static final String FROM_CACHE = "jbang: unchanged, starting from the launch cache";
     private static final String ASKED_JBANG = "jbang: changed or new, asking JBang";
+    private static final String BY_STAMPS = "jbang: (every file as stamped when its checksum was last found right: not read again)";
 
     @TempDir
     Path project;
@@ -114,6 +115,29 @@ class LauncherCacheTest {
         assertEquals(fromCache, launch.fromCache(), launch.toString());
         assertEquals(!fromCache, launch.askedJBang(), launch.toString());
         return launch;
+    }
+
+    /**
+     * Once a start has found the checksum right and every file is over 2 s old, later starts trust
+     * the files' stamps instead of reading them; an edit that keeps a file's size, or a file added
+     * to a folder a glob lists, still rebuilds.
+     */
+    @Test
+    void aStartTrustsStampsOnlyWhileEveryFileKeepsThem() throws IOException, InterruptedException {
+        writeSources("first");
+        expect("first no-extra a", false, "a");
+        Thread.sleep(3_100); // stamps are kept only when every time in them is over 2 whole seconds old
+        assertFalse(expect("first no-extra b", true, "b").err().contains(BY_STAMPS), "the first start after a build checks the checksum");
+        assertTrue(expect("first no-extra c", true, "c").err().contains(BY_STAMPS), "the next trusts the stamps");
+
+        writeGreeting("frist"); // the same size: only its times of change differ
+        expect("frist no-extra d", false, "d");
+        Thread.sleep(3_100);
+        expect("frist no-extra e", true, "e");
+        assertTrue(expect("frist no-extra f", true, "f").err().contains(BY_STAMPS));
+
+        Files.writeString(project.resolve("lib/Extra.java"), "package lib;\npublic class Extra {}\n"); // a new file in a glob's folder
+        expect("frist extra g", false, "g");
     }
 
     @Test
