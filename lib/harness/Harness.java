@@ -6,12 +6,9 @@
 // working directory. JBang gives every script that sources lib/ these options.
 //RUNTIME_OPTIONS -XX:+DisplayVMOutputToStderr -XX:ErrorFile=/tmp/hs_err_pid%p.log
 // The JVM says once, at every start, that it runs an incubator module (the Vector API); javac would
-// say it again, in two lines, at every build.
-//COMPILE_OPTIONS -Xlint:-incubating
-// Every string joined with + is built with a StringBuilder, as the JDK's own java.base is: javac's
-// usual invokedynamic makes a fresh JVM spin a class for each new shape of message before the first
-// search (docs/startup.md). No hot loop joins strings.
-//COMPILE_OPTIONS -XDstringConcat=inline
+// say it again, in two lines, at every build. Strings joined with + become StringBuilders, as in
+// java.base: invokedynamic spins a class per message shape before the first search (docs/startup.md).
+//COMPILE_OPTIONS -Xlint:-incubating -XDstringConcat=inline
 package lib.harness;
 
 import lib.chapter.ChunkedSearch;
