@@ -1,6 +1,9 @@
 package lib.harness;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -104,15 +107,15 @@ public final class Phases {
      */
     public static long processStartMicros() {
         try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
-            String uptime = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/uptime"));
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String uptime = Files.readString(Path.of("/proc/uptime"));
             long now = nowMicros();
             // The fields after the command's name, which is in parentheses and may hold any character: state is field 3, starttime 22.
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             long startedTicks = Long.parseLong(fields[22 - 3]);
             long upMicros = Math.round(Double.parseDouble(uptime.substring(0, uptime.indexOf(' '))) * 1e6);
             return now - (upMicros - startedTicks * 1_000_000 / TICKS_PER_SECOND);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return -1;
         }
     }
