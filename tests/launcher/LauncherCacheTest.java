@@ -200,10 +200,7 @@ class LauncherCacheTest {
         assertEquals(0, first.status(), first.toString());
         assertTrue(first.out().startsWith("haystack-search "), first.toString());
         assertTrue(Files.size(archive) > 0, "no archive after a start from the cache");
-        try (var left = Files.list(archive.getParent())) {
-            assertEquals(List.of(), left.filter(path -> path.getFileName().toString().endsWith(".training.bin")).toList(),
-                    "the training search's haystack stayed behind");
-        }
+        assertEquals(List.of(), leftovers(archive), "the training search's files stayed behind");
 
         // The archive was trained on a search, not on --version: a search maps from it the classes of
         // the run's bill and of the foreign-function linker that the bill's getrusage call readies.
@@ -230,6 +227,83 @@ class LauncherCacheTest {
         Launch again = launch(CHAPTER, Map.of(), "--version"); // and from the cache, with a new archive
         assertTrue(again.fromCache(), again.toString());
         assertTrue(Files.size(archive) > 0, "no archive for the build after");
+    }
+
+    /** What a training for {@code archive} writes beside it, each named after the launcher's process: "ARCHIVE.PID…". */
+    private static List<String> leftovers(Path archive) throws IOException {
+        String prefix = archive.getFileName() + ".";
+        try (var files = Files.list(archive.getParent())) {
+            return files.map(path -> path.getFileName().toString()).filter(name -> name.startsWith(prefix)).sorted().toList();
+        }
+    }
+
+    /**
+     * A start stopped while it trains, as the study stops a chapter (SIGTERM to the launcher and every process it
+     * started), removes what the training wrote and leaves no archive, so the next start tries again. What a start
+     * killed outright left goes with the next training, once the process it is named after is gone.
+     */
+    @Test
+    void aStartStoppedWhileItTrainsLeavesNothingAndWhatAKilledOneLeftIsSweptLater() throws Exception {
+        Path archive = classArchive(CHAPTER);
+        launch(CHAPTER, Map.of(), "--version"); // the launch entry for the current build
+        Files.deleteIfExists(archive);
+
+        Process start = new ProcessBuilder("./jbang", CHAPTER.toString(), "--version")
+                .redirectOutput(project.resolve("stopped.out").toFile()).redirectError(project.resolve("stopped.err").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
+        List<ProcessHandle> family = new ArrayList<>();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+            while (start.isAlive() && System.nanoTime() < deadline
+                    && start.descendants().noneMatch(process -> commandLine(process).contains("-XX:DumpLoadedClassList="))) {
+                Thread.sleep(20);
+            }
+            assertTrue(start.isAlive(), "the start ended before its training search began");
+            family.addAll(start.descendants().toList());
+            family.add(start.toHandle());
+            family.forEach(ProcessHandle::destroy); // SIGTERM to each
+            for (ProcessHandle process : family) {
+                process.onExit().get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            family.forEach(ProcessHandle::destroyForcibly);
+            start.destroyForcibly().waitFor();
+        }
+        assertEquals(128 + 15, start.exitValue(), "the launcher ends by the signal it was sent");
+        assertEquals(List.of(), leftovers(archive), "a training stopped by SIGTERM left files behind");
+        assertFalse(Files.exists(archive), "an archive from a training that was stopped");
+
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        long gone = finished.pid(), alive = ProcessHandle.current().pid();
+        List<String> planted = new ArrayList<>();
+        for (long pid : List.of(gone, alive)) {
+            for (String suffix : List.of("", ".classes", ".training.bin")) {
+                Path file = archive.resolveSibling(archive.getFileName() + "." + pid + suffix);
+                Files.writeString(file, "left by a start killed outright");
+                planted.add(file.getFileName().toString());
+            }
+        }
+        try {
+            Launch next = launch(CHAPTER, Map.of(), "--version");
+            assertEquals(0, next.status(), next.toString());
+            assertTrue(Files.size(archive) > 0, "no archive from the start after the stopped one");
+            assertEquals(planted.stream().filter(name -> name.contains("." + alive)).sorted().toList(), leftovers(archive),
+                    "the files of a process that is gone are swept; those of one still running are not");
+        } finally {
+            for (String name : planted) {
+                Files.deleteIfExists(archive.resolveSibling(name));
+            }
+        }
+    }
+
+    /** A process's whole command line, or "" once it has ended. */
+    private static String commandLine(ProcessHandle process) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"), StandardCharsets.ISO_8859_1);
+        } catch (IOException gone) {
+            return "";
+        }
     }
 
     @Test
