@@ -229,11 +229,12 @@ class LauncherCacheTest {
         assertTrue(Files.size(archive) > 0, "no archive for the build after");
     }
 
-    /** What a training for {@code archive} writes beside it, each named after the launcher's process: "ARCHIVE.PID…". */
+    /** What a training for {@code archive} writes beside it, each named after the launcher's process: "[.]ARCHIVE.PID…". */
     private static List<String> leftovers(Path archive) throws IOException {
         String prefix = archive.getFileName() + ".";
         try (var files = Files.list(archive.getParent())) {
-            return files.map(path -> path.getFileName().toString()).filter(name -> name.startsWith(prefix)).sorted().toList();
+            return files.map(path -> path.getFileName().toString())
+                    .filter(name -> name.startsWith(prefix) || name.startsWith("." + prefix)).sorted().toList();
         }
     }
 
@@ -276,19 +277,23 @@ class LauncherCacheTest {
         Process finished = new ProcessBuilder("true").start();
         finished.waitFor();
         long gone = finished.pid(), alive = ProcessHandle.current().pid();
-        List<String> planted = new ArrayList<>();
+        List<String> planted = new ArrayList<>(), ofTheLivingOne = new ArrayList<>();
         for (long pid : List.of(gone, alive)) {
-            for (String suffix : List.of("", ".classes", ".training.bin")) {
-                Path file = archive.resolveSibling(archive.getFileName() + "." + pid + suffix);
+            for (String suffix : List.of("", ".classes", ".training.bin", ".training.bin.partial-" + pid)) {
+                String name = archive.getFileName() + "." + pid + suffix;
+                Path file = archive.resolveSibling(suffix.contains(".partial-") ? "." + name : name); // a creation's partial file is hidden
                 Files.writeString(file, "left by a start killed outright");
                 planted.add(file.getFileName().toString());
+                if (pid == alive) {
+                    ofTheLivingOne.add(file.getFileName().toString());
+                }
             }
         }
         try {
             Launch next = launch(CHAPTER, Map.of(), "--version");
             assertEquals(0, next.status(), next.toString());
             assertTrue(Files.size(archive) > 0, "no archive from the start after the stopped one");
-            assertEquals(planted.stream().filter(name -> name.contains("." + alive)).sorted().toList(), leftovers(archive),
+            assertEquals(ofTheLivingOne.stream().sorted().toList(), leftovers(archive),
                     "the files of a process that is gone are swept; those of one still running are not");
         } finally {
             for (String name : planted) {
