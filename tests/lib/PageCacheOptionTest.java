@@ -41,16 +41,30 @@ class PageCacheOptionTest {
         assertEquals(Harness.FOUND, created.exitCode(), created::toString);
     }
 
-    /** Runs a chapter with one warm-up and two timed runs into a fresh CSV; returns its summary and its row. */
+    /**
+     * Runs a chapter with one warm-up and two timed runs into a fresh CSV; returns its summary and its row. A
+     * mapped chapter's share is measured after its runs only while the whole file is still cached: where the
+     * kernel's background reclaim took part of it meanwhile, the share is left out, and the runs are made again,
+     * up to {@link #ATTEMPTS} times.
+     */
     Map.Entry<Map<String, String>, CSVRecord> run(NeedleSearch chapter, String... options) throws IOException {
-        Path csv = csvDir.resolve(chapter.getClass().getSimpleName() + ".csv");
-        List<String> args = new java.util.ArrayList<>(List.of(haystack.toString(), "--runs", "2", "--warmup", "1",
-                "--workers", "2", "--csv", csv.toString()));
-        args.addAll(List.of(options));
-        var result = InProcess.run(chapter, args.toArray(String[]::new));
-        assertEquals(Harness.FOUND, result.exitCode(), result::toString);
-        return Map.entry(HarnessTest.summaries(result).getLast(), HarnessTest.rows(csv).getLast());
+        for (int attempt = 1; ; attempt++) {
+            Path csv = csvDir.resolve(chapter.getClass().getSimpleName() + "-" + attempt + ".csv");
+            List<String> args = new java.util.ArrayList<>(List.of(haystack.toString(), "--runs", "2", "--warmup", "1",
+                    "--workers", "2", "--csv", csv.toString()));
+            args.addAll(List.of(options));
+            var result = InProcess.run(chapter, args.toArray(String[]::new));
+            assertEquals(Harness.FOUND, result.exitCode(), result::toString);
+            var run = Map.entry(HarnessTest.summaries(result).getLast(), HarnessTest.rows(csv).getLast());
+            boolean reclaimedMeanwhile = chapter instanceof MapsTheFile && !run.getKey().containsKey("pmd_mapped_pct")
+                    && !PageCache.isAllResident(haystack);
+            if (!reclaimedMeanwhile || attempt == ATTEMPTS) {
+                return run;
+            }
+        }
     }
+
+    private static final int ATTEMPTS = 3;
 
     @Test
     void smallFoliosLeaveNothingPmdMappedEvenForChapter16() throws IOException {
