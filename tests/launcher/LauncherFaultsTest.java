@@ -198,6 +198,63 @@ class LauncherFaultsTest {
         assertRan("new", launch(Map.of()));
     }
 
+    /**
+     * An edit that lands while javac runs, undone once the start ends: JBang named its jar after the
+     * sources it hashed before javac read the edit, and must not hand that jar, of code that no
+     * longer exists, to any later start, with the launch cache or without. The edit is made by a
+     * javac stand-in that changes the greeting, once, before it hands over to the JDK's own.
+     */
+    @Test
+    void anEditThatLandsWhileJavacRunsIsNeverRunOnceUndone() throws Exception {
+        Path realJdk = Path.of(System.getProperty("java.home"));
+        Path jdk = standInJdk(realJdk);
+        Path edited = dir.resolve("edited-once");
+        Path javac = Files.writeString(jdk.resolve("bin/javac"), """
+                #!/bin/sh
+                if [ ! -e '%s' ]; then
+                  : > '%s'
+                  sed -i 's/ALPHA/BETA/' '%s'
+                fi
+                exec '%s' "$@"
+                """.formatted(edited, edited, dir.resolve("lib/Greeting.java"), realJdk.resolve("bin/javac")));
+        javac.toFile().setExecutable(true);
+        for (String cache : List.of("on", "off")) {
+            Files.deleteIfExists(edited);
+            writeGreeting("ALPHA");
+            Map<String, String> withTheStandIn = Map.of("JAVA_HOME", jdk.toString(), "HAYSTACK_LAUNCH_CACHE", cache,
+                    "JBANG_CACHE_DIR", dir.resolve("jbang-cache-" + cache).toString());
+            Launch editedDuringTheBuild = launch(withTheStandIn);
+            assertTrue(Files.exists(edited), "the stand-in for javac ran: " + editedDuringTheBuild);
+            assertEquals(0, editedDuringTheBuild.status(), editedDuringTheBuild.toString());
+            writeGreeting("ALPHA"); // the edit undone
+            assertRan("ALPHA", launch(withTheStandIn));
+            assertRan("ALPHA", launch(withTheStandIn));
+        }
+    }
+
+    /**
+     * A JDK folder that is {@code realJdk} but for a {@code bin/javac} this test writes. JBang compiles
+     * with the JDK its own JVM runs on, which a JVM finds from where its {@code libjvm.so} really
+     * is: so {@code bin/java} and that library are copies, and everything else is a link.
+     */
+    private Path standInJdk(Path realJdk) throws IOException {
+        Path jdk = dir.resolve("jdk");
+        for (String folder : List.of("", "bin", "lib", "lib/server")) {
+            Files.createDirectories(jdk.resolve(folder));
+            try (Stream<Path> entries = Files.list(realJdk.resolve(folder))) {
+                for (Path entry : entries.toList()) {
+                    String name = realJdk.relativize(entry).toString();
+                    if (name.equals("bin/java") || name.equals("lib/server/libjvm.so")) {
+                        Files.copy(entry, jdk.resolve(name), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+                    } else if (!List.of("bin", "lib", "lib/server", "bin/javac").contains(name)) {
+                        Files.createSymbolicLink(jdk.resolve(name), entry);
+                    }
+                }
+            }
+        }
+        return jdk;
+    }
+
     private Launch launchAfter(String greeting) throws IOException, InterruptedException {
         writeGreeting(greeting);
         return launch(Map.of());
@@ -208,6 +265,24 @@ class LauncherFaultsTest {
             Thread.sleep(5);
         }
         return file;
+    }
+
+    /** A project whose path holds a line break starts its scripts, as they would without the launch cache. */
+    @Test
+    void aProjectPathWithALineBreakStartsItsScripts() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("new\nline"));
+        Files.createDirectories(project.resolve("setup"));
+        Files.copy(Path.of("jbang"), project.resolve("jbang"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Files.copy(Path.of("setup/jbang-bootstrap.pom.xml"), project.resolve("setup/jbang-bootstrap.pom.xml"));
+        Files.createDirectories(project.resolve("lib"));
+        Files.copy(script(), project.resolve("Hello.java"));
+        Files.copy(dir.resolve("lib/Greeting.java"), project.resolve("lib/Greeting.java"));
+        for (int start = 0; start < 2; start++) {
+            Launch launch = launch(List.of(project.resolve("jbang").toString(), project.resolve("Hello.java").toString()), Map.of());
+            assertRan("first", launch);
+            assertEquals("", launch.err().lines().filter(line -> !line.startsWith("jbang: ") && !line.startsWith("[jbang]"))
+                    .collect(java.util.stream.Collectors.joining("\n")), launch.toString());
+        }
     }
 
     @Test
