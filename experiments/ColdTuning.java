@@ -235,7 +235,7 @@ public class ColdTuning implements Callable<Integer> {
         }
         Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
-        ResultsCsv.checkWritable(csv);
+        ResultsCsv.checkWritable(csv, haystack.file());
         Path file = haystack.findOrCreateFile(System.err);
         long bytes = Files.size(file);
         long expected = Haystack.needleOffset(bytes);

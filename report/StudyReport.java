@@ -78,7 +78,7 @@ public final class StudyReport {
         try {
             System.out.println("report: " + write(Path.of(args[0])));
         } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-            System.err.println("StudyReport: " + e.getMessage());
+            System.err.println("StudyReport: " + (e instanceof IOException io ? lib.cli.IoMessage.of(io) : e.getMessage()));
             System.exit(2);
         }
     }
@@ -100,6 +100,8 @@ public final class StudyReport {
         try {
             Files.writeString(partial, page, StandardCharsets.UTF_8);
             Files.move(partial, index, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw lib.cli.IoMessage.naming(index, e); // a full disk's message names no file
         } finally {
             Files.deleteIfExists(partial);
         }

@@ -451,21 +451,16 @@ public class AnswerRound implements Callable<Integer> {
         }
     }
 
-    /** Appends the rows, with the header when the file is new. */
+    /** Appends the rows, with the header when the file is new or empty, whole or not at all. */
     static void append(Path csv, List<List<String>> rows) throws IOException {
         checkHeader(csv);
-        boolean exists = Files.exists(csv) && Files.size(csv) > 0;
         StringWriter text = new StringWriter();
         try (CSVPrinter printer = new CSVPrinter(text, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get())) {
-            if (!exists) {
-                printer.printRecord(COLUMNS);
-            }
             for (List<String> row : rows) {
                 printer.printRecord(row);
             }
         }
         Files.createDirectories(csv.toAbsolutePath().getParent());
-        // Whole or not at all: a full disk leaves the file as it was, or no file, never an empty or half row.
-        lib.harness.ResultsCsv.appendWhole(csv, text.toString().getBytes(StandardCharsets.UTF_8), Files.exists(csv));
+        lib.harness.ResultsCsv.appendWhole(csv, String.join(",", COLUMNS), header -> text.toString());
     }
 }

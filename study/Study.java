@@ -283,7 +283,6 @@ public class Study implements Callable<Integer> {
         for (String table : TABLES) {
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
-        WallSittings.checkWritable(folder);
         long fileBytes = -1;
         Set<String> done = Set.of();
         if (!reportOnly) {
@@ -291,6 +290,9 @@ public class Study implements Callable<Integer> {
             StudyFolder.checkMachineDescription(this); // before a haystack is made for a study that cannot run
             runOptions.findOrCreateFile(System.err);
             fileBytes = Files.size(file);
+            if (fileBytes == 0) {
+                throw new UserMistakeException(Quote.name(file) + " is empty: a study times reading a file, and there is nothing to read");
+            }
             StudyFolder.describeMachine(this, fileBytes);
         }
         int sizeRoundStatus = reportOnly ? 0 : sizeRound(false); // first, so that the charts and the report at the end draw it
@@ -333,17 +335,12 @@ public class Study implements Callable<Integer> {
                 }
                 step = runnable.get();
                 progress.begin(i, step.toString());
-                java.time.Instant started = java.time.Instant.now();
-                long wallRows = WallSittings.isSitting(step) ? WallSittings.rows(csv(WALL_TABLE)) : 0;
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
                     case NativeYardstick.TABLE -> nativeYardstick.measure(step.chapter(), file, step.workers(), runOptions.runs(),
                             runOptions.warmup(), csv(step.table()), progress::println);
                     default -> runTool(step, progress);
                 };
-                if (WallSittings.isSitting(step)) {
-                    WallSittings.record(folder, step.chapter(), started, java.time.Instant.now(), wallRows, WallSittings.rows(csv(WALL_TABLE)));
-                }
                 progress.end(i);
                 if (!ok && notOnThisCpu.containsKey(step.chapter())) {
                     notRun++;
@@ -459,7 +456,7 @@ public class Study implements Callable<Integer> {
             reportWritten = true;
             return true;
         } catch (IOException | RuntimeException e) {
-            progress.println("study: the report could not be written: " + e.getMessage());
+            progress.println("study: the report could not be written: " + (e instanceof IOException io ? lib.cli.IoMessage.of(io) : e.getMessage()));
             return false;
         }
     }

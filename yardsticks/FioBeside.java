@@ -294,7 +294,7 @@ public class FioBeside implements Callable<Integer> {
             return 0;
         }
         Files.createDirectories(csv.toAbsolutePath().getParent());
-        ResultsCsv.checkWritable(csv);
+        ResultsCsv.checkWritable(csv, haystack.file());
         Path file = haystack.findOrCreateFile(System.err);
         long fileBytes = Files.size(file);
         if (fileBytes < chunkBytes || fileBytes % chunkBytes != 0) {

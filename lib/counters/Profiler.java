@@ -77,17 +77,34 @@ public final class Profiler {
     }
 
     /**
-     * Writes everything sampled so far as an HTML flame graph, {@code directory/name.html}, or
-     * {@code name-2.html} and so on when that exists: an earlier graph is never overwritten.
+     * Fails, before any run, on {@code --flamegraphs} without {@code --profile}, on a {@code --flamegraphs}
+     * that is not an existing directory (a missing one is never created: a mistyped path would be), and
+     * when {@code --profile} could not write in {@code directory}, the given one or the results folder's
+     * (created if missing, as the project's own).
      */
-    /** Fails, before any run, if flame graphs cannot be written in {@code directory} (created if missing). */
-    public static void checkWritable(Path directory) throws IOException {
+    public static void checkOptions(boolean profile, Path given, Path directory) throws IOException {
+        if (given != null && !profile) {
+            throw new UserMistakeException("--flamegraphs says where --profile writes its flame graphs: add --profile, or leave it out");
+        }
+        if (given != null && !Files.isDirectory(given)) {
+            throw new UserMistakeException("--flamegraphs " + Quote.name(given) + (Files.exists(given) ? " is not a directory" : ": no such directory"));
+        }
+        if (profile) {
+            checkWritable(directory);
+        }
+    }
+
+    private static void checkWritable(Path directory) throws IOException {
         if (Files.exists(directory) && !Files.isDirectory(directory)) {
             throw new UserMistakeException("--flamegraphs " + Quote.name(directory) + " is not a directory");
         }
         OutputCheck.requireWritable("--flamegraphs", directory);
     }
 
+    /**
+     * Writes everything sampled so far as an HTML flame graph, {@code directory/name.html}, or
+     * {@code name-2.html} and so on when that exists: an earlier graph is never overwritten.
+     */
     public Path writeFlameGraph(Path directory, String name) throws IOException {
         if (!started) {
             throw new IllegalStateException("nothing was profiled");

@@ -20,6 +20,7 @@ import lib.chapter.Shard;
 import lib.chapter.SingleThreaded;
 import lib.cli.FoliosConverter;
 import lib.cli.PathConverter;
+import lib.cli.CountConverter;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
@@ -76,7 +77,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     @Mixin
     RunOptions runOptions = new RunOptions();
 
-    @Option(names = "--workers", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
+    @Option(names = "--workers", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true, converter = CountConverter.class,
             description = "Worker threads; a list sweeps them (default: the number of processors; a single-threaded chapter uses 1).")
     List<Integer> workers;
 
@@ -161,8 +162,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
             return FOUND;
         }
         Harness harness = new Harness(search, out, err);
-        if (List.of(args).contains("")) { // picocli would take an empty FILE for the default one
-            return harness.fail("an empty argument (\"\") is neither a file nor a value; leave it out or give one");
+        String refused = PlainCommandLine.refusedBeforeParsing(args);
+        if (refused != null) {
+            return harness.fail(refused);
         }
         if (!declaresOptions(search) && PlainCommandLine.read(args, harness)) { // no model to build (docs/startup.md)
             try {
@@ -239,11 +241,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         checkOptions();
         // Every output is checked before the first run, so a figure is never measured only to be lost.
-        if (profile) {
-            Profiler.checkWritable(flameGraphDirectory());
-        }
+        Profiler.checkOptions(profile, flamegraphs, flameGraphDirectory());
         if (csv != null) {
-            ResultsCsv.checkWritable(csv);
+            ResultsCsv.checkWritable(csv, runOptions.file());
         }
         if (profile) {
             profiler = Profiler.load(err);

@@ -30,6 +30,26 @@ final class PlainCommandLine {
     private PlainCommandLine() {}
 
     /**
+     * Why {@code args} must not reach picocli, in one line, or null: an empty argument, which it
+     * would take for the default FILE, and a {@code --workers} or {@code --chunk} list ending in a
+     * comma, whose empty last item it would drop (an empty item elsewhere it refuses itself).
+     */
+    static String refusedBeforeParsing(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].isEmpty()) {
+                return "an empty argument (\"\") is neither a file nor a value; leave it out or give one";
+            }
+            int equals = args[i].indexOf('=');
+            String name = equals > 0 ? args[i].substring(0, equals) : args[i];
+            String value = equals > 0 ? args[i].substring(equals + 1) : i + 1 < args.length ? args[i + 1] : "";
+            if ((name.equals("--workers") || name.equals("--chunk")) && value.endsWith(",") && !value.matches(",+")) { // "," is no list: picocli says so
+                return name + " " + value + ": the list ends in a comma, an empty value; leave the comma out";
+            }
+        }
+        return null;
+    }
+
+    /**
      * Sets on {@code harness} the options {@code args} give, when every argument is one of the plain
      * forms, and returns true; returns false, having set nothing, when picocli must read them.
      * Options not given keep their fields' first values, which are picocli's defaults too.

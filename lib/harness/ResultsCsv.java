@@ -5,7 +5,6 @@ import lib.cli.UserMistakeException;
 import lib.counters.KernelBill;
 import lib.counters.PmdMapping;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -66,6 +65,20 @@ public final class ResultsCsv {
      */
     private static final int OLDEST_SCHEMA_COLUMNS = COLUMNS.indexOf("vector_bits") + 1;
 
+    /**
+     * As {@link #checkWritable(Path)}, and fails too when {@code csv} names {@code searched}, the file
+     * a command is about to search (or create), whether either exists yet or not: a row must never
+     * be appended to the haystack, nor a results CSV searched and then written to.
+     */
+    public static void checkWritable(Path csv, Path searched) throws IOException {
+        boolean same = Files.exists(csv) && Files.exists(searched) ? Files.isSameFile(csv, searched)
+                : csv.toAbsolutePath().normalize().equals(searched.toAbsolutePath().normalize());
+        if (same) {
+            throw new UserMistakeException("--csv " + Quote.name(csv) + " is FILE, the file to search; give the results a file of their own");
+        }
+        checkWritable(csv);
+    }
+
     /** Fails, before any search runs, if {@code csv} exists and is not a results CSV, or cannot be written. */
     public static void checkWritable(Path csv) throws IOException {
         if (Files.isDirectory(csv)) {
@@ -75,7 +88,7 @@ public final class ResultsCsv {
             if (!Files.isRegularFile(csv)) {
                 throw new UserMistakeException("--csv " + Quote.name(csv) + " is not a regular file");
             }
-            if (columnsOf(csv) == null) {
+            if (Files.size(csv) > 0 && columnsOf(firstLine(csv)) == null) {
                 throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a results CSV of this project (its first line differs); left it alone");
             }
         } else if (csv.toAbsolutePath().getParent() == null || !Files.isDirectory(csv.toAbsolutePath().getParent())) {
@@ -85,12 +98,11 @@ public final class ResultsCsv {
     }
 
     /**
-     * The columns of the existing results CSV {@code csv}, as its header names them: this schema's,
-     * or an older one's (a shorter prefix of it, or of {@link #FORMER_COLUMNS}). Null when the first
-     * line is no results header.
+     * The columns a results CSV's first line names: this schema's, or an older one's (a shorter
+     * prefix of it, or of {@link #FORMER_COLUMNS}). Null when it is no results header.
      */
-    static List<String> columnsOf(Path csv) throws IOException {
-        List<String> names = List.of(firstLine(csv).split(",", -1));
+    static List<String> columnsOf(String header) {
+        List<String> names = List.of(header.split(",", -1));
         boolean olderOrThisSchema = names.size() >= OLDEST_SCHEMA_COLUMNS && names.size() <= COLUMNS.size()
                 && (COLUMNS.subList(0, names.size()).equals(names) || FORMER_COLUMNS.subList(0, names.size()).equals(names));
         return olderOrThisSchema ? names : null;
@@ -152,10 +164,9 @@ public final class ResultsCsv {
 
     /**
      * Appends {@code rows} (each one value per column of {@link #COLUMNS}), with the header if the
-     * file is new. A file written under an older schema gets its own columns only, so that every
-     * row of it stays in line with its header. The rows go in whole or not at all: all the text
-     * is made first and written at once, and a write that fails part-way (a full disk, a file-size
-     * limit) is cut back to the file's old length.
+     * file is new or empty. A file written under an older schema gets its own columns only, so that
+     * every row of it stays in line with its header. The rows go in whole or not at all
+     * ({@link #appendWhole}).
      */
     public static void append(Path csv, List<? extends List<?>> rows) throws IOException {
         for (List<?> values : rows) {
@@ -164,73 +175,115 @@ public final class ResultsCsv {
             }
         }
         checkWritable(csv);
-        boolean exists = Files.exists(csv);
-        int columns = exists ? columnsOf(csv).size() : COLUMNS.size();
-        StringWriter text = new StringWriter();
-        if (exists && !endsWithNewline(csv)) {
-            text.write("\n"); // someone edited it by hand: never glue a row onto their last line
-        }
-        try (CSVPrinter printer = new CSVPrinter(text, FORMAT)) {
-            if (!exists) {
-                printer.printRecord(COLUMNS);
+        appendWhole(csv, headerLine(), header -> {
+            List<String> columns = columnsOf(header);
+            if (columns == null) {
+                throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a results CSV of this project (its first line differs); left it alone");
             }
-            for (List<?> values : rows) {
-                printer.printRecord(values.subList(0, columns));
+            StringWriter text = new StringWriter();
+            try (CSVPrinter printer = new CSVPrinter(text, FORMAT)) {
+                for (List<?> values : rows) {
+                    printer.printRecord(values.subList(0, columns.size()));
+                }
+            } catch (IOException cannotHappen) { // a StringWriter does not fail
+                throw new java.io.UncheckedIOException(cannotHappen);
             }
-        }
-        appendWhole(csv, text.toString().getBytes(StandardCharsets.UTF_8), exists);
+            return text.toString();
+        });
     }
 
     /**
-     * Appends {@code text} to {@code csv} whole or not at all: a write that fails part-way (a full
-     * disk, a file-size limit) cuts the file back to its old length, and removes it when this call
-     * created it; the exception names the file.
+     * Appends to the CSV {@code csv} the text {@code rowsUnder} gives for the file's header line (its
+     * {@code header} when the file is new or empty, which is then written first), whole or not at all,
+     * holding an {@code fcntl} lock on the file from reading its header to the end of the write: several
+     * processes appending at once each see the header the others wrote, and never write it twice. A
+     * write that fails part-way (a full disk, a file-size limit) is cut back to the length the file had
+     * under the lock, which holds only what this call wrote, and a file left empty so is removed (a
+     * writer waiting for the lock finds the name gone, or another file under it, and starts again).
+     * {@code rowsUnder} may refuse a header with a {@link UserMistakeException}; then nothing is written.
      */
-    public static void appendWhole(Path csv, byte[] text, boolean existed) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(text);
-        try (FileChannel channel = FileChannel.open(csv, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
-            long oldBytes = channel.size();
-            try {
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-            } catch (IOException e) {
-                String undone = existed ? "it is left as it was" : "it was removed";
-                try {
-                    channel.truncate(oldBytes);
-                    if (!existed) {
-                        Files.delete(csv);
+    public static void appendWhole(Path csv, String header, java.util.function.Function<String, String> rowsUnder) throws IOException {
+        while (true) {
+            try (FileChannel channel = FileChannel.open(csv, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                Object opened = fileKey(csv);
+                try (java.nio.channels.FileLock ignored = channel.lock()) {
+                    if (opened == null || !opened.equals(fileKey(csv))) {
+                        continue; // removed or replaced while this call waited: the file it has open is no longer the CSV
                     }
-                } catch (IOException again) {
-                    undone = "cutting it back failed too (" + again.getMessage() + "), so its last line is incomplete";
+                    appendLocked(csv, channel, header, rowsUnder);
+                    return;
                 }
-                throw new IOException("could not append to --csv " + Quote.name(csv) + " (" + e.getMessage() + "); " + undone, e);
             }
+        }
+    }
+
+    private static Object fileKey(Path file) {
+        try {
+            return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException gone) {
+            return null;
+        }
+    }
+
+    private static void appendLocked(Path csv, FileChannel channel, String header, java.util.function.Function<String, String> rowsUnder)
+            throws IOException {
+        long oldBytes = channel.size();
+        StringBuilder text = new StringBuilder();
+        if (oldBytes == 0) {
+            text.append(header).append('\n');
+        } else if (!endsWithNewline(channel)) {
+            text.append('\n'); // someone edited it by hand: never glue a row onto their last line
+        }
+        text.append(rowsUnder.apply(oldBytes == 0 ? header : firstLine(channel)));
+        ByteBuffer bytes = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+        try {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes, oldBytes + bytes.position()); // at the end, which every writer reaches only under the lock
+            }
+        } catch (IOException e) {
+            String undone = oldBytes > 0 ? "it is left as it was" : "it was removed";
+            try {
+                channel.truncate(oldBytes);
+                if (oldBytes == 0) {
+                    Files.delete(csv);
+                }
+            } catch (IOException again) {
+                undone = "cutting it back failed too (" + again.getMessage() + "), so its last line is incomplete";
+            }
+            throw new IOException("could not append to " + Quote.name(csv) + " (" + e.getMessage() + "); " + undone, e);
+        }
+    }
+
+    /** The first line of {@code csv}, as {@link #firstLine(SeekableByteChannel)} reads it; empty for an empty file. */
+    private static String firstLine(Path csv) throws IOException {
+        try (SeekableByteChannel channel = Files.newByteChannel(csv)) {
+            return firstLine(channel);
         }
     }
 
     /**
-     * The first line of {@code csv}, reading no more than a header's worth of bytes: a mistyped
-     * {@code --csv} may name a 4 GiB binary file, which must be neither loaded nor misdecoded.
+     * The first line of the file open in {@code channel}, reading no more than a header's worth of
+     * bytes: a mistyped {@code --csv} may name a 4 GiB binary file, which must be neither loaded nor
+     * misdecoded. A UTF-8 byte order mark before it is not part of it. Read through the channel that
+     * holds the file's lock: closing any other descriptor of the file would release that lock.
      */
-    private static String firstLine(Path csv) throws IOException {
-        byte[] start;
-        try (InputStream in = Files.newInputStream(csv)) {
-            start = in.readNBytes(headerLine().length() + 2);
+    private static String firstLine(SeekableByteChannel channel) throws IOException {
+        ByteBuffer start = ByteBuffer.allocate(headerLine().length() + 5);
+        channel.position(0);
+        while (start.hasRemaining() && channel.read(start) > 0) {
+            // until the buffer is full or the file ends
         }
-        String text = new String(start, StandardCharsets.UTF_8); // malformed bytes become U+FFFD
+        String text = new String(start.array(), 0, start.position(), StandardCharsets.UTF_8); // malformed bytes become U+FFFD
         int end = text.indexOf('\n');
-        return (end >= 0 ? text.substring(0, end) : text).replaceFirst("\r$", "");
+        return (end >= 0 ? text.substring(0, end) : text).replaceFirst("^\uFEFF", "").replaceFirst("\r$", "");
     }
 
-    private static boolean endsWithNewline(Path csv) throws IOException {
-        try (SeekableByteChannel channel = Files.newByteChannel(csv)) {
-            if (channel.size() == 0) {
-                return true;
-            }
-            ByteBuffer last = ByteBuffer.allocate(1);
-            channel.position(channel.size() - 1).read(last);
-            return last.get(0) == '\n';
+    private static boolean endsWithNewline(SeekableByteChannel channel) throws IOException {
+        if (channel.size() == 0) {
+            return true;
         }
+        ByteBuffer last = ByteBuffer.allocate(1);
+        channel.position(channel.size() - 1).read(last);
+        return last.get(0) == '\n';
     }
 }

@@ -1,5 +1,6 @@
 package lib.harness;
 
+import lib.cli.CountConverter;
 import lib.cli.SizeConverter;
 import lib.cli.UserMistakeException;
 import lib.haystack.Haystack;
@@ -25,7 +26,7 @@ public final class RunOptions {
     /** Timed runs when --runs is not given, fewer when runs are slow ({@link RunBudget}). */
     public static final int DEFAULT_RUNS = 5;
 
-    @Option(names = "--runs", paramLabel = "N",
+    @Option(names = "--runs", paramLabel = "N", converter = CountConverter.class,
             description = "Timed runs (default: 5, or 3 once a run takes over 5 s, 1 once one takes over 30 s; "
                     + "a --runs given is always honoured; 5 or more drop the fastest and the slowest from the mean).")
     Integer runs; // null: not given, so the time budget applies
@@ -34,7 +35,7 @@ public final class RunOptions {
             description = "Apply the time budget to the --runs given too, as the study's --quick does.")
     boolean budgeted;
 
-    @Option(names = "--warmup", paramLabel = "N",
+    @Option(names = "--warmup", paramLabel = "N", converter = CountConverter.class,
             description = "Untimed runs first, while the JIT compiles (default: ${DEFAULT-VALUE}).")
     int warmup = 1;
 

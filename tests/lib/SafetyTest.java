@@ -167,6 +167,31 @@ class SafetyTest {
     }
 
     /** A name may hold a newline; the message about it is still one line. */
+    /** A list that ends in a comma has an empty last value, as one that starts with one has a first. */
+    @Test
+    void aListEndingInACommaIsRefused() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        assertRefused("ends in a comma", file.toString(), "--workers", "2,");
+        assertRefused("ends in a comma", file.toString(), "--chunk=4k,");
+        assertRefused("", file.toString(), "--workers", ",2");
+    }
+
+    /** Java reads other scripts' digits as numbers; a count is written in 0 to 9. */
+    @Test
+    void aCountInDigitsOtherThanZeroToNineIsRefused() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        assertRefused("digits 0 to 9", file.toString(), "--workers", "\uFF12");
+        assertRefused("digits 0 to 9", file.toString(), "--runs", "\u0661");
+    }
+
+    /** --flamegraphs names a directory that exists, for --profile: a missing one is never made, and alone it is a mistake. */
+    @Test
+    void flameGraphsGoOnlyIntoADirectoryThatExistsAndOnlyWithProfile() throws IOException {
+        Path file = haystack("haystack.bin", BYTES);
+        assertRefused("no such directory", file.toString(), "--profile", "--flamegraphs", dir.resolve("a/b/c").toString());
+        assertRefused("add --profile", file.toString(), "--flamegraphs", dir.toString());
+    }
+
     @Test
     void aNewlineInAFileNameDoesNotBreakTheLine() throws IOException {
         assertRefused("not an existing directory", dir.resolve("no\nsuch/haystack.bin").toString(), "--size", "64k");
@@ -218,7 +243,7 @@ class SafetyTest {
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("r-xr-xr-x"));
         try {
             var result = Subprocess.run(obeyingPermissions(Subprocess.javaCommand(List.of(), "V04Mmap", file.toString(),
-                    "--runs", "1", "--profile", "--flamegraphs", locked.resolve("graphs").toString())), logs());
+                    "--runs", "1", "--profile", "--flamegraphs", locked.toString())), logs());
             assertEquals(Harness.ERROR, result.exitCode(), result::toString);
             assertEquals(1, result.errorLines().size(), result::toString);
             assertTrue(result.stderr().contains("permission denied"), result::toString);

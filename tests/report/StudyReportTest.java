@@ -93,6 +93,17 @@ class StudyReportTest {
         assertFalse(Files.exists(folder.resolve(".index.html.partial")));
     }
 
+    /** A page that cannot be written (here a file-size limit, as a full disk) is one line naming index.html, and no page. */
+    @Test
+    void aPageThatCannotBeWrittenNamesItsFile() throws Exception {
+        row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        var result = Subprocess.run(Subprocess.afterShell("ulimit -f 1", Subprocess.javaCommand(List.of(), "StudyReport", folder.toString())),
+                root.resolve("logs"));
+        assertEquals(2, result.exitCode(), result::toString);
+        assertTrue(result.stderr().contains(folder.resolve("index.html").toString()), result::toString);
+        assertFalse(Files.exists(folder.resolve("index.html")));
+    }
+
     @Test
     void neverReplacesAnIndexItDidNotWrite() throws IOException {
         Path index = Files.writeString(folder.resolve("index.html"), "<html>someone's own page</html>");
