@@ -277,11 +277,15 @@ final class StudyResults {
                 bill.put(column, perGiB);
             }
         }
-        return new Row(file, line, values.get("date"), chapter, (int) whole(values, "workers", 1, Integer.MAX_VALUE), cache,
-                whole(values, "file_bytes", 1, Long.MAX_VALUE), optionalWhole(values, "chunk_bytes", 1),
+        Long chunkBytes = optionalWhole(values, "chunk_bytes", Long.BYTES);
+        if (chunkBytes != null && (chunkBytes > lib.chapter.ChunkedSearch.MAX_CHUNK_BYTES || chunkBytes % Long.BYTES != 0)) {
+            throw new IllegalArgumentException("chunk_bytes is " + chunkBytes + ", which no chapter reads in (a multiple of 8, at most 1 GiB)");
+        }
+        return new Row(file, line, values.get("date"), chapter, (int) whole(values, "workers", 1, lib.harness.RunOptions.MAX_WORKERS), cache,
+                whole(values, "file_bytes", 1, Long.MAX_VALUE), chunkBytes,
                 optionalWhole(values, "offset", -1), warmupRuns, runs, meanSeconds,
                 optionalDecimal(values, "median_s", Double.MAX_VALUE), optionalDecimal(values, "min_s", Double.MAX_VALUE),
-                optionalDecimal(values, "max_s", Double.MAX_VALUE), decimal(values, "mbps", Double.MAX_VALUE),
+                optionalDecimal(values, "max_s", Double.MAX_VALUE), decimal(values, "mbps", MOST_MEGABYTES_PER_SECOND),
                 secondsOf(values, "run_s", runs, "runs"), secondsOf(values, "warmup_s", warmupRuns, "warmup_runs"),
                 values.get("cpu_model"), (int) whole(values, "logical_cores", 1, Integer.MAX_VALUE),
                 optionalWhole(values, "memory_bytes", 0), values.getOrDefault("kernel", ""), values.getOrDefault("jdk", ""),
@@ -292,6 +296,9 @@ final class StudyResults {
     private static boolean isText(String column) {
         return !WHOLE_NUMBERS.contains(column) && !DECIMALS.contains(column);
     }
+
+    /** 10 TB/s: more than any memory system reads, so a row that claims it was not measured. */
+    static final double MOST_MEGABYTES_PER_SECOND = 10_000_000;
 
     static long whole(Map<String, String> values, String column, long least, long most) {
         String value = values.get(column);

@@ -31,7 +31,10 @@ import lib.harness.ResultsCsv;
  *       {@link #TAIL_LINES} lines of each, each cut at {@link #MAX_LINE_CHARS}, are kept for reading
  *       afterwards: a child that prints without end cannot fill our memory;
  *   <li>it gets a time limit, after which it and its own children are stopped, and the caller says so;
- *   <li>Ctrl-C or a kill of the tool stops it too, so no child outlives the tool.
+ *   <li>Ctrl-C or a kill of the tool stops it too, so no child outlives the tool: SIGINT and SIGTERM
+ *       through the tool's shutdown hook, and SIGKILL, which runs no hook, through the kernel's
+ *       parent-death signal ({@code setpriv --pdeathsig KILL}, where util-linux's setpriv is there):
+ *       a child whose tool dies is killed with it, so it never appends a row beside a resumed study.
  * </ul>
  *
  * A chapter is always started as a user starts it, {@code ./jbang variants/VNN….java …}, so that the
@@ -204,7 +207,7 @@ final class ChildProcess {
         }
         int rowsBefore = results == null ? 0 : ResultsCsv.rows(results).size();
         notes.accept("waiting for " + what + " (at most " + human(limit) + ")");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder builder = new ProcessBuilder(killedWithThisProcess(command)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().putAll(environment);
         Process process = builder.start();
         RUNNING.add(process);
@@ -229,6 +232,24 @@ final class ChildProcess {
         } finally {
             RUNNING.remove(process);
         }
+    }
+
+    /** util-linux's setpriv, which sets the parent-death signal of the program it then executes; null where there is none. */
+    private static final String SETPRIV = java.util.stream.Stream.of("/usr/bin/setpriv", "/bin/setpriv")
+            .filter(path -> java.nio.file.Files.isExecutable(Path.of(path))).findFirst().orElse(null);
+
+    /**
+     * {@code command}, started so that the kernel kills it (SIGKILL) the moment the thread that
+     * started it ends, as it does when this process is killed outright. The thread that calls
+     * {@link #run} waits for the child, so only this process's death ends it early.
+     */
+    static List<String> killedWithThisProcess(List<String> command) {
+        if (SETPRIV == null) {
+            return command;
+        }
+        List<String> guarded = new ArrayList<>(List.of(SETPRIV, "--pdeathsig", "KILL", "--"));
+        guarded.addAll(command);
+        return guarded;
     }
 
     /** "45 s", "12 min 30 s", "1 h 5 min". */

@@ -2,10 +2,10 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
+//SOURCES ChildProcess.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -155,10 +155,14 @@ public class SizeSweep implements Callable<Integer> {
                 for (Step step : steps.stream().filter(step -> step.bytes() == bytes).toList()) {
                     err.println("sizes: " + step.chapter() + " on " + Sizes.human(bytes) + (step.cold() ? ", cold" : ", warm")
                             + " (memory: " + Sizes.human(memoryBytes) + ")");
-                    Process process = new ProcessBuilder(step.command()).inheritIO()
-                            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-                    int status = process.waitFor();
-                    if (status != 0 && status != 1) { // 1: all zeros, which is a result too
+                    ChildProcess.Ended ended = ChildProcess.of(step.command())
+                            .timeLimit(ChildProcess.JBANG_START_UP, bytes * (1 + Math.max(runs + warmup, runsPastMemory)))
+                            .relayOut(out::println).relayErr(err::println).run(step.chapter() + " on " + Sizes.human(bytes), err::println);
+                    int status = ended.status();
+                    if (ended.timedOut()) {
+                        failed.add(step.chapter() + " on " + Sizes.human(bytes));
+                        err.println("sizes: " + ended.timeOutLine() + "; going on");
+                    } else if (status != 0 && status != 1) { // 1: all zeros, which is a result too
                         failed.add(step.chapter() + " on " + Sizes.human(bytes));
                         err.println("sizes: " + step.chapter() + " ended with status " + status + " (its message is above); going on");
                     }

@@ -280,7 +280,7 @@ public class Study implements Callable<Integer> {
 
     /** The steps, in this machine's folder, locked. */
     private int run(List<StudyStep> steps) throws IOException, InterruptedException {
-        for (String table : TABLES) {
+        for (String table : reportOnly ? List.<String>of() : TABLES) { // a report measures nothing: what it cannot read, it lists
             ResultsCsv.checkWritable(csv(table)); // a foreign file is refused before an hour is spent
         }
         long fileBytes = -1;
@@ -423,6 +423,9 @@ public class Study implements Callable<Integer> {
      */
     private boolean runTool(StudyStep step, StudyProgress progress) throws IOException, InterruptedException {
         long passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
+        if (step.table().equals(FLAMEGRAPHS)) {
+            Files.createDirectories(folder.resolve(FLAMEGRAPHS)); // the study's own; a chapter never makes a --flamegraphs folder
+        }
         ChildProcess.Ended ended = ChildProcess.of(StepCommand.of(this, step))
                 .resultsIn(step.measures() ? csv(step.table()) : null)
                 .timeLimit(ChildProcess.JBANG_START_UP, step.table().equals(CHARTS) ? 0 : passes * sizeOf(file))

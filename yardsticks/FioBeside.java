@@ -2,6 +2,7 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
+//SOURCES ../study/ChildProcess.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -308,12 +309,11 @@ public class FioBeside implements Callable<Integer> {
             System.err.println("fio: round " + round + " of " + rounds);
             for (String chapter : chapters) {
                 int rowsBefore = ResultsCsv.rows(csv).size();
-                Process process = new ProcessBuilder(chapterCommand(chapter, jobCount, csv))
-                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-                String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                System.out.print(out);
-                if (process.waitFor() != 0) {
+                ChildProcess.Ended ended = ChildProcess.of(chapterCommand(chapter, jobCount, csv))
+                        .timeLimit(ChildProcess.JBANG_START_UP, fileBytes * (CHAPTER_RUNS + 1))
+                        .relayOut(System.out::println).relayErr(System.err::println).run(chapter, System.err::println);
+                if (ended.timedOut() || ended.status() != 0) {
+                    System.err.println("fio: " + (ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status()));
                     failures++;
                     continue;
                 }
@@ -325,11 +325,13 @@ public class FioBeside implements Callable<Integer> {
             }
             for (FioJob job : jobs) {
                 PageCache.evict(file); // buffered and mmap start cold; O_DIRECT never looks
-                Process process = new ProcessBuilder(job.command(file, fileBytes, jobCount, chunkBytes))
-                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                        .redirectErrorStream(true).start();
-                String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                int status = process.waitFor();
+                ChildProcess.Ended ran = ChildProcess.of(job.command(file, fileBytes, jobCount, chunkBytes))
+                        .timeLimit(ChildProcess.PROGRAM_START_UP, fileBytes).run("fio " + job.name(), System.err::println);
+                String out = String.join("\n", ran.stdout()) + "\n" + String.join("\n", ran.stderr());
+                int status = ran.timedOut() ? -1 : ran.status();
+                if (ran.timedOut()) {
+                    out = ran.timeOutLine();
+                }
                 OptionalLong found = job.checking() ? nonZeroWordFound(out) : OptionalLong.empty();
                 if (status != 0 && found.isEmpty()) { // a checking job that found the needle says so as a failed check
                     System.err.println("fio: " + job.name() + " failed: " + out.strip().lines().findFirst().orElse(""));

@@ -1,7 +1,4 @@
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,8 +48,8 @@ final class NativeYardstick {
         MODES.put("NativePread", "pread");
     }
 
-    /** All the program says about one measurement fits in this; more is not read. */
-    private static final int MAX_OUTPUT_BYTES = 1 << 20;
+    /** The longest the compiler may take to build the program: it is one short C file. */
+    private static final java.time.Duration BUILD_TIME = java.time.Duration.ofMinutes(2);
     private static final List<String> FLAGS = List.of("-O2", "-pthread");
     /** Tuned for this CPU where the compiler can; without it where it cannot. */
     private static final String NATIVE_TUNING = "-march=native";
@@ -96,22 +93,15 @@ final class NativeYardstick {
             return false;
         }
         PageCache.warm(file); // the state the chapters' warm runs start from
-        Process process = new ProcessBuilder(command(chapter, file, workers, runs, warmup))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        Thread errors = Thread.ofVirtual().start(() -> {
-            try (BufferedReader err = process.errorReader(StandardCharsets.UTF_8)) {
-                err.lines().limit(10_000).forEach(say);
-            } catch (IOException | java.io.UncheckedIOException ignored) {
-                // the program ended; what it said is shown
-            }
-        });
-        String output;
-        try (InputStream out = process.getInputStream()) {
-            output = new String(out.readNBytes(MAX_OUTPUT_BYTES), StandardCharsets.UTF_8);
-            out.transferTo(java.io.OutputStream.nullOutputStream());
+        ChildProcess.Ended ended = ChildProcess.of(command(chapter, file, workers, runs, warmup))
+                .timeLimit(ChildProcess.PROGRAM_START_UP, bytes * (runs + warmup + 1)).relayErr(say) // a ram mode copies the file first
+                .run("native-yardstick " + MODES.get(chapter), say);
+        if (ended.timedOut()) {
+            say.accept("study: " + ended.timeOutLine() + "; no figure recorded");
+            return false;
         }
-        int status = process.waitFor();
-        errors.join();
+        int status = ended.status();
+        String output = String.join("\n", ended.stdout());
         if (status != 0 && status != 1) {
             say.accept("study: " + chapter + ": native-yardstick ended with status " + status + " (its message is above); no figure recorded");
             return false;
@@ -146,13 +136,9 @@ final class NativeYardstick {
             command.addAll(FLAGS);
             command.addAll(tuning);
             command.addAll(List.of("-o", built.toString(), SOURCE.toString()));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            try (InputStream out = process.getInputStream()) {
-                log = new String(out.readNBytes(MAX_OUTPUT_BYTES), StandardCharsets.UTF_8);
-                out.transferTo(java.io.OutputStream.nullOutputStream());
-            }
-            if (process.waitFor() == 0) {
+            ChildProcess.Ended ended = ChildProcess.of(command).timeLimit(BUILD_TIME, 0).run(cc.get().getFileName() + " building the native yardstick", say);
+            log = String.join("\n", ended.stderr()) + "\n" + String.join("\n", ended.stdout());
+            if (!ended.timedOut() && ended.status() == 0) {
                 built.toFile().deleteOnExit();
                 binary = built;
                 compiler = version(cc.get()) + ", " + String.join(" ", FLAGS) + (tuning.isEmpty() ? "" : " " + NATIVE_TUNING);
@@ -166,14 +152,8 @@ final class NativeYardstick {
 
     /** The compiler's first line of {@code --version}, e.g. "cc (Debian 14.2.0-19) 14.2.0". */
     private static String version(Path cc) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(cc.toString(), "--version").redirectErrorStream(true).start();
-        String first;
-        try (InputStream out = process.getInputStream()) {
-            first = new String(out.readNBytes(4096), StandardCharsets.UTF_8).lines().findFirst().orElse("cc").strip();
-            out.transferTo(java.io.OutputStream.nullOutputStream());
-        }
-        process.waitFor();
-        return first;
+        ChildProcess.Ended ended = ChildProcess.of(List.of(cc.toString(), "--version")).run(cc.getFileName() + " --version", note -> {});
+        return ended.stdout().stream().findFirst().orElse("cc").strip();
     }
 
     /**

@@ -85,6 +85,24 @@ class StudyResultsTest {
                 && problem.endsWith(", not a chapter's name")), String.join("\n", read.problems()));
     }
 
+    /** Figures no chapter can produce (every chapter refuses such options; no memory reads 10 TB/s) are left out, each with its line. */
+    @Test
+    void rowsOutsideWhatAChapterCanProduceAreLeftOut() throws IOException {
+        Path csv = folder().resolve("scaling.csv");
+        List<Object> good = row("V13PreadVector", 2, "warm", 4 * GIB, 5, 0.5);
+        append(csv, good);                                             // line 2
+        append(csv, with(good, "mbps", "1e308"));                      // 3
+        append(csv, with(good, "workers", "1000000000"));              // 4
+        append(csv, with(good, "chunk_bytes", "7"));                   // 5
+        append(csv, with(good, "chunk_bytes", "4294967296"));          // 6
+        StudyResults.Csv read = StudyResults.read(csv);
+        assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
+        for (int line = 3; line <= 6; line++) {
+            String prefix = csv + " line " + line + ": left out, ";
+            assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(prefix)), prefix + "\n" + read.problems());
+        }
+    }
+
     @Test
     void aByteOrderMarkIsSkipped() throws IOException {
         Path csv = folder().resolve("scoreboard.csv");

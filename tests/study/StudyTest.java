@@ -27,6 +27,12 @@ class StudyTest {
 
     static final String MACHINE = Machine.current().name();
 
+    /** The study built once before any test: a test that counts a refusal's lines never counts JBang's build messages. */
+    @org.junit.jupiter.api.BeforeAll
+    static void buildTheStudy(@TempDir Path logs) throws IOException, InterruptedException {
+        Subprocess.run(List.of("./jbang", "study/Study.java", "--help"), logs);
+    }
+
     private Subprocess.Result study(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("./jbang", "study/Study.java"));
         command.addAll(List.of(args));
@@ -97,6 +103,23 @@ class StudyTest {
         assertEquals(1, lines.size(), result.toString());
         assertTrue(lines.getFirst().contains("is empty"), lines.getFirst());
         assertFalse(Files.exists(results.resolve(MACHINE).resolve("scoreboard.csv")), "a step ran: " + result);
+    }
+
+    /** A report measures nothing, so it never refuses a folder for a table it cannot read: it lists the table and goes on. */
+    @Test
+    void reportOnlyListsATableItCannotReadAndWritesTheRest() throws Exception {
+        Path results = directory.resolve("results");
+        Path folder = Files.createDirectories(results.resolve(MACHINE));
+        String older = String.join(",", ResultsCsv.COLUMNS.subList(0, 5));
+        for (String[] odd : List.of(new String[] {"scoreboard.csv", ""}, new String[] {"scaling.csv", "\uFEFF" + ResultsCsv.headerLine() + "\n"},
+                new String[] {"chunks.csv", older + "\n2026-01-01T00:00:00Z,V04Mmap,2,warm,1024\n"})) {
+            Files.writeString(folder.resolve(odd[0]), odd[1]);
+        }
+        Subprocess.Result result = study("--report-only", "--skip", "charts", "--results", results.toString());
+        assertEquals(0, result.exitCode(), result.toString());
+        assertFalse(result.stderr().contains("--csv"), "no --csv was given: " + result);
+        String page = Files.readString(folder.resolve("index.html"));
+        assertTrue(page.contains("scoreboard.csv"), "the empty table is listed as left out");
     }
 
     @Test
@@ -465,6 +488,86 @@ class StudyTest {
      * A process's whole command line. The JDK's {@code ProcessHandle.Info.commandLine()} keeps only its first 4,096
      * characters, and the study's JVM options come before its main class, once for each folder its sources are in.
      */
+    /** Waits until {@code file}'s text holds {@code text}, or {@code process} ended, or the patience ran out. */
+    private static String waitForText(Path file, String text, Process process) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
+        String said = "";
+        while (!(said = Files.exists(file) ? Files.readString(file) : "").contains(text) && process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        return said;
+    }
+
+    private static boolean endsWithin(ProcessHandle handle, int seconds) throws InterruptedException {
+        for (int tenths = 0; tenths < seconds * 10 && handle.isAlive(); tenths++) {
+            Thread.sleep(100);
+        }
+        return !handle.isAlive();
+    }
+
+    /**
+     * A compiler that never ends (a cc on PATH that sleeps): the study says what it waits for and for
+     * how long, and SIGTERM stops the compiler with the study, instead of leaving it to PID 1.
+     */
+    @Test
+    void aNativeYardstickCompilerThatHangsIsWaitedForWithALimitAndStoppedWithTheStudy() throws Exception {
+        Path bin = Files.createDirectories(directory.resolve("bin"));
+        Path pidFile = directory.resolve("cc.pid");
+        Path cc = Files.writeString(bin.resolve("cc"), "#!/bin/sh\necho $$ > '" + pidFile + "'\nexec sleep 600\n");
+        cc.toFile().setExecutable(true);
+        Path logs = directory.resolve("cc-logs");
+        List<String> command = List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "./jbang", "study/Study.java",
+                directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0", "--only", "walls",
+                "--skip", "charts,answer", "--results", directory.resolve("results").toString());
+        Process process = Subprocess.start(command, logs);
+        try {
+            String said = waitForText(logs.resolve("stderr"), "building the native yardstick (at most", process);
+            assertTrue(process.isAlive() && said.contains("building the native yardstick (at most"), "no line says what is waited for:\n" + said);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(pidFile) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            ProcessHandle compiler = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).orElseThrow();
+            process.toHandle().destroy(); // SIGTERM to the study's JVM, which ./jbang became
+            assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the study ends after SIGTERM");
+            assertTrue(endsWithin(compiler, 15), "the compiler outlived the study");
+        } finally {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
+    /** kill -9 of a study runs no hook of its, yet its chapter dies with it, and appends no row beside a resumed study. */
+    @Test
+    void aStudyKilledOutrightTakesItsChapterWithIt() throws Exception {
+        Path results = directory.resolve("results");
+        Path logs = directory.resolve("kill-logs");
+        Process process = Subprocess.start(List.of("./jbang", "study/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
+                "--runs", "5", "--warmup", "1", "--only", "V02", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts",
+                "--results", results.toString()), logs);
+        ProcessHandle chapter = null;
+        try {
+            String said = waitForText(logs.resolve("stderr"), "waiting for", process);
+            assertTrue(process.isAlive(), "the study ended before its chapter started:\n" + said);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
+            while (chapter == null && System.nanoTime() < deadline) {
+                chapter = process.descendants().filter(handle -> fullCommandLine(handle).contains("V02BufferedByte")
+                        && fullCommandLine(handle).contains("java")).findFirst().orElse(null);
+                Thread.sleep(20);
+            }
+            assertTrue(chapter != null, "no chapter started:\n" + Files.readString(logs.resolve("stderr")));
+            process.destroyForcibly(); // SIGKILL: no shutdown hook runs
+            assertTrue(endsWithin(chapter, 15), "the chapter outlived its study");
+        } finally {
+            if (chapter != null) {
+                chapter.destroyForcibly();
+            }
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+        }
+        Thread.sleep(2000); // time for a surviving chapter's row
+        assertFalse(Files.exists(results.resolve(MACHINE).resolve("scoreboard.csv")), "the chapter appended a row after its study died");
+    }
+
     private static String fullCommandLine(ProcessHandle handle) {
         try {
             return Files.readString(Path.of("/proc", Long.toString(handle.pid()), "cmdline"), java.nio.charset.StandardCharsets.ISO_8859_1);

@@ -94,7 +94,7 @@ class ToolsSmokeTest {
     @Test
     void profileWritesAFlameGraphOfTheTimedRuns() throws IOException {
         Path haystack = directory.resolve("haystack.bin");
-        Path graphs = directory.resolve("flamegraphs");
+        Path graphs = Files.createDirectory(directory.resolve("flamegraphs"));
         // 64 MiB, 20 runs. The profiler times each thread's own CPU time (perf events, or async-profiler's
         // ctimer where those are refused) and samples it every 1 ms of it, and a chapter starts its
         // workers afresh each run: a worker that scans 16 MiB can end before its first millisecond on a
