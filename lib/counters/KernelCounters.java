@@ -113,9 +113,10 @@ public final class KernelCounters {
 
     /**
      * The process's counts now, plus the bytes of text this snapshot's own read of /proc/self/io
-     * returned (what the next snapshot will find added by it).
+     * returned (what the next snapshot will find added by it), and the read calls and bytes so far
+     * of each of the JVM's own threads ({@link #jvmThreadReads}), by thread id.
      */
-    public record Snapshot(long[] counts, long ownReadBytes) {
+    public record Snapshot(long[] counts, long ownReadBytes, java.util.Map<String, long[]> jvmThreads) {
 
         /**
          * Each count from {@code before} to this snapshot, in the order of {@link KernelBill.Item}, less
@@ -126,6 +127,15 @@ public final class KernelCounters {
             for (int i = 0; i < COUNTS; i++) {
                 long after = counts[i], earlier = before.counts[i];
                 difference[i] = after == UNKNOWN || earlier == UNKNOWN ? UNKNOWN : after - earlier;
+            }
+            for (var thread : jvmThreads.entrySet()) { // the JVM's own reads, made while the run ran, are not the search's
+                long[] earlier = before.jvmThreads.get(thread.getKey());
+                for (int i = 0; earlier != null && i < 2; i++) {
+                    int item = i == 0 ? READ_CALLS : RETURNED_BYTES;
+                    if (difference[item] != UNKNOWN) {
+                        difference[item] = Math.max(0, difference[item] - (thread.getValue()[i] - earlier[i]));
+                    }
+                }
             }
             if (before.ownReadBytes != UNKNOWN) {
                 if (difference[READ_CALLS] != UNKNOWN) {
@@ -167,15 +177,81 @@ public final class KernelCounters {
         }
     }
 
-    /** The counts now: call it right before a run's clock starts and right after it stops. */
-    public static synchronized Snapshot now() {
+    /** The counts now, every thread's reads included: for a step inside a run ({@link Snapshot#spentSince}). */
+    public static Snapshot now() {
+        return snapshot(false, false);
+    }
+
+    /**
+     * The counts right before a run's clock starts, and the reads of the JVM's own threads so far,
+     * taken first: the files this reads are read before the run's count begins.
+     */
+    public static Snapshot beforeRun() {
+        return snapshot(true, false);
+    }
+
+    /**
+     * The counts right after a run's clock stops, and then the reads of the JVM's own threads:
+     * {@link Snapshot#since} takes out what those threads read while the run ran.
+     */
+    public static Snapshot afterRun() {
+        return snapshot(false, true);
+    }
+
+    private static synchronized Snapshot snapshot(boolean threadsFirst, boolean threadsLast) {
         long[] counts = new long[COUNTS];
         Arrays.fill(counts, UNKNOWN);
+        java.util.Map<String, long[]> jvmThreads = threadsFirst && procSelfIo != null ? jvmThreadReads() : java.util.Map.of();
         if (getrusage != null) { // first, so that the pread below is the last call before the run
             rusage(counts);
         }
         long ownReadBytes = procSelfIo == null ? UNKNOWN : readProcSelfIo(counts);
-        return new Snapshot(counts, ownReadBytes);
+        if (threadsLast && procSelfIo != null) {
+            jvmThreads = jvmThreadReads();
+        }
+        return new Snapshot(counts, ownReadBytes, jvmThreads);
+    }
+
+    /**
+     * The names (as the kernel keeps them, cut at 15 characters) that the JVM gives its own threads:
+     * its compilers, its periodic task, its collector, its reference and cleaner threads. Such a
+     * thread reads a file now and then on its own schedule, whatever the chapter does: the periodic
+     * task reads the JDK's {@code release} file once, a compiler thread opens a library of the JDK's
+     * for an intrinsic (three reads), and one of them landing inside a one-shot's only run billed a
+     * mapped chapter a read call it never made.
+     */
+    private static final java.util.regex.Pattern JVM_THREAD = java.util.regex.Pattern.compile(
+            "(VM |C1 |C2 |GC |G1 |ZGC|JFR|Reference Handl|Finalizer|Signal Dispatch|Service Thread|Monitor Deflati"
+                    + "|Common-Cleaner|Notification Th|Attach Listener).*");
+
+    /**
+     * {@code syscr} and {@code rchar} of each live thread of the JVM's own, by thread id, from
+     * {@code /proc/self/task/ID/io}; a thread that ended between the listing and its read is left out.
+     */
+    static java.util.Map<String, long[]> jvmThreadReads() {
+        java.util.Map<String, long[]> threads = new java.util.HashMap<>();
+        try (var tasks = java.nio.file.Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    if (!JVM_THREAD.matcher(java.nio.file.Files.readString(task.resolve("comm")).strip()).matches()) {
+                        continue;
+                    }
+                    long[] counts = new long[COUNTS];
+                    Arrays.fill(counts, UNKNOWN);
+                    String lines = "\n" + java.nio.file.Files.readString(task.resolve("io"), StandardCharsets.US_ASCII);
+                    parse(lines, "syscr", counts, READ_CALLS);
+                    parse(lines, "rchar", counts, RETURNED_BYTES);
+                    if (counts[READ_CALLS] != UNKNOWN && counts[RETURNED_BYTES] != UNKNOWN) {
+                        threads.put(task.getFileName().toString(), new long[] {counts[READ_CALLS], counts[RETURNED_BYTES]});
+                    }
+                } catch (IOException | RuntimeException ended) {
+                    // it ended meanwhile, or its io is not readable here: its reads stay in the bill
+                }
+            }
+        } catch (IOException | RuntimeException noTasks) {
+            // no per-thread counts on this system: the bill counts every thread's reads
+        }
+        return threads;
     }
 
     private static void rusage(long[] counts) {

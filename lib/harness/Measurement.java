@@ -275,7 +275,7 @@ public final class Measurement {
             boolean timed = i >= warmup;
             int index = timed ? i - warmup : i;
             beforeRun.prepare(index, timed);
-            KernelCounters.Snapshot countsBefore = KernelCounters.now(); // the bill is read outside the run's time
+            KernelCounters.Snapshot countsBefore = KernelCounters.beforeRun(); // the bill is read outside the run's time
             Thread signOfLife = signOfLife(timed ? "timed run " + (index + 1) + " of " + budget.timedRuns(runs, Arrays.copyOf(seconds, taken))
                     : "warm-up " + (index + 1) + " of " + warmup);
             long start = System.nanoTime();
@@ -290,7 +290,7 @@ public final class Measurement {
                 signOfLife.interrupt();
                 signOfLife.join(); // its last line, if any, before the run's own
             }
-            long[] counts = KernelCounters.now().since(countsBefore);
+            long[] counts = KernelCounters.afterRun().since(countsBefore);
             double elapsed = (end - start - untimedNanos.getAsLong()) / 1e9;
             counts = KernelCounters.Snapshot.less(counts, untimedCounts.get());
             check(i == 0 ? offset : answer, offset);
@@ -337,7 +337,7 @@ public final class Measurement {
         if (rehearsed) {
             return;
         }
-        KernelCounters.Snapshot.less(KernelCounters.now().since(KernelCounters.now()), null);
+        KernelCounters.Snapshot.less(KernelCounters.afterRun().since(KernelCounters.beforeRun()), null);
         try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             channel.map(FileChannel.MapMode.READ_ONLY, 0, Math.min(1, channel.size()), arena);
         }

@@ -172,6 +172,46 @@ class KernelBillTest {
         assertTrue(perGiB(warm, "device_bytes_per_gib") <= GIB * 0.05, "warm: " + warm.get("device_bytes_per_gib") + " bytes from the device per GiB");
     }
 
+    /**
+     * The JVM's own threads read files on their own schedule (its periodic task reads the JDK's
+     * release file once): a run's bill leaves their reads out, and keeps every other thread's. The
+     * JVM's threads are told by their names, so a thread named as a compiler thread stands in here.
+     */
+    @Test
+    void readsOfTheJvmsOwnThreadsAreNotBilledToARun() throws Exception {
+        Path file = Files.writeString(dir.resolve("small.txt"), "x");
+        for (String name : List.of("C2 CompilerThread9", "a chapter's worker")) {
+            var go = new java.util.concurrent.CountDownLatch(1);
+            var read = new java.util.concurrent.CountDownLatch(1);
+            var end = new java.util.concurrent.CountDownLatch(1);
+            Thread reader = Thread.ofPlatform().name(name).start(() -> { // alive from before the run to after it, as the JVM's are
+                try {
+                    go.await();
+                    for (int i = 0; i < 20; i++) {
+                        Files.readAllBytes(file);
+                    }
+                    read.countDown();
+                    end.await();
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(100); // its name given to the kernel's thread
+            KernelCounters.Snapshot before = KernelCounters.beforeRun();
+            go.countDown();
+            read.await();
+            long calls = KernelCounters.afterRun().since(before)[KernelBill.Item.READ_CALLS.ordinal()];
+            end.countDown();
+            reader.join();
+            assumeTrue(calls != KernelCounters.UNKNOWN, () -> "read calls are not counted here: " + KernelCounters.missing());
+            if (name.startsWith("C2")) {
+                assertTrue(calls < 20, "the JVM's thread's 20 reads were billed: " + calls);
+            } else {
+                assertTrue(calls >= 20, "a worker's 20 reads were not billed: " + calls);
+            }
+        }
+    }
+
     /** Skips, saying why, where reading an evicted file counts no bytes from a device (tmpfs, or no read_bytes here). */
     private static void assumeDeviceBytesCounted(Path file) throws IOException {
         PageCache.evict(file);

@@ -97,6 +97,8 @@ class StudyResultsTest {
         append(csv, with(good, "chunk_bytes", "4294967296"));          // 6
         StudyResults.Csv read = StudyResults.read(csv);
         assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
+        assertEquals(lib.harness.RunOptions.MAX_WORKERS, StudyResults.MOST_WORKERS);
+        assertEquals(lib.chapter.ChunkedSearch.MAX_CHUNK_BYTES, StudyResults.MOST_CHUNK_BYTES);
         for (int line = 3; line <= 6; line++) {
             String prefix = csv + " line " + line + ": left out, ";
             assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(prefix)), prefix + "\n" + read.problems());
