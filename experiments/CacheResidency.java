@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -170,25 +169,27 @@ public class CacheResidency implements Callable<Integer> {
     /** Refuses an existing CSV whose header is not this tool's, before anything is measured. */
     static void checkCsv(Path csv) throws IOException {
         if (Files.exists(csv)) {
-            List<String> lines = Files.readAllLines(csv);
-            if (!Files.isRegularFile(csv) || lines.isEmpty() || !lines.getFirst().equals(String.join(",", COLUMNS))) {
+            String header = String.join(",", COLUMNS);
+            byte[] start;
+            try (var in = Files.newInputStream(csv)) { // a header's worth: a mistyped --csv may name a haystack
+                start = in.readNBytes(header.length() + 1);
+            }
+            String first = new String(start, java.nio.charset.StandardCharsets.UTF_8).lines().findFirst().orElse("");
+            if (!Files.isRegularFile(csv) || start.length > 0 && !first.equals(header)) {
                 throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a residency CSV (its first line differs); left it alone");
             }
         }
         OutputCheck.requireWritable("--csv", csv);
     }
 
+    /** Appends the rows (with the header to a new or empty file) whole or not at all, as every results CSV is. */
     static void append(Path csv, List<Row> rows) throws IOException {
-        boolean exists = Files.exists(csv);
         StringWriter text = new StringWriter();
         try (CSVPrinter printer = new CSVPrinter(text, CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get())) {
-            if (!exists) {
-                printer.printRecord(COLUMNS);
-            }
             for (Row row : rows) {
                 printer.printRecord(row.values(Machine.current()));
             }
         }
-        Files.writeString(csv, text.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        ResultsCsv.appendWhole(csv, String.join(",", COLUMNS), header -> text.toString());
     }
 }
