@@ -28,6 +28,7 @@
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
 // Past the page cache: MB/s against the file's size, from 256 MiB to past the machine's memory, for
 // chapters 3, 9, 13, 14, 15 and 17, and the same as seconds per GiB. While the file fits in memory

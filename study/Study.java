@@ -139,6 +139,8 @@ public class Study implements Callable<Integer> {
     static final List<String> SKIPPABLE = List.of(SCALING, PAGE_CACHE_TABLE, COLD_TABLE, "walls", CHUNKS_TABLE, AnswerRound.TABLE, CHARTS);
     /** Notebooks that draw every machine at once, not this machine's report. */
     static final Set<String> ALL_MACHINES_NOTEBOOKS = Set.of("machines");
+    /** The notebook that measures the chapters itself, in one JVM (notebooks/chapters.jsh): not a chart of a study's rows. */
+    static final Set<String> MEASURING_NOTEBOOKS = Set.of("chapters");
 
     @Mixin
     RunOptions runOptions;

@@ -113,7 +113,7 @@ final class StudyPlan {
                 steps.add(new StudyStep(Study.CHARTS, notebooks.map(path -> path.getFileName().toString())
                         .filter(name -> name.endsWith(".jsh"))
                         .map(name -> name.substring(0, name.length() - ".jsh".length()))
-                        .filter(name -> !Study.ALL_MACHINES_NOTEBOOKS.contains(name))
+                        .filter(name -> !Study.ALL_MACHINES_NOTEBOOKS.contains(name) && !Study.MEASURING_NOTEBOOKS.contains(name))
                         .sorted()
                         .collect(java.util.stream.Collectors.joining(",")), 1, false));
             }

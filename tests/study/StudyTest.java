@@ -375,7 +375,7 @@ class StudyTest {
         }
     }
 
-    /** The charts are one step: every notebook of one machine (not machines.jsh) in one JShell, report/Notebooks.java. */
+    /** The charts are one step: every notebook of one machine (not machines.jsh, nor chapters.jsh, which measures) in one JShell, report/Notebooks.java. */
     @Test
     void theChartsAreOneStepRunningTheNotebooksInOneJShell() throws Exception {
         Assumptions.assumeTrue(java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
@@ -387,6 +387,7 @@ class StudyTest {
         assertEquals(1, charts.size(), result.stdout());
         assertTrue(charts.getFirst().contains(" report/Notebooks.java notebooks/answer.jsh notebooks/chunks.jsh "), charts.getFirst());
         assertTrue(charts.getFirst().endsWith(" notebooks/warmup.jsh") && !charts.getFirst().contains("machines"), charts.getFirst());
+        assertFalse(charts.getFirst().contains("chapters.jsh"), "the chapters notebook measures; it draws no study: " + charts.getFirst());
     }
 
     /** --machine only chooses a folder to report on: a study measures this machine into its own folder, and no other. */

@@ -1,0 +1,202 @@
+//JAVA 25+
+//DEPS tech.tablesaw:tablesaw-core:0.44.4
+//DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
+//DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
+//SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
+//SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
+//SOURCES ../report/CommittedMachines.java
+//SOURCES ChartImage.java
+// lib/ (the harness, the haystack, the system calls), built onto the class path with chapter 13, whose
+// //SOURCES line reaches all of it. The chapters themselves are opened below, as this JShell's own code.
+//DEPS ../variants/V13PreadVector.java
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
+
+// The book in one JShell: every chapter's search, in the book's order, run warm in one JVM (one
+// warm-up run, then a few timed ones), each answer checked, with the bill the kernel kept. Unlike
+// ./jbang variants/VNN….java, no figure here holds a JVM's start or a first run's compiling, and the
+// JIT has warmed the shared code (the harness, the haystack) on the chapters before.
+// Run from the project's root:   ./jbang notebooks/chapters.jsh
+//                                ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g -Druns=3 notebooks/chapters.jsh
+// Step through it yourself:      ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g --interactive notebooks/chapters.jsh
+
+// The chapters import the Vector API, an incubator module that JShell's compiler resolves only when told.
+/env --add-modules jdk.incubator.vector
+
+// Each chapter's file, as it is: a class JShell compiles like any other, so that a cell can name it
+// (new V13PreadVector().search(...)). Contents lists them in the book's order.
+/open variants/V00Cmp.java
+/open variants/V01ReadAll.java
+/open variants/V02BufferedByte.java
+/open variants/V03ChunkedLong.java
+/open variants/V04Mmap.java
+/open variants/V05MmapMadvise.java
+/open variants/V06MmapParallel.java
+/open variants/V07PreadParallel.java
+/open variants/V08Vector256.java
+/open variants/V09MmapParallelVector.java
+/open variants/V10MmapPopulate.java
+/open variants/V11PreadParallelVector256.java
+/open variants/V12Vector512.java
+/open variants/V13PreadVector.java
+/open variants/V14DirectIo.java
+/open variants/V15IoUring.java
+/open variants/V16MmapHugePages.java
+/open variants/V17ReadDontCache.java
+/open variants/Contents.java
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import lib.chapter.NeedleSearch;
+import lib.cli.Sizes;
+import lib.harness.Harness;
+import lib.harness.ResultsCsv;
+import lib.haystack.Haystack;
+import lib.haystack.ReferenceSearch;
+import tech.tablesaw.api.*;
+import tech.tablesaw.plotly.components.*;
+import tech.tablesaw.plotly.traces.*;
+
+// The haystack: -Dhaystack=FILE, haystack.bin by default, created (-Dsize, 4g by default) when missing.
+Path haystack = Haystack.findOrCreate(Path.of(System.getProperty("haystack", Haystack.DEFAULT_PATH.toString())),
+        System.getProperty("size") == null ? OptionalLong.empty() : OptionalLong.of(Sizes.parse(System.getProperty("size"))), System.err);
+String timedRuns = System.getProperty("runs", "3");
+// The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it.
+long expected = new ReferenceSearch().search(haystack, 1);
+
+/** The chapter's idea, from the first line of its class comment ("Chapter 13: the headline — …"). */
+String ideaOf(Class<?> chapter) throws IOException {
+    String source = Files.readString(Path.of("variants", chapter.getSimpleName() + ".java"));
+    String line = source.substring(source.indexOf("\n/**") + 1).lines().skip(1).findFirst().orElse("");
+    return line.replaceFirst("^\\s*\\*\\s*Chapter \\d+:\\s*", "").replaceAll("\\{@code ([^}]*)}", "$1");
+}
+
+/**
+ * Runs one chapter through the harness's own command line, in this JVM: one warm-up, then the timed
+ * runs, every answer checked. Its row, as it appends it to a CSV of this notebook's own; or, where the
+ * chapter could not run here, the harness's one line saying why.
+ */
+record Outcome(Map<String, String> row, String whyNot) {}
+
+Outcome run(Class<?> chapter) throws Exception {
+    NeedleSearch search = (NeedleSearch) chapter.getDeclaredConstructor().newInstance();
+    Path csv = Files.createTempFile("chapters-", ".csv");
+    Files.delete(csv); // the harness creates it, with its header
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    try (PrintStream quiet = new PrintStream(said, true, StandardCharsets.UTF_8)) {
+        int status = Harness.execute(search, new String[] {haystack.toString(), "--runs", timedRuns, "--warmup", "1", "--csv", csv.toString()},
+                quiet, quiet);
+        List<Map<String, String>> rows = ResultsCsv.rows(csv);
+        if (status == Harness.FOUND || status == Harness.ALL_ZEROS) {
+            return new Outcome(rows.getLast(), null);
+        }
+        String why = said.toString(StandardCharsets.UTF_8).lines().filter(line -> !line.isBlank()).reduce((first, last) -> last).orElse("status " + status);
+        return new Outcome(null, why.replaceFirst("^" + chapter.getSimpleName() + ":\\s*", ""));
+    } finally {
+        Files.deleteIfExists(csv);
+    }
+}
+
+StringColumn chapterColumn = StringColumn.create("chapter");
+DoubleColumn mbpsColumn = DoubleColumn.create("mbps");
+DoubleColumn speedupColumn = DoubleColumn.create("x_chapter_1");
+DoubleColumn readCalls = DoubleColumn.create("read_calls_per_gib");
+DoubleColumn returnedGib = DoubleColumn.create("returned_gib_per_gib");
+DoubleColumn minorFaults = DoubleColumn.create("minor_faults_per_gib");
+StringColumn answerColumn = StringColumn.create("answer");
+StringColumn ideaColumn = StringColumn.create("idea");
+
+System.out.printf(Locale.ROOT, "%s, %s runs after 1 warm-up, every answer checked against %d%n", haystack, timedRuns, expected);
+System.out.printf(Locale.ROOT, "%-26s %10s %8s %12s %8s %10s  %s%n", "chapter", "MB/s", "x ch. 1", "reads/GiB", "GiB/GiB", "faults/GiB", "idea");
+double chapterOneSoFar = Double.NaN; // chapter 0 comes before it: its "x ch. 1" is in the table at the end
+for (Class<?> chapter : Contents.CHAPTERS) {
+    Outcome outcome = run(chapter);
+    String name = chapter.getSimpleName(), idea = ideaOf(chapter);
+    chapterColumn.append(name);
+    ideaColumn.append(idea);
+    if (outcome.row() == null) {
+        mbpsColumn.appendMissing(); readCalls.appendMissing(); returnedGib.appendMissing(); minorFaults.appendMissing();
+        answerColumn.append("not run: " + outcome.whyNot());
+        System.out.printf(Locale.ROOT, "%-26s not run here: %s%n", name, outcome.whyNot());
+        continue;
+    }
+    Map<String, String> row = outcome.row();
+    long offset = Long.parseLong(row.get("offset"));
+    mbpsColumn.append(Double.parseDouble(row.get("mbps")));
+    DoubleColumn[] bill = {readCalls, returnedGib, minorFaults};
+    String[] billColumns = {"read_calls_per_gib", "returned_bytes_per_gib", "minor_faults_per_gib"};
+    for (int i = 0; i < bill.length; i++) {
+        String figure = row.getOrDefault(billColumns[i], "");
+        if (figure.isEmpty()) {
+            bill[i].appendMissing();
+        } else { // bytes returned as GiB per GiB of the file, to two places: 1.00 is one copy of the file
+            bill[i].append(i == 1 ? Math.round(Double.parseDouble(figure) / (1 << 30) * 100) / 100.0 : Double.parseDouble(figure));
+        }
+    }
+    answerColumn.append(offset == expected ? "right" : "WRONG: " + offset);
+    double mbps = mbpsColumn.get(mbpsColumn.size() - 1);
+    chapterOneSoFar = name.equals("V01ReadAll") ? mbps : chapterOneSoFar;
+    System.out.printf(Locale.ROOT, "%-26s %,10.0f %8s %,12.0f %8.2f %,10.0f  %s%n", name, mbps,
+            Double.isNaN(chapterOneSoFar) ? "" : String.format(Locale.ROOT, "%.1f", mbps / chapterOneSoFar), readCalls.get(readCalls.size() - 1), returnedGib.get(returnedGib.size() - 1), minorFaults.get(minorFaults.size() - 1), idea);
+}
+// How many times faster than chapter 1, which reads it all and looks at every byte (none where it could not run).
+double chapterOneMbps = mbpsColumn.get(chapterColumn.indexOf("V01ReadAll"));
+for (int i = 0; i < mbpsColumn.size(); i++) {
+    if (mbpsColumn.isMissing(i) || Double.isNaN(chapterOneMbps)) {
+        speedupColumn.appendMissing();
+    } else {
+        speedupColumn.append(Math.round(mbpsColumn.get(i) / chapterOneMbps * 10) / 10.0);
+    }
+}
+Table chapters = Table.create("The chapters in one JVM, warm: " + haystack + " on " + StudyResults.currentMachineName(),
+        chapterColumn, mbpsColumn, speedupColumn, readCalls, returnedGib, minorFaults, answerColumn, ideaColumn);
+System.out.println(chapters.printAll());
+if (answerColumn.asList().stream().anyMatch(answer -> answer.startsWith("WRONG"))) {
+    Report.quit("a chapter gave a wrong answer: see the answer column above");
+}
+
+// The progression as a chart: one bar per chapter that ran, chapter 0 at the top, MB/s on a log scale
+// (chapter 2 reads a byte a call; the fastest reads thousands of times faster). Drawn into this
+// machine's own results folder, as the study's charts are.
+Table ran = chapters.dropRowsWithMissingValues();
+Figure progression = new Figure(
+        Layout.builder().title("The chapters in one JVM, warm: MB/s by chapter (" + StudyResults.currentMachineName() + ")")
+                .xAxis(Axis.builder().title("MB/s (decimal), log scale").type(Axis.Type.LOG).build())
+                .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
+        BarTrace.builder(Report.shortNames(ran), ran.doubleColumn("mbps")).orientation(BarTrace.Orientation.HORIZONTAL).name("MB/s").build());
+Path charts = Report.ROOT.resolve(CommittedMachines.studyFolder(Report.ROOT, StudyResults.currentMachineName())).resolve("charts");
+Report.chart(charts, "chapters", progression, List.of(),
+        new ChartPage.Extras(true, List.of("Log scale: each major gridline is 10 times the one before"), ChartPage.CHART_HEIGHT_PX));
+
+System.out.println("""
+        Cells to try (every chapter's class is loaded, the haystack is `haystack`):
+          new V13PreadVector().search(haystack, 2, 1 << 20)            a chapter's search: the offset of the needle
+          run(V04Mmap.class).row()                                      a chapter timed by the harness: its row, bill included
+          new V07PreadParallel().search(haystack, 1, 64 << 10)         chapter 7 again, one worker, 64 KiB reads
+          try (var arena = java.lang.foreign.Arena.ofConfined(); var channel = FileChannel.open(haystack)) {
+              var mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
+              long t = System.nanoTime(); long a = V08Vector256.firstNonZeroWord256(mapped, 0, mapped.byteSize());
+              long u = System.nanoTime(); long b = V04Mmap.firstNonZeroWordScalar(mapped, 0, mapped.byteSize());
+              System.out.printf("256-bit kernel %.3f s, scalar kernel %.3f s%n", (u - t) / 1e9, (System.nanoTime() - u) / 1e9); }
+        """);
+Report.loadedHere("tables: chapters (" + chapters.rowCount() + "×" + chapters.columnCount() + "); e.g. chapters.print()");

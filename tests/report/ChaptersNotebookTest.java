@@ -1,0 +1,77 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import lib.haystack.Haystack;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * notebooks/chapters.jsh, the book in one JShell, run as README runs it on a small haystack: a row for
+ * every chapter, with its figures or the reason it could not run here, every answer checked; and, with
+ * {@code --interactive}, a session in which a chapter's class can be named and its search called.
+ */
+class ChaptersNotebookTest {
+
+    @TempDir
+    Path dir;
+
+    private List<String> notebook(Path haystack, String... jbangOptions) {
+        List<String> command = new ArrayList<>(List.of("./jbang", "-Dhaystack=" + haystack, "-Dsize=16m", "-Druns=1",
+                "-Dresults=" + dir.resolve("results"), "-Dchromium=none"));
+        command.addAll(List.of(jbangOptions));
+        command.add("notebooks/chapters.jsh");
+        return command;
+    }
+
+    @Test
+    void everyChapterGetsARowWithItsFiguresOrWhyItDidNotRunAndEveryAnswerIsChecked() throws Exception {
+        Path haystack = dir.resolve("small.bin");
+        Subprocess.Result result = Subprocess.run(notebook(haystack), dir.resolve("logs"));
+        assertEquals(0, result.exitCode(), result.toString());
+        assertTrue(Files.size(haystack) == 16 << 20, "the haystack is made when missing, as a chapter makes it");
+        String expected = Long.toString(Haystack.needleOffset(16 << 20));
+        assertTrue(result.stdout().contains("every answer checked against " + expected), result.stdout());
+        List<String> chapters = Contents.CHAPTERS.stream().map(Class::getSimpleName).toList();
+        for (String chapter : chapters) {
+            // the table's row: the chapter, then its figures and "right", or "not run: why"
+            assertTrue(result.stdout().lines().anyMatch(line -> line.strip().startsWith(chapter + "  |")
+                    && (line.contains("|   right  |") || line.contains("not run: "))), chapter + " has no row:\n" + result.stdout());
+        }
+        assertTrue(result.stdout().lines().noneMatch(line -> line.contains("WRONG")), result.stdout());
+        assertTrue(result.stdout().contains("the headline — parallel positional reads"), "each row says the chapter's idea, from its file");
+        assertTrue(Files.exists(dir.resolve("results").resolve(lib.harness.Machine.current().name()).resolve("charts/chapters.html")),
+                "the progression is drawn: " + result.stdout());
+    }
+
+    @Test
+    void aSearchPipedIntoAnInteractiveSessionFindsTheNeedleForChapters3And4And13() throws Exception {
+        Path haystack = dir.resolve("small.bin");
+        Haystack.create(haystack, 16 << 20);
+        Path cells = Files.writeString(dir.resolve("cells.jsh"), """
+                System.out.println("chapter 3: " + new V03ChunkedLong().search(haystack, 1, 1 << 20));
+                System.out.println("chapter 4: " + new V04Mmap().search(haystack, 1));
+                System.out.println("chapter 13: " + new V13PreadVector().search(haystack, 2, 1 << 20));
+                /exit
+                """);
+        List<String> command = List.of("bash", "-c", "exec \"$@\" < " + cells, "bash");
+        List<String> withNotebook = new ArrayList<>(command);
+        withNotebook.addAll(notebook(haystack, "--interactive"));
+        Subprocess.Result result = Subprocess.run(withNotebook, dir.resolve("logs"));
+        String expected = Long.toString(Haystack.needleOffset(16 << 20));
+        for (String chapter : List.of("chapter 3: ", "chapter 4: ", "chapter 13: ")) {
+            assertTrue(result.stdout().contains(chapter + expected), chapter + "\n" + result);
+        }
+    }
+
+    @Test
+    void anInteractiveChapterSaysInOneLineToOpenTheNotebook() throws Exception {
+        Subprocess.Result result = Subprocess.run(List.of("./jbang", "--interactive", "variants/V04Mmap.java"), dir.resolve("logs"));
+        assertEquals(2, result.exitCode(), result.toString());
+        assertEquals(1, result.errorLines().size(), result.toString());
+        assertTrue(result.stderr().contains("notebooks/chapters.jsh"), result.toString());
+    }
+}
