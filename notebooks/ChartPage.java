@@ -36,10 +36,6 @@ final class ChartPage {
         Extras(boolean valuesBesideBars, List<String> notes) {
             this(valuesBesideBars, notes, CHART_HEIGHT_PX);
         }
-
-        static Extras notes(String... lines) {
-            return new Extras(false, List.of(lines));
-        }
     }
 
     /**

@@ -22,10 +22,6 @@ final class ChromiumScreenshot {
      * shows a blank block (drawn before the plot was painted, which a busy machine can cause), it is
      * drawn once more. False when Chromium failed.
      */
-    static boolean screenshot(String chromium, Path page, Path png) throws IOException {
-        return screenshot(chromium, page, png, ChartPage.CHART_HEIGHT_PX);
-    }
-
     static boolean screenshot(String chromium, Path page, Path png, int heightPx) throws IOException {
         Path profile = Files.createTempDirectory("chart-chromium-");
         Path drawing = png.resolveSibling("." + png.getFileName() + ".drawing.png");

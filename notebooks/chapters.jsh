@@ -41,8 +41,8 @@
 // The chapters import the Vector API, an incubator module that JShell's compiler resolves only when told.
 /env --add-modules jdk.incubator.vector
 
-// Each chapter's file, as it is: a class JShell compiles like any other, so that a cell can name it
-// (new V13PreadVector().search(...)). Contents lists them in the book's order.
+// Each chapter's file, as it is, opened as this session's own code, so that a cell can name it:
+// new V13PreadVector().search(haystack, 2, 1 << 20).
 /open variants/V00Cmp.java
 /open variants/V01ReadAll.java
 /open variants/V02BufferedByte.java
@@ -61,7 +61,6 @@
 /open variants/V15IoUring.java
 /open variants/V16MmapHugePages.java
 /open variants/V17ReadDontCache.java
-/open variants/Contents.java
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -82,6 +81,47 @@ Path haystack = Haystack.findOrCreate(Path.of(System.getProperty("haystack", Hay
 String timedRuns = System.getProperty("runs", "3");
 // The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it.
 long expected = new ReferenceSearch().search(haystack, 1);
+
+// The figures do not come from those classes. So that a cell can be stopped (/stop), JShell puts a
+// check of its own before every jump in its snippets' code, every turn of a loop included: that keeps
+// the JIT from unrolling a scalar loop, which then scans 3 to 4 times slower. So the chapters are also
+// compiled here as javac compiles a chapter run alone, and the harness times those.
+ClassLoader compiledAlone;
+{
+    Path classes = Files.createTempDirectory("chapters-");
+    List<String> javac = new ArrayList<>(List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+            "--add-modules", "jdk.incubator.vector", "-Xlint:-incubating", "-proc:none", "-nowarn"));
+    try (var sources = Files.list(Path.of("variants"))) {
+        sources.filter(file -> file.toString().endsWith(".java")).forEach(file -> javac.add(file.toString()));
+    }
+    ByteArrayOutputStream compilerSaid = new ByteArrayOutputStream();
+    if (javax.tools.ToolProvider.getSystemJavaCompiler().run(null, compilerSaid, compilerSaid, javac.toArray(String[]::new)) != 0) {
+        Report.quit("the chapters do not compile: " + compilerSaid.toString(StandardCharsets.UTF_8));
+    }
+    compiledAlone = new java.net.URLClassLoader(new java.net.URL[] {classes.toUri().toURL()}, NeedleSearch.class.getClassLoader());
+}
+
+/** A chapter's class as javac compiled it, by its name ("V13PreadVector"). */
+Class<?> compiled(String chapter) throws ClassNotFoundException {
+    return Class.forName(chapter, true, compiledAlone);
+}
+
+/** Seconds one scan of {@code segment} takes with {@code chapter}'s kernel named {@code kernel}, javac's copy of it. */
+double timeKernel(String chapter, String kernel, java.lang.foreign.MemorySegment segment) throws Exception {
+    var method = compiled(chapter).getDeclaredMethod(kernel, java.lang.foreign.MemorySegment.class, long.class, long.class);
+    method.setAccessible(true);
+    long start = System.nanoTime();
+    method.invoke(null, segment, 0L, segment.byteSize());
+    return (System.nanoTime() - start) / 1e9;
+}
+
+// The book's order: variants/Contents.java lists every chapter.
+List<Class<?>> book = new ArrayList<>();
+{
+    var listed = compiled("Contents").getDeclaredField("CHAPTERS");
+    listed.setAccessible(true);
+    ((List<?>) listed.get(null)).forEach(chapter -> book.add((Class<?>) chapter));
+}
 
 /** The chapter's idea, from the first line of its class comment ("Chapter 13: the headline — …"). */
 String ideaOf(Class<?> chapter) throws IOException {
@@ -128,7 +168,7 @@ StringColumn ideaColumn = StringColumn.create("idea");
 System.out.printf(Locale.ROOT, "%s, %s runs after 1 warm-up, every answer checked against %d%n", haystack, timedRuns, expected);
 System.out.printf(Locale.ROOT, "%-26s %10s %8s %12s %8s %10s  %s%n", "chapter", "MB/s", "x ch. 1", "reads/GiB", "GiB/GiB", "faults/GiB", "idea");
 double chapterOneSoFar = Double.NaN; // chapter 0 comes before it: its "x ch. 1" is in the table at the end
-for (Class<?> chapter : Contents.CHAPTERS) {
+for (Class<?> chapter : book) {
     Outcome outcome = run(chapter);
     String name = chapter.getSimpleName(), idea = ideaOf(chapter);
     chapterColumn.append(name);
@@ -191,12 +231,10 @@ Report.chart(charts, "chapters", progression, List.of(),
 System.out.println("""
         Cells to try (every chapter's class is loaded, the haystack is `haystack`):
           new V13PreadVector().search(haystack, 2, 1 << 20)            a chapter's search: the offset of the needle
-          run(V04Mmap.class).row()                                      a chapter timed by the harness: its row, bill included
+          run(compiled("V04Mmap")).row()                                 a chapter timed by the harness: its row, bill included
           new V07PreadParallel().search(haystack, 1, 64 << 10)         chapter 7 again, one worker, 64 KiB reads
-          try (var arena = java.lang.foreign.Arena.ofConfined(); var channel = FileChannel.open(haystack)) {
-              var mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-              long t = System.nanoTime(); long a = V08Vector256.firstNonZeroWord256(mapped, 0, mapped.byteSize());
-              long u = System.nanoTime(); long b = V04Mmap.firstNonZeroWordScalar(mapped, 0, mapped.byteSize());
-              System.out.printf("256-bit kernel %.3f s, scalar kernel %.3f s%n", (u - t) / 1e9, (System.nanoTime() - u) / 1e9); }
+          var mapped = FileChannel.open(haystack).map(FileChannel.MapMode.READ_ONLY, 0, haystack.toFile().length(), java.lang.foreign.Arena.ofAuto())
+          timeKernel("V08Vector256", "firstNonZeroWord256", mapped)         two kernels on one mapping, in seconds
+          timeKernel("V04Mmap", "firstNonZeroWordScalar", mapped)
         """);
 Report.loadedHere("tables: chapters (" + chapters.rowCount() + "×" + chapters.columnCount() + "); e.g. chapters.print()");

@@ -11,12 +11,22 @@ final class ReportHtml {
 
     private ReportHtml() {}
 
-    static String contents() {
-        return "<nav>" + SECTIONS_IN_ORDER.stream().map(s -> "<a href=\"#" + s[0] + "\">" + s[1] + "</a>").collect(Collectors.joining(" · ")) + "</nav>\n";
+    /** Where the page's contents go, once its sections are known ({@link #withContents}). */
+    static final String CONTENTS_PLACE = "<nav></nav>\n";
+
+    /**
+     * {@code page} with its contents at {@link #CONTENTS_PLACE}: a link to each section it holds, in
+     * order, and none to a section it left out (a study without the page-cache round has no such section).
+     */
+    static String withContents(String page) {
+        String links = SECTIONS_IN_ORDER.stream().filter(s -> page.contains("<h2 id=\"" + s[0] + "\">"))
+                .map(s -> "<a href=\"#" + s[0] + "\">" + s[1] + "</a>").collect(Collectors.joining(" · "));
+        return page.replace(CONTENTS_PLACE, "<nav>" + links + "</nav>\n");
     }
 
     static final List<String[]> SECTIONS_IN_ORDER = List.of(
-            new String[] {"scoreboard", "scoreboard"}, new String[] {"pagecache", "page cache"}, new String[] {"article", "article"}, new String[] {"scaling", "scaling"},
+            new String[] {"scoreboard", "scoreboard"}, new String[] {"pagecache", "page cache"}, new String[] {"article", "article"}, new String[] {"go", "Go here"},
+            new String[] {"scaling", "scaling"},
             new String[] {"cold", "warm/cold"}, new String[] {"walls", "walls"}, new String[] {"chunks", "read size"},
             new String[] {"warmup", "warm-up"}, new String[] {"flamegraphs", "flame graphs"}, new String[] {"machine", "machine"},
             new String[] {"files", "data"});

@@ -111,11 +111,8 @@ public final class StudyReport {
     /** The page's first line: what marks an index.html as this report's, the only one it replaces. */
     static final String MARK = "<!DOCTYPE html><!-- the study's report, written by report/StudyReport.java -->";
 
-    /** The first line of a page written while this file was report/StudyReport.java: still this report's own. */
-    private static final String MARK_FROM_TOOLS = "<!DOCTYPE html><!-- the study's report, written by report/StudyReport.java -->";
-
     private static boolean isThisReports(String page) {
-        return page.startsWith(MARK) || page.startsWith(MARK_FROM_TOOLS);
+        return page.startsWith(MARK);
     }
 
     /** This study's rows of {@code table} with {@code cache} (null: both); a table that is no results CSV is left out whole, and said. */
@@ -159,7 +156,7 @@ public final class StudyReport {
             html.append("<p class=\"trial\"><strong>Trial</strong>: ").append(ReportHtml.escape(String.join(", ", trial)))
                     .append(". These figures are for trying the tools, not for comparing machines.</p>\n");
         }
-        html.append(ReportHtml.contents());
+        html.append(ReportHtml.CONTENTS_PLACE);
         if (committed) {
             html.append("<p class=\"how\">Each chart here is a picture. Its interactive page (zoom, values on hover) is not kept "
                     + "with the project, as each carries all of plotly.js: <code>./jbang study/Study.java --report-only --machine ")
@@ -252,7 +249,7 @@ public final class StudyReport {
         }
         html.append("<p class=\"how\">Your own machine's report: <code>./jbang study/Study.java</code> from the project's root "
                 + "writes <code>results/&lt;your machine&gt;/index.html</code>.</p>\n</body>\n</html>\n");
-        return html.toString();
+        return ReportHtml.withContents(html.toString());
     }
 
     private String summary(MachineDescription machine, List<StudyResults.Row> scoreboard) {

@@ -54,11 +54,6 @@ final class StudyProgress implements AutoCloseable {
         return new StudyProgress(expected, stderrIsTerminal());
     }
 
-    /** Whether a bar is drawn: then the chapters' output must pass through {@link #println}. */
-    boolean interactive() {
-        return bar != null;
-    }
-
     synchronized void begin(int step, String what) {
         current = step;
         currentStep = what.replaceAll("\\s+", " ");

@@ -14,6 +14,7 @@
 //SOURCES ../yardsticks/FioBeside.java
 //SOURCES ../experiments/ColdTuning.java
 //SOURCES ../experiments/SearchOnly.java
+//SOURCES ../experiments/KernelProfiles.java
 //SOURCES ../notebooks/Report.java
 //SOURCES ../notebooks/MachineResults.java
 //SOURCES ../notebooks/ResultsTable.java

@@ -93,6 +93,17 @@ class StudyReportTest {
         assertFalse(Files.exists(folder.resolve(".index.html.partial")));
     }
 
+    /** The page's contents link only the sections it holds: no page-cache round, no link to one. */
+    @Test
+    void theContentsLinkOnlyTheSectionsThePageHolds() throws IOException {
+        row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        String page = page();
+        assertTrue(page.contains("<a href=\"#scoreboard\">"), page);
+        assertFalse(page.contains("<a href=\"#pagecache\">") || page.contains("<h2 id=\"pagecache\">"), page);
+        row("pagecache", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        assertTrue(page().contains("<a href=\"#pagecache\">"), "a study with the page-cache round links it");
+    }
+
     /** A page that cannot be written (here a file-size limit, as a full disk) is one line naming index.html, and no page. */
     @Test
     void aPageThatCannotBeWrittenNamesItsFile() throws Exception {
