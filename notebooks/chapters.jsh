@@ -219,7 +219,8 @@ if (answerColumn.asList().stream().anyMatch(answer -> answer.startsWith("WRONG")
 // machine's own results folder, as the study's charts are.
 Table ran = chapters.dropRowsWithMissingValues();
 Figure progression = new Figure(
-        Layout.builder().title("The chapters in one JVM, warm: MB/s by chapter (" + StudyResults.currentMachineName() + ")")
+        Layout.builder().title("The chapters in one JVM, warm: MB/s by chapter (" + Sizes.human(Files.size(haystack)) + ", "
+                + StudyResults.currentMachineName() + ")")
                 .xAxis(Axis.builder().title("MB/s (decimal), log scale").type(Axis.Type.LOG).build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
