@@ -232,26 +232,37 @@ public final class KernelCounters {
         java.util.Map<String, long[]> threads = new java.util.HashMap<>();
         try (var tasks = java.nio.file.Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
-                try {
-                    if (!JVM_THREAD.matcher(java.nio.file.Files.readString(task.resolve("comm")).strip()).matches()) {
-                        continue;
-                    }
-                    long[] counts = new long[COUNTS];
-                    Arrays.fill(counts, UNKNOWN);
-                    String lines = "\n" + java.nio.file.Files.readString(task.resolve("io"), StandardCharsets.US_ASCII);
-                    parse(lines, "syscr", counts, READ_CALLS);
-                    parse(lines, "rchar", counts, RETURNED_BYTES);
-                    if (counts[READ_CALLS] != UNKNOWN && counts[RETURNED_BYTES] != UNKNOWN) {
-                        threads.put(task.getFileName().toString(), new long[] {counts[READ_CALLS], counts[RETURNED_BYTES]});
-                    }
-                } catch (IOException | RuntimeException ended) {
-                    // it ended meanwhile, or its io is not readable here: its reads stay in the bill
+                String id = task.getFileName().toString();
+                java.util.Optional<FileChannel> io = JVM_THREAD_IO.computeIfAbsent(id, unseen -> openIoIfJvmThread(task));
+                long[] counts = new long[COUNTS];
+                Arrays.fill(counts, UNKNOWN);
+                if (io.isEmpty() || read(io.get(), counts) < 0) {
+                    continue; // not the JVM's, or it ended meanwhile: its reads stay in the bill
+                }
+                if (counts[READ_CALLS] != UNKNOWN && counts[RETURNED_BYTES] != UNKNOWN) {
+                    threads.put(id, new long[] {counts[READ_CALLS], counts[RETURNED_BYTES]});
                 }
             }
         } catch (IOException | RuntimeException noTasks) {
             // no per-thread counts on this system: the bill counts every thread's reads
         }
         return threads;
+    }
+
+    /**
+     * Each thread id seen so far: its {@code io} file, kept open and read again at offset 0 as
+     * /proc/self/io is (a few microseconds), for one of the JVM's own threads, whose name is read
+     * once; empty for any other.
+     */
+    private static final java.util.Map<String, java.util.Optional<FileChannel>> JVM_THREAD_IO = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static java.util.Optional<FileChannel> openIoIfJvmThread(Path task) {
+        try {
+            String name = new String(java.nio.file.Files.readAllBytes(task.resolve("comm")), StandardCharsets.US_ASCII).strip();
+            return JVM_THREAD.matcher(name).matches() ? java.util.Optional.of(FileChannel.open(task.resolve("io"))) : java.util.Optional.empty();
+        } catch (IOException gone) {
+            return java.util.Optional.empty();
+        }
     }
 
     private static void rusage(long[] counts) {
@@ -281,10 +292,15 @@ public final class KernelCounters {
      * the read failed. A line that is missing leaves its count UNKNOWN.
      */
     private static long readProcSelfIo(long[] counts) {
+        return read(procSelfIo, counts);
+    }
+
+    /** The same from {@code io}, an open {@code io} file of /proc (the process's, or one thread's). */
+    private static long read(FileChannel io, long[] counts) {
         IO_TEXT.clear();
         int bytes;
         try {
-            bytes = procSelfIo.read(IO_TEXT, 0);
+            bytes = io.read(IO_TEXT, 0);
         } catch (IOException e) {
             return UNKNOWN;
         }
