@@ -89,6 +89,13 @@ long expected = new ReferenceSearch().search(haystack, 1);
 ClassLoader compiledAlone;
 {
     Path classes = Files.createTempDirectory("chapters-");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> { // the compiled classes go with the session
+        try (var files = Files.walk(classes)) {
+            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary folder: the system's own clean-up has it
+        }
+    }));
     List<String> javac = new ArrayList<>(List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
             "--add-modules", "jdk.incubator.vector", "-Xlint:-incubating", "-proc:none", "-nowarn"));
     try (var sources = Files.list(Path.of("variants"))) {
