@@ -173,7 +173,7 @@ class SafetyTest {
         Path file = haystack("haystack.bin", BYTES);
         assertRefused("ends in a comma", file.toString(), "--workers", "2,");
         assertRefused("ends in a comma", file.toString(), "--chunk=4k,");
-        assertRefused("", file.toString(), "--workers", ",2");
+        assertRefused("not a whole number", file.toString(), "--workers", ",2");
     }
 
     /** Java reads other scripts' digits as numbers; a count is written in 0 to 9. */

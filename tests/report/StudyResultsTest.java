@@ -77,10 +77,7 @@ class StudyResultsTest {
         StudyResults.Csv read = StudyResults.read(csv);
         assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
         assertEquals(8, read.problems().size(), String.join("\n", read.problems()));
-        for (int line = 3; line <= 10; line++) {
-            String prefix = csv + " line " + line + ": left out, ";
-            assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(prefix)), prefix + "\n" + read.problems());
-        }
+        assertLeftOut(csv, read, 3, 10);
         assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(csv + " line 8: left out, chapter is \"<script>")
                 && problem.endsWith(", not a chapter's name")), String.join("\n", read.problems()));
     }
@@ -99,7 +96,12 @@ class StudyResultsTest {
         assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
         assertEquals(lib.harness.RunOptions.MAX_WORKERS, StudyResults.MOST_WORKERS);
         assertEquals(lib.chapter.ChunkedSearch.MAX_CHUNK_BYTES, StudyResults.MOST_CHUNK_BYTES);
-        for (int line = 3; line <= 6; line++) {
+        assertLeftOut(csv, read, 3, 6);
+    }
+
+    /** Each of {@code csv}'s lines {@code first} to {@code last} is said to be left out, with its file and line. */
+    private static void assertLeftOut(Path csv, StudyResults.Csv read, int first, int last) {
+        for (int line = first; line <= last; line++) {
             String prefix = csv + " line " + line + ": left out, ";
             assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(prefix)), prefix + "\n" + read.problems());
         }

@@ -464,11 +464,8 @@ class StudyTest {
                 "--runs", "3", "--warmup", "1", "--only", "V02", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts",
                 "--results", results.toString()), logs);
         try {
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(Subprocess.PATIENCE_SECONDS);
-            while (!Files.readString(logs.resolve("stderr")).contains("waiting for") && process.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            assertTrue(process.isAlive(), "the study ended before its chapter started:\n" + Files.readString(logs.resolve("stderr")));
+            String said = waitForText(logs.resolve("stderr"), "waiting for", process);
+            assertTrue(process.isAlive(), "the study ended before its chapter started:\n" + said);
             ProcessHandle study = java.util.stream.Stream.concat(java.util.stream.Stream.of(process.toHandle()), process.descendants())
                     .filter(handle -> fullCommandLine(handle).contains("java") && fullCommandLine(handle).contains("Study"))
                     .findFirst().orElseThrow();
