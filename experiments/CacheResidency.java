@@ -169,13 +169,7 @@ public class CacheResidency implements Callable<Integer> {
     /** Refuses an existing CSV whose header is not this tool's, before anything is measured. */
     static void checkCsv(Path csv) throws IOException {
         if (Files.exists(csv)) {
-            String header = String.join(",", COLUMNS);
-            byte[] start;
-            try (var in = Files.newInputStream(csv)) { // a header's worth: a mistyped --csv may name a haystack
-                start = in.readNBytes(header.length() + 1);
-            }
-            String first = new String(start, java.nio.charset.StandardCharsets.UTF_8).lines().findFirst().orElse("");
-            if (!Files.isRegularFile(csv) || start.length > 0 && !first.equals(header)) {
+            if (!Files.isRegularFile(csv) || Files.size(csv) > 0 && !ResultsCsv.firstLine(csv).equals(String.join(",", COLUMNS))) {
                 throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a residency CSV (its first line differs); left it alone");
             }
         }

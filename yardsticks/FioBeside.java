@@ -327,11 +327,8 @@ public class FioBeside implements Callable<Integer> {
                 PageCache.evict(file); // buffered and mmap start cold; O_DIRECT never looks
                 ChildProcess.Ended ran = ChildProcess.of(job.command(file, fileBytes, jobCount, chunkBytes))
                         .timeLimit(ChildProcess.PROGRAM_START_UP, fileBytes).run("fio " + job.name(), System.err::println);
-                String out = String.join("\n", ran.stdout()) + "\n" + String.join("\n", ran.stderr());
+                String out = ran.timedOut() ? ran.timeOutLine() : String.join("\n", ran.stdout()) + "\n" + String.join("\n", ran.stderr());
                 int status = ran.timedOut() ? -1 : ran.status();
-                if (ran.timedOut()) {
-                    out = ran.timeOutLine();
-                }
                 OptionalLong found = job.checking() ? nonZeroWordFound(out) : OptionalLong.empty();
                 if (status != 0 && found.isEmpty()) { // a checking job that found the needle says so as a failed check
                     System.err.println("fio: " + job.name() + " failed: " + out.strip().lines().findFirst().orElse(""));

@@ -254,8 +254,11 @@ public final class ResultsCsv {
         }
     }
 
-    /** The first line of {@code csv}, as {@link #firstLine(SeekableByteChannel)} reads it; empty for an empty file. */
-    private static String firstLine(Path csv) throws IOException {
+    /**
+     * The first line of the CSV {@code csv}, as {@link #firstLine(SeekableByteChannel)} reads it (a
+     * header's worth of bytes at most, a byte order mark left out); empty for an empty file.
+     */
+    public static String firstLine(Path csv) throws IOException {
         try (SeekableByteChannel channel = Files.newByteChannel(csv)) {
             return firstLine(channel);
         }
