@@ -31,6 +31,7 @@
 //SOURCES ../yardsticks/NativeYardstick.java
 //SOURCES ../study/AnswerRound.java
 //SOURCES ../report/ReadmeTables.java
+//SOURCES ../report/CheckBook.java
 //SOURCES ../report/ReadmeBlocks.java
 //SOURCES ../report/ReadmeResults.java
 //SOURCES ../report/MarkdownTable.java
