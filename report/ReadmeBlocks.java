@@ -1,6 +1,7 @@
 // The kinds of README's generated blocks (report/ReadmeTables.java): each reads rows through
 // ReadmeResults and lays them out with MarkdownTable.
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 
 /** Each kind of generated block, from the results and the block's parameters to Markdown. */
@@ -190,6 +192,36 @@ final class ReadmeBlocks {
         Map<K, StudyResults.Row> newest = new LinkedHashMap<>();
         rows.forEach(row -> newest.put(key.apply(row), row)); // rows are appended in time order: the last wins
         return List.copyOf(newest.values());
+    }
+
+    /** What each phase of a one-shot is, for a reader: study/AnswerRound.java's names, in its order. */
+    private static final Map<String, String> PHASE_LABELS = Map.of("launcher", "the launcher, `./jbang`",
+            "jvm_start", "the JVM's start, to `main`", "checks", "options and checks",
+            "preread", "the cache question (and a pre-read, if needed)", "first_search", "the first search",
+            "answer", "the answer printed", "exit", "the JVM's exit");
+
+    /**
+     * A one-shot command phase by phase, beside the Go article's one-shot of the same idea: the
+     * newest rows of {@code chapter} and of {@code go} ("v11" for "Go v11") in the machine's answer.csv.
+     */
+    static String answer(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine"), chapter = block.parameter("chapter"), go = "Go " + block.parameter("go");
+        Path file = results.root().resolve(machine).resolve("answer.csv");
+        if (!results.has(machine, "answer.csv")) {
+            throw new UserMistakeException("no " + Quote.name(file));
+        }
+        List<AnswerResults.Answer> newest = AnswerResults.read(file).newestOfEach();
+        AnswerResults.Answer java = newest.stream().filter(row -> row.chapter().equals(chapter)).findFirst()
+                .orElseThrow(() -> new UserMistakeException(Quote.name(file) + " has no row of " + chapter));
+        AnswerResults.Answer goRow = newest.stream().filter(row -> row.chapter().equals(go)).findFirst()
+                .orElseThrow(() -> new UserMistakeException(Quote.name(file) + " has no row of " + go));
+        MarkdownTable table = new MarkdownTable("phase (median of " + java.runs() + " one-shots)", "`" + chapter + "`", go);
+        for (String phase : AnswerResults.ANSWER_PHASES) {
+            Double value = java.phaseSeconds().get(phase);
+            table.row(PHASE_LABELS.get(phase), value == null ? "–" : seconds(value) + " s", "–");
+        }
+        table.row("**the whole process**", "**" + seconds(java.medianSeconds()) + " s**", "**" + seconds(goRow.medianSeconds()) + " s**");
+        return table.markdown() + "\n" + source(block, "answer.csv") + "; each phase's median is taken on its own, so the phases do not add up to the whole's.\n";
     }
 
     private static String source(ReadmeTables.Block block, String csv) {

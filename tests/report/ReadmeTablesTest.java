@@ -144,6 +144,23 @@ class ReadmeTablesTest {
         assertFalse(ReadmeTables.differences("book.md", rewritten, source(other)).isEmpty(), "a new figure in the CSV must show");
     }
 
+    /** The one-shot's phases beside Go's whole process, from answer.csv; without its Go row the block says so in one line. */
+    @Test
+    void anAnswerBlockShowsEachPhaseBesideGosWholeProcessAndNeedsItsGoRow() throws IOException {
+        Path results = results(0.25);
+        String header = String.join(",", AnswerResults.ANSWER_COLUMNS) + "\n";
+        String java = "2026-01-01,V13PreadVector,3,0.4000,0.4100,0.3900,0.4300,0.0100,0.0400,0.0500,0.0200,0.2500,0.0100,0.0200,0,0.39;0.40;0.43\n";
+        String page = "# Start-up\n<!-- generated:answer chapter=V13PreadVector go=v11 machine=m1 -->\n<!-- /generated -->\n";
+        Files.writeString(results.resolve("m1").resolve("answer.csv"), header + java);
+        UserMistakeException refused = assertThrows(UserMistakeException.class, () -> ReadmeTables.regenerate("start.md", page, source(results)));
+        assertTrue(refused.getMessage().contains("start.md:2") && refused.getMessage().contains("has no row of Go v11"), refused.getMessage());
+
+        Files.writeString(results.resolve("m1").resolve("answer.csv"), header + java + "2026-01-01,Go v11,3,0.2000,0.2000,0.1900,0.2100,,,,,,,,,0.19;0.20;0.21\n");
+        String rewritten = ReadmeTables.regenerate("start.md", page, source(results));
+        assertTrue(rewritten.contains("| the first search | 0.250 s | – |"), rewritten);
+        assertTrue(rewritten.contains("| **the whole process** | **0.400 s** | **0.200 s** |"), rewritten);
+    }
+
     @Test
     void checkExitsOneNamingTheBlockAndRewritesNothing() throws IOException {
         Path results = results(0.25);
