@@ -194,6 +194,33 @@ final class ReadmeBlocks {
         return List.copyOf(newest.values());
     }
 
+    /**
+     * The cost model's table ({@code report/CostModel.java}'s model.csv): each measured row beside its
+     * prediction from the bill and the unit costs, and the term that bounds it.
+     */
+    static String model(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine");
+        Path file = results.root().resolve(machine).resolve("model.csv");
+        if (!results.has(machine, "model.csv")) {
+            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang report/CostModel.java results/" + machine + " --csv " + file + ")");
+        }
+        MarkdownTable table = new MarkdownTable("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound");
+        try (java.io.Reader reader = java.nio.file.Files.newBufferedReader(file)) {
+            for (org.apache.commons.csv.CSVRecord row : org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
+                double measured = Double.parseDouble(row.get("measured_s")), predicted = Double.parseDouble(row.get("predicted_s"));
+                if (!(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
+                    throw new UserMistakeException(Quote.name(file) + ": a time that is not a positive number");
+                }
+                table.row("`" + MarkdownTable.escape(row.get("chapter")) + "`", MarkdownTable.escape(row.get("workers")),
+                        MarkdownTable.escape(row.get("page_cache")), MarkdownTable.escape(row.get("cache")), seconds(measured),
+                        seconds(predicted), String.format(Locale.ROOT, "%.2f", predicted / measured), MarkdownTable.escape(row.get("bound")));
+            }
+        } catch (java.io.IOException | IllegalArgumentException | IllegalStateException e) {
+            throw new UserMistakeException(Quote.name(file) + " does not read as a model.csv: " + e.getMessage());
+        }
+        return table.markdown() + "\n" + source(block, "model.csv") + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
+    }
+
     /** What each phase of a one-shot is, for a reader: study/AnswerRound.java's names, in its order. */
     private static final Map<String, String> PHASE_LABELS = Map.of("launcher", "the launcher, `./jbang`",
             "jvm_start", "the JVM's start, to `main`", "checks", "options and checks",

@@ -88,7 +88,8 @@ public final class ReadmeTables {
 
     static final Path RESULTS = Path.of("results");
     static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), RESULTS.resolve("README.md"),
-            Path.of("docs", "investigations.md"), Path.of("docs", "versus-go.md"), Path.of("docs", "startup.md"));
+            Path.of("docs", "investigations.md"), Path.of("docs", "versus-go.md"), Path.of("docs", "startup.md"),
+            Path.of("docs", "cost-model.md"));
 
     static final Pattern OPENING = Pattern.compile("<!-- generated:([a-z-]+)((?: [a-z]+=[A-Za-z0-9._-]+)*) -->");
     static final String CLOSING = "<!-- /generated -->";
@@ -112,6 +113,7 @@ public final class ReadmeTables {
         KINDS.put("chunks", ReadmeBlocks::chunks);
         KINDS.put("versus-go", ReadmeBlocks::versusGo);
         KINDS.put("answer", ReadmeBlocks::answer);
+        KINDS.put("model", ReadmeBlocks::model);
     }
 
     public static void main(String[] args) {

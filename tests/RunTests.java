@@ -32,6 +32,8 @@
 //SOURCES ../study/AnswerRound.java
 //SOURCES ../report/ReadmeTables.java
 //SOURCES ../report/CheckBook.java
+//SOURCES ../report/CostModel.java
+//SOURCES ../yardsticks/UnitCosts.java
 //SOURCES ../report/ReadmeBlocks.java
 //SOURCES ../report/ReadmeResults.java
 //SOURCES ../report/MarkdownTable.java

@@ -1,0 +1,181 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../lib/**/*.java
+//SOURCES StudyResults.java
+//SOURCES PageText.java
+//SOURCES MachineDescription.java
+//DEPS org.apache.commons:commons-csv:1.14.1
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+
+/**
+ * Why each chapter takes the time it takes: its bill per GiB times the machine's unit costs, added
+ * up, never fitted to any chapter's time.
+ *
+ * <p>For a file of B bytes (G GiB) searched by W workers, with a bill per GiB of {@code calls} read
+ * calls, {@code copied} bytes returned, {@code device} bytes from the disk, {@code faults} minor
+ * faults and {@code wakeUps} voluntary switches:
+ *
+ * <pre>
+ *   one core  = [ G × (calls × c_call + faults × c_fault + wakeUps × c_wake)
+ *                 + G × copied × c_copy(1 thread) + (B − G × copied) × c_scan(1 thread) ] / W
+ *   memory    = (B − G × copied) × c_scan(all threads)     every byte not copied is scanned from memory
+ *   copy      = G × copied × c_copy(all threads)            the page cache's copy, shared by the workers
+ *   device    = G × device × c_device(8 in flight, or 1 with one worker)
+ *   predicted = the largest of the four; "bound" names it (for one core, its largest term)
+ * </pre>
+ *
+ * A byte that is copied is scanned in the CPU's cache, so it costs its copy only. c_scan and c_copy
+ * are the walls ({@code wall.csv}: WallMemoryRead, WallPageCacheCopy), the others
+ * {@code yardsticks/UnitCosts.java}'s ({@code costs.csv}). The model knows no chapter's kernel: it
+ * prices every scan at the 256-bit kernel's speed, so a chapter that scans a byte at a time, or
+ * calls a method per byte, takes longer than it says, and that gap is what the chapter's lesson is.
+ *
+ * <pre>
+ * How to run:   ./jbang report/CostModel.java results/MACHINE [--csv results/MACHINE/model.csv]
+ * What you should see: one line per chapter of the scoreboard, page cache and cold tables:
+ *   V13PreadVector  workers=2  as-is  warm  measured 0.161 s  predicted 0.142 s  bound copy  (-12 %)
+ * </pre>
+ */
+public final class CostModel {
+
+    static final String HEADER = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound";
+    static final double GIB = 1L << 30;
+
+    /** The machine's unit costs, in nanoseconds (per event, or per byte). */
+    record Costs(double call, double fault, double wake, double deviceOneInFlight, double deviceDeep,
+                     double scanOneThread, double scanAllThreads, double copyOneThread, double copyAllThreads) {}
+
+    /** A prediction: seconds, and the term that bounds it. */
+    record Prediction(double seconds, String bound) {}
+
+    public static void main(String[] args) {
+        try {
+            if (args.length != 1 && !(args.length == 3 && args[1].equals("--csv"))) {
+                throw new UserMistakeException("usage: CostModel results/MACHINE [--csv PATH]");
+            }
+            Path folder = Path.of(args[0]);
+            Costs costs = unitCosts(folder);
+            List<String> rows = new ArrayList<>();
+            for (String table : List.of("scoreboard.csv", "pagecache.csv", "cold.csv")) {
+                if (!Files.isRegularFile(folder.resolve(table))) {
+                    continue;
+                }
+                for (StudyResults.Row row : StudyResults.readEveryRow(folder.resolve(table)).rows()) {
+                    if (row.billPerGiB("read_calls_per_gib") == null || row.chapter().equals("V00Cmp")) {
+                        continue; // no bill to add up (cmp's is a child's, not counted)
+                    }
+                    Prediction prediction = predict(row, costs);
+                    System.out.printf(Locale.ROOT, "%-26s workers=%-2d %-6s %-4s measured %.3f s  predicted %.3f s  bound %-10s (%+.0f %%)%n",
+                            row.chapter(), row.workers(), row.pageCache(), row.cache(), row.meanSeconds(), prediction.seconds(),
+                            prediction.bound(), 100 * (prediction.seconds() / row.meanSeconds() - 1));
+                    rows.add(String.join(",", row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(),
+                            String.format(Locale.ROOT, "%.4f", row.meanSeconds()), String.format(Locale.ROOT, "%.4f", prediction.seconds()),
+                            prediction.bound()));
+                }
+            }
+            if (args.length == 3) {
+                Path csv = Path.of(args[2]);
+                if (Files.exists(csv) && !Files.readString(csv).startsWith(HEADER + "\n")) {
+                    throw new UserMistakeException(Quote.name(csv) + " is not a model.csv: it is left as it is");
+                }
+                Files.writeString(csv, HEADER + "\n" + String.join("\n", rows) + "\n"); // a model is recomputed whole
+            }
+        } catch (UserMistakeException | StudyResults.NotResultsException e) {
+            System.err.println("CostModel: " + e.getMessage());
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("CostModel: cannot read or write: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    /** The model's formula (see the class comment), term by term. */
+    static Prediction predict(StudyResults.Row row, Costs c) {
+        double bytes = row.fileBytes(), gib = bytes / GIB, workers = row.workers();
+        double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
+        Map<String, Double> oneCore = new LinkedHashMap<>();
+        oneCore.put("calls", gib * bill(row, "read_calls_per_gib") * c.call() / workers);
+        oneCore.put("faults", gib * bill(row, "minor_faults_per_gib") * c.fault() / workers);
+        oneCore.put("wake-ups", gib * bill(row, "voluntary_switches_per_gib") * c.wake() / workers);
+        oneCore.put("copy", copied * c.copyOneThread() / workers);
+        oneCore.put("scan", scanned * c.scanOneThread() / workers);
+        double core = oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
+        String coreBound = oneCore.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        Map<String, Double> terms = new LinkedHashMap<>();
+        terms.put("core: " + coreBound, core);
+        terms.put("memory", scanned * c.scanAllThreads());
+        terms.put("page-cache copy", copied * c.copyAllThreads());
+        terms.put("device", gib * bill(row, "device_bytes_per_gib") * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
+        Map.Entry<String, Double> largest = terms.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
+        return new Prediction(largest.getValue() / 1e9, largest.getKey());
+    }
+
+    private static double bill(StudyResults.Row row, String column) {
+        Double perGiB = row.billPerGiB(column);
+        return perGiB == null ? 0 : perGiB;
+    }
+
+    /** The walls' newest rows (one thread, and the most threads measured) and costs.csv's newest row of each cost. */
+    static Costs unitCosts(Path folder) throws IOException {
+        Map<String, Double> cost = new LinkedHashMap<>();
+        Path costs = folder.resolve("costs.csv");
+        if (!Files.isRegularFile(costs)) {
+            throw new UserMistakeException("no " + Quote.name(costs) + ": ./jbang yardsticks/UnitCosts.java FILE --csv " + costs + " measures them");
+        }
+        try (Reader reader = Files.newBufferedReader(costs)) {
+            for (CSVRecord record : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
+                double value = Double.parseDouble(record.get("value"));
+                if (!(value > 0) || Double.isInfinite(value)) {
+                    throw new UserMistakeException(Quote.name(costs) + ": the cost " + Quote.name(record.get("cost")) + " is not a positive number");
+                }
+                cost.put(record.get("cost"), value); // the newest row of each cost wins
+            }
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new UserMistakeException(Quote.name(costs) + " does not read as a costs.csv: " + e.getMessage());
+        }
+        List<StudyResults.Row> walls = StudyResults.readEveryRow(folder.resolve("wall.csv")).rows();
+        return new Costs(need(cost, "read_call", costs), need(cost, "minor_fault", costs), need(cost, "wake_up", costs),
+                need(cost, "device_byte_qd1", costs), need(cost, "device_byte_deep", costs),
+                nanosPerByte(walls, "WallMemoryRead", false), nanosPerByte(walls, "WallMemoryRead", true),
+                nanosPerByte(walls, "WallPageCacheCopy", false), nanosPerByte(walls, "WallPageCacheCopy", true));
+    }
+
+    private static double need(Map<String, Double> cost, String name, Path costs) {
+        Double value = cost.get(name);
+        if (value == null) {
+            throw new UserMistakeException(Quote.name(costs) + " has no " + name);
+        }
+        return value;
+    }
+
+    /** A wall's ns per byte: its newest row on one thread, or on the most threads measured. */
+    private static double nanosPerByte(List<StudyResults.Row> walls, String wall, boolean allThreads) {
+        StudyResults.Row chosen = null;
+        for (StudyResults.Row row : walls) {
+            if (row.chapter().equals(wall) && (allThreads ? chosen == null || row.workers() >= chosen.workers() : row.workers() == 1)) {
+                chosen = row;
+            }
+        }
+        if (chosen == null) {
+            throw new UserMistakeException("wall.csv has no " + wall + (allThreads ? "" : " on one thread"));
+        }
+        return 1e3 / chosen.mbps(); // MB/s: 10^6 bytes a second, so 10^3 / MB/s is ns per byte
+    }
+
+    private CostModel() {}
+}

@@ -1,0 +1,46 @@
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lib.haystack.Haystack;
+import lib.linux.Native;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The unit costs are measured, positive and finite, on a small haystack; what cannot be measured is refused in one line. */
+class UnitCostsTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void eachCostIsMeasuredAsAPositiveFigure() throws Exception {
+        Path haystack = folder.resolve("small.bin");
+        Haystack.create(haystack, 16L << 20, System.err);
+        assertPositive(UnitCosts.readCallNanos(haystack), "read call");
+        assertPositive(UnitCosts.faultNanos(haystack), "fault");
+        assertPositive(UnitCosts.wakeUpNanos(), "wake-up");
+        if (Native.fileSystemMagic(haystack) != Native.TMPFS_MAGIC && Native.fileSystemMagic(haystack) != Native.RAMFS_MAGIC) {
+            assertPositive(UnitCosts.deviceNanosPerByte(haystack, 1), "device, one read in flight");
+            assertPositive(UnitCosts.deviceNanosPerByte(haystack, UnitCosts.DEEP_QUEUE), "device, eight in flight");
+        }
+    }
+
+    @Test
+    void aFileThatIsNoHaystackIsRefusedAndNothingIsWritten() throws IOException {
+        Path notAHaystack = Files.writeString(folder.resolve("notes.txt"), "not zeros");
+        Path csv = folder.resolve("costs.csv");
+        UnitCosts command = new UnitCosts();
+        command.file = notAHaystack;
+        command.rounds = 1;
+        command.csv = csv;
+        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class, command::call);
+        assertTrue(refused.getMessage().contains("is not a haystack"), refused.getMessage());
+        assertTrue(Files.notExists(csv));
+    }
+
+    private static void assertPositive(double value, String what) {
+        assertTrue(value > 0 && Double.isFinite(value), what + ": " + value);
+    }
+}
