@@ -79,6 +79,10 @@ public final class CostModel {
                     if (row.billPerGiB("read_calls_per_gib") == null || row.chapter().equals("V00Cmp")) {
                         continue; // no bill to add up (cmp's is a child's, not counted)
                     }
+                    if (row.billPerGiB("device_bytes_per_gib") != null && row.billPerGiB("device_bytes_per_gib") > 0
+                            && Double.isNaN(costs.deviceDeep())) {
+                        continue; // reads from the disk, and no device cost was measurable here (tmpfs)
+                    }
                     Prediction prediction = predict(row, costs);
                     System.out.printf(Locale.ROOT, "%-26s workers=%-2d %-6s %-4s measured %.3f s  predicted %.3f s  bound %-10s (%+.0f %%)%n",
                             row.chapter(), row.workers(), row.pageCache(), row.cache(), row.meanSeconds(), prediction.seconds(),
@@ -93,7 +97,14 @@ public final class CostModel {
                 if (Files.exists(csv) && !Files.readString(csv).startsWith(HEADER + "\n")) {
                     throw new UserMistakeException(Quote.name(csv) + " is not a model.csv: it is left as it is");
                 }
-                Files.writeString(csv, HEADER + "\n" + String.join("\n", rows) + "\n"); // a model is recomputed whole
+                // A model is recomputed whole: written beside, then moved over, so a failed write leaves the old one.
+                Path written = Files.createTempFile(csv.toAbsolutePath().getParent(), "." + csv.getFileName(), ".partial");
+                try {
+                    Files.writeString(written, HEADER + "\n" + String.join("\n", rows) + "\n");
+                    Files.move(written, csv, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                } finally {
+                    Files.deleteIfExists(written);
+                }
             }
         } catch (UserMistakeException | StudyResults.NotResultsException e) {
             System.err.println("CostModel: " + e.getMessage());
@@ -120,7 +131,8 @@ public final class CostModel {
         terms.put("core: " + coreBound, core);
         terms.put("memory", scanned * c.scanAllThreads());
         terms.put("page-cache copy", copied * c.copyAllThreads());
-        terms.put("device", gib * bill(row, "device_bytes_per_gib") * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
+        double fromDevice = gib * bill(row, "device_bytes_per_gib");
+        terms.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
         Map.Entry<String, Double> largest = terms.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
         return new Prediction(largest.getValue() / 1e9, largest.getKey());
     }
@@ -150,7 +162,7 @@ public final class CostModel {
         }
         List<StudyResults.Row> walls = StudyResults.readEveryRow(folder.resolve("wall.csv")).rows();
         return new Costs(need(cost, "read_call", costs), need(cost, "minor_fault", costs), need(cost, "wake_up", costs),
-                need(cost, "device_byte_qd1", costs), need(cost, "device_byte_deep", costs),
+                cost.getOrDefault("device_byte_qd1", Double.NaN), cost.getOrDefault("device_byte_deep", Double.NaN),
                 nanosPerByte(walls, "WallMemoryRead", false), nanosPerByte(walls, "WallMemoryRead", true),
                 nanosPerByte(walls, "WallPageCacheCopy", false), nanosPerByte(walls, "WallPageCacheCopy", true));
     }

@@ -214,6 +214,13 @@ public final class StudyReport {
                 .forEach(wall -> html.append("<p class=\"beaten\">").append(ReportHtml.escape(wall.beatenNote())).append(".</p>\n"));
         charts(html, png -> png.startsWith("wall"));
 
+        if (pngs().stream().anyMatch(png -> png.startsWith("model"))) {
+            ReportHtml.section(html, "model", "Why each chapter takes its time", "Each chapter's time predicted from its bill at this "
+                    + "machine's unit costs (costs.csv) and walls, against the time measured: on the diagonal, the model's bound is why "
+                    + "(report/CostModel.java, docs/cost-model.md).");
+            charts(html, png -> png.startsWith("model"));
+        }
+
         ReportHtml.section(html, "chunks", "The read size", "Chapters 3 and 13 at every read size (bytes per read).");
         html.append(ReportTables.grid(chunks, row -> row.chunkBytes() == null ? 0 : row.chunkBytes(), Sizes::human, "read size"));
         charts(html, png -> png.startsWith("chunks"));
@@ -236,7 +243,7 @@ public final class StudyReport {
 
         ReportHtml.section(html, "files", "The data", "Everything on this page comes from these files; results/README.md documents every column.");
         html.append("<ul>\n");
-        for (String file : List.of("scoreboard.csv", "pagecache.csv", "scaling.csv", "cold.csv", "fio.csv", "wall.csv", "chunks.csv", "versus-go.csv", "machine.json")) {
+        for (String file : List.of("scoreboard.csv", "pagecache.csv", "scaling.csv", "cold.csv", "fio.csv", "wall.csv", "chunks.csv", "versus-go.csv", "costs.csv", "model.csv", "machine.json")) {
             if (Files.exists(folder.resolve(file))) {
                 html.append("<li><a href=\"").append(file).append("\">").append(file).append("</a></li>\n");
             }

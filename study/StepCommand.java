@@ -26,6 +26,12 @@ final class StepCommand {
         if (step.table().equals(AnswerRound.TABLE)) {
             return AnswerRound.command(study.file, step.chapter(), study.depth.oneShotRuns(study.runOptions), study.csv(AnswerRound.TABLE));
         }
+        if (step.table().equals(Study.COSTS)) {
+            return ChildProcess.jbang("yardsticks/UnitCosts.java", List.of(study.file.toString(), "--csv", study.csv(Study.COSTS).toString())).command();
+        }
+        if (step.table().equals(Study.MODEL)) {
+            return ChildProcess.jbang("report/CostModel.java", List.of(study.folder.toString(), "--csv", study.csv(Study.MODEL).toString())).command();
+        }
         List<String> command = new ArrayList<>();
         if (WallSittings.isSitting(step)) {
             command.add(WallSittings.probes(step));
@@ -79,6 +85,9 @@ final class StepCommand {
         }
         if (step.table().equals(Study.REPORT)) {
             return 1;
+        }
+        if (step.table().equals(Study.COSTS) || step.table().equals(Study.MODEL)) {
+            return step.table().equals(Study.COSTS) ? 30 : START_UP_SECONDS;
         }
         double megabytesPerSecond = step.cold() ? 2_000 : switch (Study.number(step.chapter())) {
             case "V00" -> 4_000;

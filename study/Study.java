@@ -135,6 +135,8 @@ public class Study implements Callable<Integer> {
             NativeYardstick.TABLE);
     /** Not CSVs: the round that records one async-profiler flame graph per chapter, the charts, the report. */
     static final String FLAMEGRAPHS = "flamegraphs", CHARTS = "charts", REPORT = "report";
+    /** The machine's unit costs (yardsticks/UnitCosts.java) and the cost model's table (report/CostModel.java): CSVs of their own. */
+    static final String COSTS = "costs", MODEL = "model";
     /** The rounds --skip can leave out. */
     static final List<String> SKIPPABLE = List.of(SCALING, PAGE_CACHE_TABLE, COLD_TABLE, "walls", CHUNKS_TABLE, AnswerRound.TABLE, CHARTS);
     /** Notebooks that draw every machine at once, not this machine's report. */

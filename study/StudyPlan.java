@@ -80,6 +80,9 @@ final class StudyPlan {
                 }
             }
         }
+        if (!study.skip.contains("walls") && wallsWanted) { // the unit costs beside the walls, whose per-byte costs the model takes too
+            steps.add(new StudyStep(Study.COSTS, "UnitCosts", StudyStep.CHAPTER_DEFAULT, false));
+        }
         if (!study.skip.contains(AnswerRound.TABLE) && study.depth.takes(AnswerRound.TABLE)) {
             chapters.stream().filter(AnswerRound::timesOneShot).forEach(chapter -> steps.add(new StudyStep(AnswerRound.TABLE, chapter, StudyStep.CHAPTER_DEFAULT, false)));
         }
@@ -104,6 +107,7 @@ final class StudyPlan {
      */
     static List<StudyStep> finish(Study study) throws IOException {
         List<StudyStep> steps = new ArrayList<>();
+        steps.add(new StudyStep(Study.MODEL, "CostModel", StudyStep.CHAPTER_DEFAULT, false)); // before the charts, which draw it
         if (!study.skip.contains(Study.CHARTS) && chromium().isEmpty()) {
             System.err.println("study: no Chromium here, so no charts (setup/setup-chromium installs it; "
                     + "then ./jbang study/Study.java --report-only draws them)");
@@ -127,6 +131,10 @@ final class StudyPlan {
      * measured (each would stop), each said in one line; empty when none is left.
      */
     static Optional<StudyStep> drawable(Study study, StudyStep step, StudyProgress progress) {
+        if (step.table().equals(Study.MODEL)) { // nothing to add up without the unit costs, the walls and the scoreboard
+            boolean inputs = Stream.of(Study.COSTS, Study.WALL_TABLE, Study.SCOREBOARD).allMatch(table -> Files.isRegularFile(study.csv(table)));
+            return inputs ? Optional.of(step) : Optional.empty();
+        }
         if (!step.table().equals(Study.CHARTS)) {
             return Optional.of(step);
         }
@@ -150,6 +158,7 @@ final class StudyPlan {
             case "warm-vs-cold" -> Study.COLD_TABLE;
             case "answer" -> AnswerRound.TABLE;
             case "sizes" -> "sizes";
+            case "model" -> Study.MODEL;
             default -> Study.SCOREBOARD;
         };
         return Files.isRegularFile(study.folder.resolve(table + ".csv")) ? Optional.empty() : Optional.of(table);

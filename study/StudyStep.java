@@ -44,6 +44,8 @@ record StudyStep(String table, String chapter, int workers, boolean cold, Long c
         return switch (table) {
             case Study.CHARTS -> "charts      notebooks/{" + chapter + "}.jsh";
             case Study.REPORT -> "report      index.html";
+            case Study.COSTS -> "costs       yardsticks/UnitCosts.java";
+            case Study.MODEL -> "model       report/CostModel.java";
             default -> String.format(Locale.ROOT, "%-11s %-28s %-11s %s%s", table, chapter,
                     workers == CHAPTER_DEFAULT ? "" : "workers=" + workers, cache(),
                     (chunkBytes == null ? "" : " chunk=" + Sizes.human(chunkBytes))

@@ -202,9 +202,9 @@ class StudyTest {
     void quickIsTheScoreboardWithTheWallsAroundItAtThreeBudgetedRunsAndNoWarmUp() throws Exception {
         List<String> steps = dryRun("--quick", "--skip", "charts");
         List<String> tables = steps.stream().map(step -> step.split(" ")[0]).distinct().toList();
-        assertEquals(List.of("wall", "scoreboard", "report"), tables, String.join("\n", steps));
+        assertEquals(List.of("wall", "scoreboard", "costs", "model", "report"), tables, String.join("\n", steps));
         assertTrue(steps.getFirst().startsWith("wall") && steps.getFirst().contains("before scoreboard"), steps.getFirst());
-        assertTrue(steps.get(steps.size() - 2).contains("after scoreboard"), String.join("\n", steps));
+        assertTrue(round(steps, "wall").getLast().contains("after scoreboard"), String.join("\n", steps));
         List<String> chapters = round(steps, "scoreboard").stream().filter(step -> step.contains("./jbang")).toList();
         assertFalse(chapters.isEmpty());
         assertTrue(chapters.stream().allMatch(step -> step.contains(" --runs 3 --budgeted --warmup 0 ")), String.join("\n", chapters));
@@ -280,14 +280,15 @@ class StudyTest {
     void theWallsAreMeasuredBeforeAndAfterEachWarmRound() throws Exception {
         List<String> steps = dryRun("--only", "V13,walls", "--skip", "charts,answer");
         assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before scaling", "scaling",
-                "wall after scaling, before chunks", "chunks", "wall after chunks", "cold", "report"), withoutNative(rounds(steps)), String.join("\n", steps));
+                "wall after scaling, before chunks", "chunks", "wall after chunks", "cold", "costs", "model", "report"), withoutNative(rounds(steps)),
+                String.join("\n", steps));
         assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("yardsticks/WallProbe.java memory,copy " + directory.resolve("none.bin"))
                 && step.contains("--workers " + (PROCESSORS == 1 ? "1" : "1," + PROCESSORS))), "the walls at 1 worker and one a core");
 
         List<String> mapped = dryRun("--only", "V04,walls", "--skip", "charts,answer");
         if (mapped.stream().anyMatch(step -> step.startsWith("pagecache"))) { // where the file system caches in 2 MiB folios
             assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before pagecache", "pagecache",
-                    "wall after pagecache", "report"), withoutNative(rounds(mapped)), String.join("\n", mapped));
+                    "wall after pagecache", "costs", "model", "report"), withoutNative(rounds(mapped)), String.join("\n", mapped));
             assertTrue(round(mapped, "wall").stream().skip(1).allMatch(step -> step.contains("WallProbe.java memory,memory-huge,copy ")),
                     "the 2 MiB wall next to the page-cache round, which it bounds: " + String.join("\n", mapped));
         }
@@ -321,6 +322,12 @@ class StudyTest {
         int perSitting = 2 * (PROCESSORS == 1 ? 1 : 2); // the memory and copy walls at 1 worker and one a core
         assertEquals(4 * perSitting, walls.size(), result.toString());
         assertFalse(Files.exists(folder.resolve("wall-sittings.csv")), "no list of sittings, which nothing read");
+
+        // the unit costs beside the walls, and the cost model from them, the walls and the scoreboard
+        List<String> costs = rows(folder.resolve("costs.csv")).stream().map(row -> row.get("cost")).toList();
+        assertTrue(costs.containsAll(List.of("read_call", "minor_fault", "wake_up")), costs + "\n" + result);
+        assertTrue(rows(folder.resolve("model.csv")).stream().anyMatch(row -> row.get("chapter").equals("V13PreadVector")
+                && Double.parseDouble(row.get("predicted_s")) > 0), result.toString());
     }
 
     private static List<CSVRecord> rows(Path csv) throws IOException {

@@ -1,0 +1,108 @@
+//JAVA 25+
+//DEPS tech.tablesaw:tablesaw-core:0.44.4
+//DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
+//DEPS org.webjars.npm:plotly.js-dist:3.0.1
+//DEPS org.apache.commons:commons-csv:1.14.1
+//DEPS org.slf4j:slf4j-nop:2.0.17
+// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
+// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
+//SOURCES Report.java
+//SOURCES ChromiumScreenshot.java
+//SOURCES ChartPage.java
+//SOURCES ChartFiles.java
+//SOURCES ChartColours.java
+//SOURCES ResultsTable.java
+//SOURCES MachineResults.java
+//SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/FioBesideResults.java
+//SOURCES ../report/VersusGoPairs.java
+//SOURCES ../report/AnswerResults.java
+//SOURCES ../report/ResultsFolder.java
+//SOURCES ../report/MemoryWall.java
+//SOURCES ../report/MachineDescription.java
+//SOURCES ../report/StudyResults.java
+//SOURCES ../report/PageText.java
+//SOURCES ChartImage.java
+// lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
+//DEPS ../lib/harness/Machine.java
+// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
+// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+
+// Why each chapter takes its time: each row of model.csv (report/CostModel.java) as a point, the
+// time measured across, the time predicted from its bill at the machine's unit costs up, and the
+// diagonal where the two agree. A point under the diagonal took longer than the model says: its
+// lesson is the gap. One machine's results (results/<machine>/model.csv).
+// Run from the project's root:   ./jbang notebooks/model.jsh           (-Dmachine=NAME for another machine)
+
+import java.io.Reader;
+import java.nio.file.Files;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import tech.tablesaw.api.*;
+import tech.tablesaw.plotly.components.*;
+import tech.tablesaw.plotly.traces.*;
+
+MachineResults machine = Report.machine();
+Path csv = machine.csv("model");
+if (!Files.isRegularFile(csv)) {
+    Report.quit("no " + csv + " here: ./jbang report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
+}
+
+// The file may come from someone else: a row whose chapter, state or bound is not one the model
+// writes, or whose times are not positive numbers, is left out and said.
+StringColumn chapterColumn = StringColumn.create("chapter");
+StringColumn stateColumn = StringColumn.create("state");
+StringColumn boundColumn = StringColumn.create("bound");
+DoubleColumn measuredColumn = DoubleColumn.create("measured_s");
+DoubleColumn predictedColumn = DoubleColumn.create("predicted_s");
+try (Reader reader = Files.newBufferedReader(csv)) {
+    for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
+        double measured, predicted;
+        try {
+            measured = Double.parseDouble(row.get("measured_s"));
+            predicted = Double.parseDouble(row.get("predicted_s"));
+        } catch (RuntimeException e) {
+            System.out.println(csv + " line " + row.getRecordNumber() + ": left out, its times do not read");
+            continue;
+        }
+        boolean known = row.get("chapter").matches("V\\d\\d[A-Za-z0-9]*") && row.get("page_cache").matches("as-is|small|huge")
+                && row.get("cache").matches("warm|cold") && row.get("workers").matches("\\d{1,4}") && row.get("bound").matches("[a-z:. -]{1,40}");
+        if (!known || !(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
+            System.out.println(csv + " line " + row.getRecordNumber() + ": left out, not a row the cost model writes");
+            continue;
+        }
+        chapterColumn.append(Report.shortName(row.get("chapter")));
+        stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache")));
+        boundColumn.append(row.get("bound"));
+        measuredColumn.append(measured);
+        predictedColumn.append(predicted);
+    }
+}
+Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn);
+if (model.rowCount() == 0) {
+    Report.quit("nothing to draw: " + csv + " has no row to draw");
+}
+System.out.println(model.printAll());
+
+// One set of points per bound, each with its colour; the labels name the chapter and its state.
+List<Trace> traces = new ArrayList<>();
+int index = 0;
+for (String bound : boundColumn.unique().asList().stream().sorted().toList()) {
+    Table some = model.where(model.stringColumn("bound").isEqualTo(bound));
+    String[] labels = new String[some.rowCount()];
+    for (int i = 0; i < labels.length; i++) {
+        labels[i] = some.stringColumn("chapter").get(i) + " (" + some.stringColumn("state").get(i) + ")";
+    }
+    traces.add(ScatterTrace.builder(some.doubleColumn("measured_s"), some.doubleColumn("predicted_s"))
+            .mode(ScatterTrace.Mode.MARKERS).name("bound: " + bound).text(labels).marker(ChartColours.marker(index++)).build());
+}
+double low = Math.min(measuredColumn.min(), predictedColumn.min()) * 0.8, high = Math.max(measuredColumn.max(), predictedColumn.max()) * 1.25;
+traces.add(ScatterTrace.builder(new double[] {low, high}, new double[] {low, high})
+        .mode(ScatterTrace.Mode.LINE).name("predicted = measured").line(ChartColours.line(index)).build());
+Report.chart("model", new Figure(
+        Layout.builder().title("Measured against predicted from the bill, seconds<br><sup>" + machine.name + "</sup>")
+                .xAxis(Axis.builder().title("measured, s").type(Axis.Type.LOG).build())
+                .yAxis(Axis.builder().title("predicted from the bill, s").type(Axis.Type.LOG).build())
+                .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
+        traces.toArray(new Trace[0])));
+Report.loaded("model", model);
