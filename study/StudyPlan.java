@@ -82,6 +82,7 @@ final class StudyPlan {
         }
         if (!study.skip.contains("walls") && wallsWanted) { // the unit costs beside the walls, whose per-byte costs the model takes too
             steps.add(new StudyStep(Study.COSTS, "UnitCosts", StudyStep.CHAPTER_DEFAULT, false));
+            steps.add(new StudyStep(Study.MODEL, "CostModel", StudyStep.CHAPTER_DEFAULT, false));
         }
         if (!study.skip.contains(AnswerRound.TABLE) && study.depth.takes(AnswerRound.TABLE)) {
             chapters.stream().filter(AnswerRound::timesOneShot).forEach(chapter -> steps.add(new StudyStep(AnswerRound.TABLE, chapter, StudyStep.CHAPTER_DEFAULT, false)));
@@ -103,11 +104,13 @@ final class StudyPlan {
 
     /**
      * The charts (every notebook of one machine, where Chromium can draw them, in one JShell: see
-     * report/Notebooks.java) and the report.
+     * report/Notebooks.java) and the report; with --report-only, the cost model first.
      */
     static List<StudyStep> finish(Study study) throws IOException {
         List<StudyStep> steps = new ArrayList<>();
-        steps.add(new StudyStep(Study.MODEL, "CostModel", StudyStep.CHAPTER_DEFAULT, false)); // before the charts, which draw it
+        if (study.reportOnly) { // the model again from the CSVs there, before the charts draw it
+            steps.add(new StudyStep(Study.MODEL, "CostModel", StudyStep.CHAPTER_DEFAULT, false));
+        }
         if (!study.skip.contains(Study.CHARTS) && chromium().isEmpty()) {
             System.err.println("study: no Chromium here, so no charts (setup/setup-chromium installs it; "
                     + "then ./jbang study/Study.java --report-only draws them)");
