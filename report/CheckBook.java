@@ -49,7 +49,8 @@ import lib.cli.UserMistakeException;
  * timed runs' seconds, {@code .warmup} its warm-up runs', {@code .read_calls_per_gib} (or another
  * column of the bill) that count, and {@code @all} at the end the median of
  * every matching row, for a sitting of several processes. {@code versus-go:N} is pair N's Java ÷ Go,
- * {@code answer:CHAPTER.s} a one-shot's seconds, and a plain number is itself. Each figure carries
+ * {@code answer:CHAPTER.s} a one-shot's seconds, {@code model:CHAPTER;page_cache=huge} the cost
+ * model's predicted time over the measured one, and a plain number is itself. Each figure carries
  * its spread: the runs of its row less the fastest and the slowest (with five runs or more), a
  * pair's rounds, or a sitting's processes. {@code A > k × B} holds only when A's low end beats k
  * times B's high end, {@code <} the other way round, so no rerun within the rounds' own spread can
@@ -224,6 +225,9 @@ public final class CheckBook {
                     .map(pair -> new Figure(pair.ratio(), pair.lowest(), pair.highest(), " (Java ÷ Go)"))
                     .findFirst().orElseThrow(() -> new MissingFigure("no pair " + number + " in " + csv + " of " + machine));
         }
+        if (table.equals("model")) {
+            return modelRatio(results.root().resolve(machine).resolve(csv), filters);
+        }
         if (table.equals("answer")) {
             return AnswerResults.read(results.root().resolve(machine).resolve(csv)).newestOfEach().stream()
                     .filter(answer -> answer.chapter().equals(filters[0]))
@@ -264,6 +268,34 @@ public final class CheckBook {
                 yield new Figure(perGiB, perGiB, perGiB, " " + quantity.replace("_per_gib", " per GiB").replace('_', ' '));
             }
         };
+    }
+
+    /**
+     * A row of the cost model's model.csv: its predicted time over its measured one (1: the model
+     * is right; 0.5: the chapter took twice what its bill adds up to). The measured time carries the
+     * spread the model.csv does not keep, so the ratio is taken as it stands.
+     */
+    static Figure modelRatio(Path csv, String[] filters) {
+        try (java.io.Reader reader = Files.newBufferedReader(csv)) {
+            Figure found = null;
+            for (org.apache.commons.csv.CSVRecord row : org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader()
+                    .setSkipHeaderRecord(true).get().parse(reader)) {
+                boolean chosen = row.get("chapter").equals(filters[0]) && Arrays.stream(filters).skip(1).allMatch(filter -> {
+                    int equals = filter.indexOf('=');
+                    return equals > 0 && row.isMapped(filter.substring(0, equals)) && row.get(filter.substring(0, equals)).equals(filter.substring(equals + 1));
+                });
+                if (chosen) {
+                    double ratio = Double.parseDouble(row.get("predicted_s")) / Double.parseDouble(row.get("measured_s"));
+                    found = new Figure(ratio, ratio, ratio, " (predicted ÷ measured)");
+                }
+            }
+            if (found == null || !Double.isFinite(found.value())) {
+                throw new MissingFigure("no row " + Quote.name(String.join(";", filters)) + " in " + csv);
+            }
+            return found;
+        } catch (IOException | RuntimeException e) {
+            throw e instanceof MissingFigure missing ? missing : new MissingFigure(csv + " does not read as a model.csv: " + e.getMessage());
+        }
     }
 
     /** A figure with the spread of its runs, less the fastest and the slowest where there are five or more. */

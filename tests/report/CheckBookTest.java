@@ -94,6 +94,26 @@ class CheckBookTest {
         assertTrue(failures.get(1).contains("no row 'V99Nothing'"), failures.get(1));
     }
 
+    /** A claim on the cost model reads its predicted ÷ measured time, for the row its filters name. */
+    @Test
+    void aClaimOnTheCostModelReadsItsPredictedOverMeasuredTime() throws IOException {
+        Path clone = cloneOfTheBook();
+        Files.writeString(clone.resolve("results").resolve(REFERENCE).resolve("model.csv"),
+                "chapter,workers,page_cache,cache,measured_s,predicted_s,bound\n"
+                        + "V13PreadVector,2,as-is,warm,0.2000,0.1000,page-cache copy\nV13PreadVector,2,as-is,cold,2.0,1.9,device\n");
+        Path page = Files.writeString(clone.resolve("model.md"), """
+                # The model
+
+                **Warm.** The copy wall's pace, and a gap.
+                <!-- claim on amd-epyc-f26m2-2c-avx512: model:V13PreadVector;cache=warm < 0.6 -->
+                <!-- claim on amd-epyc-f26m2-2c-avx512: model:V13PreadVector;cache=warm > 0.9 -->
+                <!-- claim on amd-epyc-f26m2-2c-avx512: model:V13PreadVector;cache=cold > 0.9 -->
+                """);
+        List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(page));
+        assertEquals(1, failures.size(), String.join("\n", failures));
+        assertTrue(failures.getFirst().contains("model.md:5") && failures.getFirst().contains("0.500 (predicted ÷ measured)"), failures.getFirst());
+    }
+
     @Test
     void aComparisonHoldsOnlyBeyondTheSpreadAndATieOnlyWhereTheSpreadsMeet() {
         ReadmeResults results = new ReadmeResults(ReadmeTables.RESULTS, Path.of("").toAbsolutePath());
