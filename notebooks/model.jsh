@@ -34,20 +34,18 @@
 // lesson is the gap. One machine's results (results/<machine>/model.csv).
 // Run from the project's root:   ./jbang notebooks/model.jsh           (-Dmachine=NAME for another machine)
 
-import java.io.Reader;
-import java.nio.file.Files;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVRecord;
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 MachineResults machine = Report.machine();
 Path csv = machine.csv("model");
-if (!Files.isRegularFile(csv)) {
+if (!java.nio.file.Files.isRegularFile(csv)) {
     Report.quit("no " + csv + " here: ./jbang report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
 }
 
+// model.csv is read with Commons CSV by its full names: in the study's one JShell (report/Notebooks.java)
+// an import this notebook repeated would be dropped with it, and take the shared code's along.
 // The file may come from someone else: a row whose chapter, state or bound is not one the model
 // writes, or whose times are not positive numbers, is left out and said.
 StringColumn chapterColumn = StringColumn.create("chapter");
@@ -55,8 +53,8 @@ StringColumn stateColumn = StringColumn.create("state");
 StringColumn boundColumn = StringColumn.create("bound");
 DoubleColumn measuredColumn = DoubleColumn.create("measured_s");
 DoubleColumn predictedColumn = DoubleColumn.create("predicted_s");
-try (Reader reader = Files.newBufferedReader(csv)) {
-    for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
+try (java.io.Reader reader = java.nio.file.Files.newBufferedReader(csv)) {
+    for (org.apache.commons.csv.CSVRecord row : org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
         double measured, predicted;
         try {
             measured = Double.parseDouble(row.get("measured_s"));
