@@ -2,6 +2,7 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES ReadmeTables.java
+//SOURCES CostModel.java
 //SOURCES StudyResults.java
 //SOURCES PageText.java
 //SOURCES MachineDescription.java
@@ -32,6 +33,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.harness.Stats;
 
 /**
  * Checks the book against its data: every generated block of README.md and the docs is what the
@@ -243,8 +245,7 @@ public final class CheckBook {
         }
         if (everyRow) { // a sitting of several processes: their median, spread from the slowest process to the fastest
             double[] each = rows.stream().mapToDouble(row -> figure(row, quantity).value()).sorted().toArray();
-            double median = each.length % 2 == 1 ? each[each.length / 2] : (each[each.length / 2 - 1] + each[each.length / 2]) / 2;
-            return new Figure(median, each[0], each[each.length - 1], figure(rows.getFirst(), quantity).unit());
+            return new Figure(Stats.median(each), each[0], each[each.length - 1], figure(rows.getFirst(), quantity).unit());
         }
         return figure(rows.getLast(), quantity);
     }
@@ -276,26 +277,27 @@ public final class CheckBook {
      * spread the model.csv does not keep, so the ratio is taken as it stands.
      */
     static Figure modelRatio(Path csv, String[] filters) {
-        try (java.io.Reader reader = Files.newBufferedReader(csv)) {
-            Figure found = null;
-            for (org.apache.commons.csv.CSVRecord row : org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader()
-                    .setSkipHeaderRecord(true).get().parse(reader)) {
-                boolean chosen = row.get("chapter").equals(filters[0]) && Arrays.stream(filters).skip(1).allMatch(filter -> {
-                    int equals = filter.indexOf('=');
-                    return equals > 0 && row.isMapped(filter.substring(0, equals)) && row.get(filter.substring(0, equals)).equals(filter.substring(equals + 1));
-                });
-                if (chosen) {
-                    double ratio = Double.parseDouble(row.get("predicted_s")) / Double.parseDouble(row.get("measured_s"));
-                    found = new Figure(ratio, ratio, ratio, " (predicted ÷ measured)");
-                }
-            }
-            if (found == null || !Double.isFinite(found.value())) {
-                throw new MissingFigure("no row " + Quote.name(String.join(";", filters)) + " in " + csv);
-            }
-            return found;
-        } catch (IOException | RuntimeException e) {
-            throw e instanceof MissingFigure missing ? missing : new MissingFigure(csv + " does not read as a model.csv: " + e.getMessage());
+        List<CostModel.ModelRow> rows;
+        try {
+            rows = CostModel.read(csv);
+        } catch (UserMistakeException e) {
+            throw new MissingFigure(e.getMessage());
         }
+        CostModel.ModelRow chosen = null;
+        for (CostModel.ModelRow row : rows) {
+            boolean picked = row.chapter().equals(filters[0]) && Arrays.stream(filters).skip(1).allMatch(filter -> {
+                int equals = filter.indexOf('=');
+                return equals > 0 && filter.substring(equals + 1).equals(row.column(filter.substring(0, equals)));
+            });
+            if (picked) {
+                chosen = row; // the last that matches, as for every other CSV
+            }
+        }
+        if (chosen == null) {
+            throw new MissingFigure("no row " + Quote.name(String.join(";", filters)) + " in " + csv);
+        }
+        double ratio = chosen.predictedSeconds() / chosen.measuredSeconds();
+        return new Figure(ratio, ratio, ratio, " (predicted ÷ measured)");
     }
 
     /** A figure with the spread of its runs, less the fastest and the slowest where there are five or more. */

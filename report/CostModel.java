@@ -63,6 +63,41 @@ public final class CostModel {
     /** A prediction: seconds, and the term that bounds it. */
     record Prediction(double seconds, String bound) {}
 
+    /** One row of model.csv as read back, its times checked to be positive numbers. */
+    record ModelRow(String chapter, String workers, String pageCache, String cache, double measuredSeconds, double predictedSeconds,
+                    String bound) {
+
+        /** The value of one of model.csv's columns that a row can be picked by; null for any other. */
+        String column(String name) {
+            return switch (name) {
+                case "chapter" -> chapter;
+                case "workers" -> workers;
+                case "page_cache" -> pageCache;
+                case "cache" -> cache;
+                case "bound" -> bound;
+                default -> null;
+            };
+        }
+    }
+
+    /** Every row of a model.csv; a file that does not read as one, or a time that is no positive number, stops with one line. */
+    static List<ModelRow> read(Path csv) {
+        List<ModelRow> rows = new ArrayList<>();
+        try (Reader reader = Files.newBufferedReader(csv)) {
+            for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
+                double measured = Double.parseDouble(row.get("measured_s")), predicted = Double.parseDouble(row.get("predicted_s"));
+                if (!(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
+                    throw new UserMistakeException(Quote.name(csv) + " line " + row.getRecordNumber() + ": a time that is not a positive number");
+                }
+                rows.add(new ModelRow(row.get("chapter"), row.get("workers"), row.get("page_cache"), row.get("cache"), measured, predicted,
+                        row.get("bound")));
+            }
+        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+            throw new UserMistakeException(Quote.name(csv) + " does not read as a model.csv: " + e.getMessage());
+        }
+        return rows;
+    }
+
     public static void main(String[] args) {
         try {
             if (args.length != 1 && !(args.length == 3 && args[1].equals("--csv"))) {

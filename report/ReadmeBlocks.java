@@ -205,18 +205,11 @@ final class ReadmeBlocks {
             throw new UserMistakeException("no " + Quote.name(file) + " (./jbang report/CostModel.java results/" + machine + " --csv " + file + ")");
         }
         MarkdownTable table = new MarkdownTable("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound");
-        try (java.io.Reader reader = java.nio.file.Files.newBufferedReader(file)) {
-            for (org.apache.commons.csv.CSVRecord row : org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
-                double measured = Double.parseDouble(row.get("measured_s")), predicted = Double.parseDouble(row.get("predicted_s"));
-                if (!(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
-                    throw new UserMistakeException(Quote.name(file) + ": a time that is not a positive number");
-                }
-                table.row("`" + MarkdownTable.escape(row.get("chapter")) + "`", MarkdownTable.escape(row.get("workers")),
-                        MarkdownTable.escape(row.get("page_cache")), MarkdownTable.escape(row.get("cache")), seconds(measured),
-                        seconds(predicted), String.format(Locale.ROOT, "%.2f", predicted / measured), MarkdownTable.escape(row.get("bound")));
-            }
-        } catch (java.io.IOException | IllegalArgumentException | IllegalStateException e) {
-            throw new UserMistakeException(Quote.name(file) + " does not read as a model.csv: " + e.getMessage());
+        for (CostModel.ModelRow row : CostModel.read(file)) {
+            table.row("`" + MarkdownTable.escape(row.chapter()) + "`", MarkdownTable.escape(row.workers()),
+                    MarkdownTable.escape(row.pageCache()), MarkdownTable.escape(row.cache()), seconds(row.measuredSeconds()),
+                    seconds(row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
+                    MarkdownTable.escape(row.bound()));
         }
         return table.markdown() + "\n" + source(block, "model.csv") + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
     }

@@ -14,6 +14,7 @@
 //SOURCES ReadmeBlocks.java
 //SOURCES ReadmeResults.java
 //SOURCES MarkdownTable.java
+//SOURCES CostModel.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 

@@ -31,6 +31,7 @@ import lib.counters.KernelCounters;
 import lib.harness.Machine;
 import lib.harness.PageCache;
 import lib.harness.ResultsCsv;
+import lib.harness.Stats;
 import lib.haystack.Haystack;
 import lib.linux.HugePageBuffer;
 import lib.linux.Native;
@@ -146,7 +147,7 @@ public class UnitCosts implements Callable<Integer> {
                 continue;
             }
             Arrays.sort(each);
-            double median = each.length % 2 == 1 ? each[each.length / 2] : (each[each.length / 2 - 1] + each[each.length / 2]) / 2;
+            double median = Stats.median(each);
             System.out.printf(Locale.ROOT, "cost=%s %s=%s low=%s high=%s rounds=%d%n", cost.name(), cost.unit(),
                     figure(median), figure(each[0]), figure(each[each.length - 1]), rounds);
             rows.add(String.join(",", date, machine, cost.name(), cost.unit(), figure(median), figure(each[0]),
