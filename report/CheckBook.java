@@ -47,7 +47,7 @@ import lib.harness.Stats;
  * </pre>
  *
  * A figure is {@code CSV:CHAPTER}, the MB/s of the newest row of that chapter in the machine's CSV,
- * narrowed by {@code ;column=value} (workers, cache, page_cache); {@code .s} after it takes its
+ * narrowed by {@code ;column=value} (workers, cache, page_cache, file_bytes); {@code .s} after it takes its
  * timed runs' seconds, {@code .warmup} its warm-up runs', {@code .read_calls_per_gib} (or another
  * column of the bill) that count, and {@code @all} at the end the median of
  * every matching row, for a sitting of several processes. {@code versus-go:N} is pair N's Java ÷ Go,
@@ -321,7 +321,8 @@ public final class CheckBook {
             case "workers" -> String.valueOf(row.workers()).equals(value);
             case "cache" -> value.equals(row.cache());
             case "page_cache" -> value.equals(row.pageCache());
-            default -> throw new MissingFigure("a claim narrows rows by workers, cache or page_cache, not " + Quote.name(column));
+            case "file_bytes" -> String.valueOf(row.fileBytes()).equals(value);
+            default -> throw new MissingFigure("a claim narrows rows by workers, cache, page_cache or file_bytes, not " + Quote.name(column));
         };
     }
 

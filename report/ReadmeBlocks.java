@@ -188,6 +188,50 @@ final class ReadmeBlocks {
                 + VersusGoPairs.RULE + ".\n";
     }
 
+    /** Every committed machine's Go pairs side by side: each pair's Java ÷ Go and, in brackets, its rounds' range. */
+    static String versusGoMachines(ReadmeResults results, ReadmeTables.Block block) {
+        List<String> machines = results.machines().stream().filter(machine -> results.has(machine, "versus-go.csv")).toList();
+        Map<Integer, Map<String, VersusGoPairs.GoPair>> byNumber = new java.util.TreeMap<>();
+        Map<Integer, String> chapters = new java.util.HashMap<>();
+        for (String machine : machines) {
+            for (VersusGoPairs.GoPair pair : VersusGoPairs.pairs(results.rowsOfEverySize(machine, "versus-go.csv"))) {
+                byNumber.computeIfAbsent(pair.number(), number -> new LinkedHashMap<>()).put(machine, pair);
+                chapters.put(pair.number(), pair.javaChapter());
+            }
+        }
+        List<String> header = new ArrayList<>(List.of("pair"));
+        machines.forEach(machine -> header.add("`" + machine + "`"));
+        MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
+        byNumber.forEach((number, pairs) -> {
+            List<String> cells = new ArrayList<>(List.of(number + " " + chapterLink(chapters.get(number))));
+            for (String machine : machines) {
+                VersusGoPairs.GoPair pair = pairs.get(machine);
+                cells.add(pair == null || pair.rounds().isEmpty() ? "–" : pair.ratioText() + " (" + pair.rangeText() + ")");
+            }
+            table.row(cells.toArray(String[]::new));
+        });
+        return table.markdown() + "\n`results/MACHINE/versus-go.csv` of every committed machine that has one; " + VersusGoPairs.RULE + ".\n";
+    }
+
+    /** Every committed machine's one-shot of {@code chapter} beside Go's {@code go}, from its answer.csv. */
+    static String answerMachines(ReadmeResults results, ReadmeTables.Block block) {
+        String chapter = block.parameter("chapter"), go = "Go " + block.parameter("go");
+        MarkdownTable table = new MarkdownTable("machine", "`" + chapter + "`, s", go + ", s", "÷ Go", "one-shots");
+        for (String machine : results.machines()) {
+            if (!results.has(machine, "answer.csv")) {
+                continue;
+            }
+            List<AnswerResults.Answer> newest = AnswerResults.read(results.root().resolve(machine).resolve("answer.csv")).newestOfEach();
+            Optional<AnswerResults.Answer> java = newest.stream().filter(row -> row.chapter().equals(chapter)).findFirst();
+            Optional<AnswerResults.Answer> goRow = newest.stream().filter(row -> row.chapter().equals(go)).findFirst();
+            if (java.isPresent() && goRow.isPresent()) {
+                table.row("`" + machine + "`", seconds(java.get().medianSeconds()), seconds(goRow.get().medianSeconds()),
+                        String.format(Locale.ROOT, "%.2f", java.get().medianSeconds() / goRow.get().medianSeconds()), String.valueOf(java.get().runs()));
+            }
+        }
+        return table.markdown() + "\n`results/MACHINE/answer.csv` of every committed machine that has one: the median of each side's one-shots, interleaved.\n";
+    }
+
     private static <K> List<StudyResults.Row> newestOfEach(List<StudyResults.Row> rows, Function<StudyResults.Row, K> key) {
         Map<K, StudyResults.Row> newest = new LinkedHashMap<>();
         rows.forEach(row -> newest.put(key.apply(row), row)); // rows are appended in time order: the last wins

@@ -115,6 +115,8 @@ public final class ReadmeTables {
         KINDS.put("versus-go", ReadmeBlocks::versusGo);
         KINDS.put("answer", ReadmeBlocks::answer);
         KINDS.put("model", ReadmeBlocks::model);
+        KINDS.put("versus-go-machines", ReadmeBlocks::versusGoMachines);
+        KINDS.put("answer-machines", ReadmeBlocks::answerMachines);
     }
 
     public static void main(String[] args) {
