@@ -161,6 +161,33 @@ class ReadmeTablesTest {
         assertTrue(rewritten.contains("| **the whole process** | **0.400 s** | **0.200 s** |"), rewritten);
     }
 
+    /** The one-shots of every machine in one table: a row per machine with both sides, the ratio Java over Go. */
+    @Test
+    void anAnswerTableAcrossMachinesHasARowForEachMachineWithBothSides() throws IOException {
+        Path results = results(0.25);
+        String header = String.join(",", AnswerResults.ANSWER_COLUMNS) + "\n";
+        Files.writeString(results.resolve("m1").resolve("answer.csv"), header
+                + "2026-01-01,V13PreadVector,3,0.4000,0.4100,0.3900,0.4300,0.0100,0.0400,0.0500,0.0200,0.2500,0.0100,0.0200,0,0.39;0.40;0.43\n"
+                + "2026-01-01,Go v11,3,0.2000,0.2000,0.1900,0.2100,,,,,,,,,0.19;0.20;0.21\n");
+        String page = "# Start-up\n<!-- generated:answer-machines chapter=V13PreadVector go=v11 -->\n<!-- /generated -->\n";
+        String rewritten = ReadmeTables.regenerate("start.md", page, source(results));
+        assertTrue(rewritten.contains("| `m1` | 0.400 | 0.200 | 2.00 | 3 |"), rewritten);
+    }
+
+    /** The Go pairs of every machine side by side: each pair's ratio with its rounds' range, a dash where a machine lacks it. */
+    @Test
+    void aGoTableAcrossMachinesShowsEachPairsRatioAndRange() throws IOException {
+        Path results = results(0.25);
+        Path other = Files.createDirectories(results.resolve("m2"));
+        Files.writeString(other.resolve("machine.json"), "{\"cpu_model\": \"Other\"}");
+        Files.writeString(results.resolve("m1").resolve("versus-go.csv"), HEADER + row("Go v3", 2, 0.5) + row("V03ChunkedLong", 2, 0.25)
+                + row("V03ChunkedLong", 2, 0.4) + row("Go v3", 2, 0.6));
+        String page = "<!-- generated:versus-go-machines -->\n<!-- /generated -->\n";
+        String rewritten = ReadmeTables.regenerate("go.md", page, source(results));
+        assertTrue(rewritten.contains("| pair | `m1` |"), rewritten); // m2 has no versus-go.csv: no column
+        assertTrue(rewritten.contains("| 3 `V03ChunkedLong` | 1.75 (1.500–2.000) |"), rewritten);
+    }
+
     @Test
     void checkExitsOneNamingTheBlockAndRewritesNothing() throws IOException {
         Path results = results(0.25);
