@@ -50,11 +50,11 @@ import lib.harness.Stats;
  * narrowed by {@code ;column=value} (workers, cache, page_cache, file_bytes); {@code .s} after it takes its
  * timed runs' seconds, {@code .warmup} its warm-up runs', {@code .read_calls_per_gib} (or another
  * column of the bill) that count, and {@code @all} at the end the median of
- * every matching row, for a sitting of several processes. {@code versus-go:N} is pair N's Java ÷ Go,
+ * every matching row, for a sitting of several processes (its spread, too, without the extremes from five rows on). {@code versus-go:N} is pair N's Java ÷ Go,
  * {@code answer:CHAPTER.s} a one-shot's seconds, {@code model:CHAPTER;page_cache=huge} the cost
  * model's predicted time over the measured one, and a plain number is itself. Each figure carries
  * its spread: the runs of its row less the fastest and the slowest (with five runs or more), a
- * pair's rounds, or a sitting's processes. {@code A > k × B} holds only when A's low end beats k
+ * pair's rounds, or a sitting's processes (less the slowest and the fastest from five on). {@code A > k × B} holds only when A's low end beats k
  * times B's high end, {@code <} the other way round, so no rerun within the rounds' own spread can
  * flip it; {@code A ≈ B} (a tie) holds when the two spreads meet, {@code A ≤ B} when A is not
  * clearly above B (a tie, or below), {@code A ≥ B} when it is not clearly below. {@code on every machine} checks a
@@ -243,9 +243,10 @@ public final class CheckBook {
         if (rows.isEmpty()) {
             throw new MissingFigure("no row " + Quote.name(rest) + " in " + csv + " of " + machine);
         }
-        if (everyRow) { // a sitting of several processes: their median, spread from the slowest process to the fastest
+        if (everyRow) { // a sitting of several processes: their median, spread as a row's runs are, the extremes left out from five on
             double[] each = rows.stream().mapToDouble(row -> figure(row, quantity).value()).sorted().toArray();
-            return new Figure(Stats.median(each), each[0], each[each.length - 1], figure(rows.getFirst(), quantity).unit());
+            int trim = each.length >= 5 ? 1 : 0;
+            return new Figure(Stats.median(each), each[trim], each[each.length - 1 - trim], figure(rows.getFirst(), quantity).unit());
         }
         return figure(rows.getLast(), quantity);
     }
