@@ -1,32 +1,8 @@
 //JAVA 25+
-//DEPS tech.tablesaw:tablesaw-core:0.44.4
-//DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
-//DEPS org.webjars.npm:plotly.js-dist:3.0.1
-//DEPS org.apache.commons:commons-csv:1.14.1
-//DEPS org.slf4j:slf4j-nop:2.0.17
-// JBang hands these to JShell in reverse order (the last line first), and each class must be declared
-// before one that uses it: so Report, which uses them all, comes first here and is loaded last.
-//SOURCES Report.java
-//SOURCES ChromiumScreenshot.java
-//SOURCES ChartPage.java
-//SOURCES ChartFiles.java
-//SOURCES ChartColours.java
-//SOURCES ResultsTable.java
-//SOURCES MachineResults.java
-//SOURCES ../report/ArticleFigures.java
-//SOURCES ../report/FioBesideResults.java
-//SOURCES ../report/VersusGoPairs.java
-//SOURCES ../report/AnswerResults.java
-//SOURCES ../report/ResultsFolder.java
-//SOURCES ../report/MemoryWall.java
-//SOURCES ../report/MachineDescription.java
-//SOURCES ../report/StudyResults.java
-//SOURCES ../report/PageText.java
-//SOURCES ChartImage.java
-// lib/harness/Machine names the machines (its package line keeps it from JShell): JBang builds it onto the class path.
-//DEPS ../lib/harness/Machine.java
-// Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
-// incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
+//DEPS tech.tablesaw:tablesaw-core:0.44.4 tech.tablesaw:tablesaw-jsplot:0.44.4 org.webjars.npm:plotly.js-dist:3.0.1 org.apache.commons:commons-csv:1.14.1 org.slf4j:slf4j-nop:2.0.17
+// The shared code, which JShell declares from the last file back (report/Notebooks.java says why):
+//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../report/ArticleFigures.java ../report/FioBesideResults.java ../report/VersusGoPairs.java ../report/AnswerResults.java ../report/ResultsFolder.java ../report/MemoryWall.java ../report/MachineDescription.java ../report/StudyResults.java ../report/PageText.java ChartImage.java
+//DEPS ../lib/harness/Machine.java ../lib/harness/Stats.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
+import lib.harness.Stats;
 
 /** fio.csv: the cold chapters as fractions of fio's best, in the newest sitting. */
 final class FioBesideResults {
@@ -134,8 +135,6 @@ final class FioBesideResults {
     }
 
     private static double median(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        return Stats.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 }

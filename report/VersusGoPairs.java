@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import lib.harness.Stats;
 
 /** versus-go.csv's rows as pairs of a Go variant and a chapter, and how a pair is read. */
 final class VersusGoPairs {
@@ -52,7 +53,7 @@ final class VersusGoPairs {
 
         /** Java's speed over Go's, the median over rounds; NaN without a round. */
         double ratio() {
-            return rounds.isEmpty() ? Double.NaN : medianOf(ratios());
+            return rounds.isEmpty() ? Double.NaN : Stats.median(ratios());
         }
 
         double lowest() {
@@ -80,7 +81,7 @@ final class VersusGoPairs {
         }
 
         private double sideMbps(java.util.function.Function<GoRound, StudyResults.Row> side) {
-            return rounds.isEmpty() ? Double.NaN : medianOf(rounds.stream().map(side)
+            return rounds.isEmpty() ? Double.NaN : Stats.median(rounds.stream().map(side)
                     .mapToDouble(row -> row.fileBytes() / row.medianSeconds() / 1e6).toArray()); // decimal MB/s, as lib/Stats counts them
         }
 
@@ -160,14 +161,6 @@ final class VersusGoPairs {
     private static boolean onePair(StudyResults.Row first, StudyResults.Row second) {
         return second.line() == first.line() + 1 && isGo(first) != isGo(second) && pairNumber(first) == pairNumber(second)
                 && first.fileBytes() == second.fileBytes() && hasMedian(first) && hasMedian(second);
-    }
-
-    /** lib/Stats's median, here because the notebooks load this file without lib/. */
-    static double medianOf(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private static boolean hasMedian(StudyResults.Row row) {

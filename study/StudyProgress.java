@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import lib.harness.Stats;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -126,9 +127,7 @@ final class StudyProgress implements AutoCloseable {
         if (ratios.size() < TIMED_STEPS_FOR_AN_ESTIMATE) {
             return OptionalDouble.empty();
         }
-        double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int middle = sorted.length / 2;
-        double scale = sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        double scale = Stats.median(ratios.stream().mapToDouble(Double::doubleValue).toArray());
         double waiting = total - expectedFinished - expectedSkipped;
         double left = waiting * scale;
         if (current >= 0) { // the running step: its guess, less what it has already taken

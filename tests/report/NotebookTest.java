@@ -11,6 +11,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -349,16 +350,22 @@ class NotebookTest {
         assertFalse(result.stdout().contains("Exception") || result.stdout().contains("Error:"), result.toString());
     }
 
+    /** scoreboard.jsh's directives for a notebook in another folder: each file they name made absolute. */
+    private static String headerFromElsewhere() throws IOException {
+        String notebooks = Path.of("notebooks").toAbsolutePath() + "/";
+        return Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
+                .map(line -> !line.startsWith("//SOURCES ") && !line.startsWith("//DEPS ") ? line
+                        : Arrays.stream(line.split(" ")).map(word -> word.endsWith(".java") ? notebooks + word : word).collect(Collectors.joining(" ")))
+                .collect(Collectors.joining("\n"));
+    }
+
     /** JShell goes on after a step that throws and exits 0; a notebook must not: it ends with status 2. */
     @Test
     void aNotebookWhoseStepFailsEndsWithStatus2(@TempDir Path dir) throws Exception {
         Path root = dir.resolve("results");
         copyTree(FIXTURE, root);
         Path notebook = dir.resolve("broken.jsh");
-        String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
-                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
-                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
-                .collect(Collectors.joining("\n"));
+        String header = headerFromElsewhere();
         Files.writeString(notebook, header + """
 
                 import tech.tablesaw.api.*;
@@ -423,10 +430,7 @@ class NotebookTest {
     void inOneJShellEachNotebookStartsAfreshAndOneThatStopsLeavesTheOthersDrawing(@TempDir Path dir) throws Exception {
         Path root = dir.resolve("results");
         copyTree(FIXTURE, root);
-        String header = Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
-                .map(line -> line.replace("//SOURCES ", "//SOURCES " + Path.of("notebooks").toAbsolutePath() + "/")
-                        .replace("//DEPS ../", "//DEPS " + Path.of("notebooks").toAbsolutePath() + "/../"))
-                .collect(Collectors.joining("\n"));
+        String header = headerFromElsewhere();
         Path leftover = dir.resolve("leftover.jsh"), quits = dir.resolve("quits.jsh");
         Files.writeString(leftover, header + "\nSystem.out.println(scoreboard.rowCount()); // scoreboard.jsh's table\n"
                 + "Report.loaded(\"scoreboard\", scoreboard);\n");
