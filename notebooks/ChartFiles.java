@@ -11,17 +11,13 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A file is only ever replaced by a chart when a notebook made it. For the page that is its first
- * line ({@link #PAGE_MARK}). For the PNG it is one of: its page is ours (they are drawn together);
- * it carries the mark every chart's PNG gets ({@link ChartImage#MARK}); or it is a PNG that git
- * tracks unchanged (a committed chart: git holds exactly those bytes, so redrawing loses nothing,
- * and a fresh clone has the PNGs without their ignored pages). Anything else of the same name
- * stops the notebook.
+ * line ({@link #PAGE_MARK}). For the PNG it is either: its page is ours (they are drawn together),
+ * or it carries the mark every chart's PNG gets ({@link ChartImage#MARK}), as every committed chart
+ * does, so a fresh clone, which has the PNGs without their ignored pages, redraws them. Anything
+ * else of the same name stops the notebook.
  *
  * <p>A page is written whole or not at all ({@link #writeWhole}): a full disk leaves the page as it
  * was, never cut. A page an older run left cut (an empty file, or one that ends inside the mark)
@@ -41,8 +37,7 @@ final class ChartFiles {
         if (Files.exists(page, LinkOption.NOFOLLOW_LINKS) && !pageIsOurs && !cutShort(page)) {
             return page + " exists and was not written by a notebook; left it alone (move it away to draw this chart)";
         }
-        if (Files.exists(png, LinkOption.NOFOLLOW_LINKS) && !pageIsOurs && !ChartImage.isMarked(png) && !committedUnchanged(png)
-                && !cutShort(png)) {
+        if (Files.exists(png, LinkOption.NOFOLLOW_LINKS) && !pageIsOurs && !ChartImage.isMarked(png) && !cutShort(png)) {
             return png + " exists and was not drawn by a notebook; left it alone (move it away to draw this chart)";
         }
         return null;
@@ -95,34 +90,6 @@ final class ChartFiles {
             Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(partial);
-        }
-    }
-
-    /** True when {@code file} is a PNG tracked by git with no change since the last commit. */
-    static boolean committedUnchanged(Path file) {
-        if (!ChartImage.isPng(file)) {
-            return false;
-        }
-        try {
-            Path dir = file.toAbsolutePath().getParent();
-            String name = file.getFileName().toString();
-            return git(dir, "ls-files", "--error-unmatch", "--", name) && git(dir, "diff", "--quiet", "HEAD", "--", name);
-        } catch (IOException e) {
-            return false; // no git: only marked PNGs and pages are known to be ours
-        }
-    }
-
-    private static boolean git(Path dir, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 

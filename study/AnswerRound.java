@@ -20,7 +20,6 @@
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -32,7 +31,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -86,7 +84,6 @@ public class AnswerRound implements Callable<Integer> {
     private static final Pattern MARK = Pattern.compile("(\\w+)_s=([\\d.]+)");
     /** The Go binary's own haystack size, a constant of its source: it rewrites a file of any other size. */
     private static final long GO_HAYSTACK_BYTES = 4L << 30;
-    private static final long PATIENCE_SECONDS = 900;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "An existing haystack (warmed before every run).")
     Path file;
@@ -250,36 +247,25 @@ public class AnswerRound implements Callable<Integer> {
 
     private Run javaRun(String chapter, OptionalLong expected) throws IOException, InterruptedException {
         PageCache.warmUnlessCached(file); // the round times a warm cache, as a user who just ran it would have
-        Path logs = Files.createTempDirectory("answer-round-");
-        try {
-            List<String> command = List.of("./jbang", "variants/" + chapter + ".java", file.toString(), "--runs", "1", "--warmup", "0");
-            long start = System.nanoTime();
-            int status = finish(new ProcessBuilder(command)
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(logs.resolve("out").toFile())
-                    .redirectError(logs.resolve("err").toFile()).start(), chapter);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            List<String> stderr = Files.readAllLines(logs.resolve("err"));
-            if (status != 0 && status != 1) {
-                throw new IOException(chapter + " ended with status " + status + ": "
-                        + (stderr.isEmpty() ? "nothing on stderr" : stderr.getLast()));
-            }
-            // The answer is the exit status: 0, a non-zero word found, which the chapter has checked is the
-            // haystack's needle (lib/Measurement); 1, the file is all zeros. Nothing is read back from its
-            // summary line, which is for people, and no --csv is given: the round times the command a user types.
-            if (status == 1 && expected.isPresent()) {
-                throw new IOException(chapter + " answered that the file is all zeros, not the needle's " + expected.getAsLong());
-            }
-            return parsePhases(seconds, stderr).orElseThrow(() -> new IOException(chapter
-                    + " printed no phases line started by ./jbang (is a jbang on PATH used instead of ./jbang?)"));
-        } finally {
-            try (Stream<Path> files = Files.list(logs)) {
-                for (Path log : files.toList()) {
-                    Files.delete(log);
-                }
-            }
-            Files.delete(logs);
+        long start = System.nanoTime();
+        ChildProcess.Ended ended = ChildProcess.chapter(chapter, List.of(file.toString(), "--runs", "1", "--warmup", "0"))
+                .timeLimit(ChildProcess.JBANG_START_UP, Files.size(file)).run(chapter + "'s one-shot", line -> {});
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (ended.timedOut()) {
+            throw new IOException(ended.timeOutLine());
         }
+        if (ended.status() != 0 && ended.status() != 1) {
+            throw new IOException(chapter + " ended with status " + ended.status() + ": "
+                    + ended.lastError(line -> !line.isBlank()).orElse("nothing on stderr"));
+        }
+        // The answer is the exit status: 0, a non-zero word found, which the chapter has checked is the
+        // haystack's needle (lib/Measurement); 1, the file is all zeros. Nothing is read back from its
+        // summary line, which is for people, and no --csv is given: the round times the command a user types.
+        if (ended.status() == 1 && expected.isPresent()) {
+            throw new IOException(chapter + " answered that the file is all zeros, not the needle's " + expected.getAsLong());
+        }
+        return parsePhases(seconds, ended.stderr()).orElseThrow(() -> new IOException(chapter
+                + " printed no phases line started by ./jbang (is a jbang on PATH used instead of ./jbang?)"));
     }
 
     /**
@@ -340,59 +326,21 @@ public class AnswerRound implements Callable<Integer> {
         PageCache.warmUnlessCached(file);
         haystack.checkUnchanged();
         long start = System.nanoTime();
-        Path table = Files.createTempFile("answer-round-go-", ".txt");
-        try {
-            Process process = new ProcessBuilder(bench.binary().toString(), "-file=" + haystack.path(), "-runs=1", "-warm=false",
-                    "-only=" + variant)
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(table.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            int status = finish(process, "Go " + variant);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            haystack.checkUnchanged();
-            if (status != 0) {
-                throw new IOException("the Go benchmark's " + variant + " ended with status " + status);
-            }
-            // A name the binary does not know is silently skipped: its table must have the variant's row.
-            try (Stream<String> lines = Files.lines(table, StandardCharsets.UTF_8)) {
-                if (lines.map(String::strip).noneMatch(line -> line.startsWith(variant + " "))) {
-                    throw new UserMistakeException("the Go benchmark " + bench.binary() + " has no variant " + variant
-                            + " (it ran nothing); name one it has with --go-variant");
-                }
-            }
-            return seconds;
-        } finally {
-            Files.delete(table);
+        ChildProcess.Ended ended = bench.oneShot(haystack, variant);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        haystack.checkUnchanged();
+        if (ended.timedOut()) {
+            throw new IOException(ended.timeOutLine());
         }
-    }
-
-    /** The child being waited for, stopped with this JVM (Ctrl-C, kill) so that none outlives the round. */
-    private static volatile Process running;
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            Process child = running;
-            if (child != null) {
-                child.descendants().forEach(ProcessHandle::destroy);
-                child.destroy();
-            }
-        }));
-    }
-
-    private static int finish(Process process, String what) throws InterruptedException, IOException {
-        running = process;
-        try {
-            return waitFor(process, what);
-        } finally {
-            running = null;
+        if (ended.status() != 0) {
+            throw new IOException("the Go benchmark's " + variant + " ended with status " + ended.status());
         }
-    }
-
-    private static int waitFor(Process process, String what) throws InterruptedException, IOException {
-        if (!process.waitFor(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor();
-            throw new IOException(what + " was still running after " + PATIENCE_SECONDS + " s; stopped");
+        // A name the binary does not know is silently skipped: its table must have the variant's row.
+        if (ended.stdout().stream().map(String::strip).noneMatch(line -> line.startsWith(variant + " "))) {
+            throw new UserMistakeException("the Go benchmark " + bench.binary() + " has no variant " + variant
+                    + " (it ran nothing); name one it has with --go-variant");
         }
-        return process.exitValue();
+        return seconds;
     }
 
     static List<String> javaRow(String chapter, List<Run> runs) {

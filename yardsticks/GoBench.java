@@ -191,6 +191,15 @@ final class GoBench {
     }
 
     /**
+     * The article's one-shot of {@code variant}: one run, no warm-up, as its reader types it. The
+     * caller times the call and reads the variant's row from the table on stdout.
+     */
+    ChildProcess.Ended oneShot(GoHaystack haystack, String variant) throws IOException, InterruptedException {
+        return ChildProcess.of(List.of(binary.toString(), "-file=" + haystack.path(), "-runs=1", "-warm=false", "-only=" + variant))
+                .timeLimit(ChildProcess.PROGRAM_START_UP, haystack.bytes()).run("Go " + variant + "'s one-shot", line -> {});
+    }
+
+    /**
      * Runs {@code variant} {@code runs} times with {@code workers} in {@code WORKERS}; the binary's
      * stderr is relayed to {@code err}, indented. Never throws for the binary's own failure: that
      * comes back as {@link Call#failure()}.

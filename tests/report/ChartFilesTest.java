@@ -113,4 +113,22 @@ class ChartFilesTest {
         Files.write(png, new byte[] {(byte) 0x89, 'P', 'N', 'G'});
         assertNotNull(ChartFiles.whyNotReplace(page, png), "an empty page does not make someone's PNG a notebook's");
     }
+
+    /** A fresh clone has the committed PNGs without their pages: each must carry the mark, or no study could redraw it. */
+    @Test
+    void everyCommittedChartCarriesTheMarkSoAFreshCloneRedrawsIt() throws IOException {
+        List<Path> pngs = new java.util.ArrayList<>();
+        for (String machine : Files.readAllLines(Path.of("results", "committed-machines.txt"))) {
+            Path charts = Path.of("results", machine.strip(), "charts");
+            if (!machine.startsWith("#") && Files.isDirectory(charts)) {
+                try (Stream<Path> files = Files.list(charts)) {
+                    files.filter(file -> file.toString().endsWith(".png")).forEach(pngs::add);
+                }
+            }
+        }
+        assertFalse(pngs.isEmpty(), "the committed machines have charts");
+        for (Path png : pngs) {
+            assertTrue(ChartImage.isMarked(png), png + " carries no mark: a study would refuse to redraw it");
+        }
+    }
 }
