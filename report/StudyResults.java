@@ -80,11 +80,6 @@ final class StudyResults {
      */
     static final List<String> BILL = List.of("read_calls_per_gib", "returned_bytes_per_gib", "device_bytes_per_gib",
             "minor_faults_per_gib", "major_faults_per_gib", "voluntary_switches_per_gib", "involuntary_switches_per_gib");
-    /** The bill's columns as CSVs written before their names carried the unit have them: the same figures, read as {@link #BILL}. */
-    static final Map<String, String> FORMER_BILL_NAMES = Map.of("read_calls", "read_calls_per_gib",
-            "returned_bytes", "returned_bytes_per_gib", "device_bytes", "device_bytes_per_gib", "minor_faults", "minor_faults_per_gib",
-            "major_faults", "major_faults_per_gib", "voluntary_switches", "voluntary_switches_per_gib",
-            "involuntary_switches", "involuntary_switches_per_gib");
     static final Set<String> DECIMALS = Stream.concat(Stream.of("mean_s", "median_s", "min_s", "max_s", "mbps", "pmd_mapped_pct"),
             BILL.stream()).collect(Collectors.toUnmodifiableSet());
     /** Columns that may be empty: chapters that do not read in chunks, and the columns newer studies add. */
@@ -245,7 +240,7 @@ final class StudyResults {
         }
         Map<String, String> values = new HashMap<>();
         for (int i = 0; i < header.size(); i++) {
-            String column = FORMER_BILL_NAMES.getOrDefault(header.get(i), header.get(i)), value = record.get(i).strip();
+            String column = header.get(i), value = record.get(i).strip();
             if (value.isEmpty() && !MAY_BE_EMPTY.contains(column) && (REQUIRED.contains(column) || !isText(column))) {
                 throw new IllegalArgumentException(column + " is empty");
             }

@@ -38,13 +38,10 @@ public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
 
         /** The name in the summary line and the CSV column's, with its unit: {@code read_calls_per_gib}. */
         public final String key;
-        /** The column's name in CSVs written before the names carried the unit ({@code read_calls}): the same figure. */
-        public final String formerKey;
         public final String words;
 
-        Item(String formerKey, String words) {
-            this.key = formerKey + "_per_gib";
-            this.formerKey = formerKey;
+        Item(String name, String words) {
+            this.key = name + "_per_gib";
             this.words = words;
         }
     }
@@ -61,11 +58,6 @@ public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
     /** The names of the figures, in order: the summary line's keys and the CSV's last columns. */
     public static List<String> keys() {
         return Arrays.stream(Item.values()).map(item -> item.key).toList();
-    }
-
-    /** The same columns as older CSVs name them, without their unit ({@link Item#formerKey}). */
-    public static List<String> formerKeys() {
-        return Arrays.stream(Item.values()).map(item -> item.formerKey).toList();
     }
 
     /** The figure for {@code item}, or empty where it was not counted. */

@@ -43,14 +43,6 @@ public final class ResultsCsv {
             "page_cache", "pmd_mapped_pct", "read_mode"),
             KernelBill.keys().stream()).toList(); // the bill: read_calls_per_gib … involuntary_switches_per_gib
 
-    /**
-     * The columns as CSVs written before the bill's names carried their unit have them ({@code read_calls}
-     * … {@code involuntary_switches}): the same figures, per GiB. Such a file is appended to under its
-     * own header, so that every row of it stays in line with it.
-     */
-    static final List<String> FORMER_COLUMNS = java.util.stream.Stream.concat(COLUMNS.subList(0, COLUMNS.size() - KernelBill.keys().size()).stream(),
-            KernelBill.formerKeys().stream()).toList();
-
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
 
     private ResultsCsv() {}
@@ -99,12 +91,12 @@ public final class ResultsCsv {
 
     /**
      * The columns a results CSV's first line names: this schema's, or an older one's (a shorter
-     * prefix of it, or of {@link #FORMER_COLUMNS}). Null when it is no results header.
+     * prefix of it). Null when it is no results header.
      */
     static List<String> columnsOf(String header) {
         List<String> names = List.of(header.split(",", -1));
         boolean olderOrThisSchema = names.size() >= OLDEST_SCHEMA_COLUMNS && names.size() <= COLUMNS.size()
-                && (COLUMNS.subList(0, names.size()).equals(names) || FORMER_COLUMNS.subList(0, names.size()).equals(names));
+                && COLUMNS.subList(0, names.size()).equals(names);
         return olderOrThisSchema ? names : null;
     }
 

@@ -302,37 +302,6 @@ class StudyResultsTest {
         assertTrue(page.contains("<td>1,024 reads</td>"), "the scoreboard's bill in words");
     }
 
-    /**
-     * A CSV written before the bill's names said their unit (read_calls, not read_calls_per_gib):
-     * it loads with its bill, read as the same figures per GiB, and a new row is appended under its
-     * own header, never under the new names; a new file gets the new names.
-     */
-    @Test
-    void aCsvWithTheBillsFormerNamesLoadsWithItsBillAndKeepsItsHeader() throws IOException {
-        Path folder = folder();
-        Path old = folder.resolve("scoreboard.csv");
-        List<String> former = new ArrayList<>(ResultsCsv.COLUMNS);
-        former.replaceAll(column -> column.endsWith("_per_gib") ? column.substring(0, column.length() - "_per_gib".length()) : column);
-        assertEquals(lib.counters.KernelBill.formerKeys(), former.subList(former.size() - 7, former.size()));
-        List<Object> billed = with(with(row("V03ChunkedLong", 1, "warm", 4 * GIB, 5, 1.0), "read_calls_per_gib", "1025"),
-                "minor_faults_per_gib", "815");
-        Files.writeString(old, String.join(",", former) + "\n", StandardCharsets.UTF_8);
-        append(old, billed);
-        assertEquals(String.join(",", former), Files.readAllLines(old).getFirst(), "appended under the file's own header");
-        StudyResults.Csv read = StudyResults.read(old);
-        assertEquals(List.of(), read.problems());
-        assertEquals(1025.0, read.rows().getFirst().billPerGiB("read_calls_per_gib"));
-        assertEquals(815.0, read.rows().getFirst().billPerGiB("minor_faults_per_gib"));
-        MachineResults machine = Report.choose(root, Machine.current().name());
-        assertEquals(1025.0, Report.select(machine, "scoreboard", "warm").rows().doubleColumn("read_calls_per_gib").get(0),
-                "the notebooks' table names it with its unit");
-
-        Path fresh = folder.resolve("cold.csv");
-        append(fresh, row("V03ChunkedLong", 1, "cold", 4 * GIB, 5, 2.0));
-        assertTrue(Files.readAllLines(fresh).getFirst().endsWith(",read_calls_per_gib,returned_bytes_per_gib,device_bytes_per_gib,"
-                + "minor_faults_per_gib,major_faults_per_gib,voluntary_switches_per_gib,involuntary_switches_per_gib"));
-    }
-
     @Test
     void aHeaderOnlyCsvGivesAnEmptyTableNotACrash() throws IOException {
         Path folder = folder();
