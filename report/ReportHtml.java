@@ -27,8 +27,9 @@ final class ReportHtml {
     static final List<String[]> SECTIONS_IN_ORDER = List.of(
             new String[] {"scoreboard", "scoreboard"}, new String[] {"pagecache", "page cache"}, new String[] {"article", "article"}, new String[] {"go", "Go here"},
             new String[] {"scaling", "scaling"},
-            new String[] {"cold", "warm/cold"}, new String[] {"walls", "walls"}, new String[] {"chunks", "read size"},
-            new String[] {"warmup", "warm-up"}, new String[] {"flamegraphs", "flame graphs"}, new String[] {"machine", "machine"},
+            new String[] {"cold", "warm/cold"}, new String[] {"walls", "walls"}, new String[] {"model", "why"}, new String[] {"chunks", "read size"},
+            new String[] {"warmup", "warm-up"}, new String[] {"flamegraphs", "flame graphs"}, new String[] {"other", "other charts"},
+            new String[] {"machine", "machine"},
             new String[] {"files", "data"});
 
     static void section(StringBuilder html, String id, String title, String text) {

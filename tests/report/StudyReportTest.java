@@ -102,6 +102,10 @@ class StudyReportTest {
         assertFalse(page.contains("<a href=\"#pagecache\">") || page.contains("<h2 id=\"pagecache\">"), page);
         row("pagecache", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
         assertTrue(page().contains("<a href=\"#pagecache\">"), "a study with the page-cache round links it");
+        java.util.regex.Matcher heading = java.util.regex.Pattern.compile("<h2 id=\"([a-z]+)\">").matcher(page());
+        while (heading.find()) {
+            assertTrue(page().contains("<a href=\"#" + heading.group(1) + "\">"), "the contents link every section: " + heading.group(1));
+        }
     }
 
     /** A page that cannot be written (here a file-size limit, as a full disk) is one line naming index.html, and no page. */
