@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import lib.tools.Chromium;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.Row;
@@ -406,10 +407,10 @@ final class Report {
             Path png = charts.resolve(name + ".png");
             refuseForeign(page, png);
             ChartFiles.writeWhole(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
-            String chromium = ChromiumScreenshot.chromium();
-            if (chromium == null) {
+            Optional<Path> chromium = Chromium.find();
+            if (chromium.isEmpty()) {
                 System.out.println("chart: " + page + " (PNG skipped: no Chromium here; setup/setup-chromium installs it)");
-            } else if (ChromiumScreenshot.screenshot(chromium, page, png, extras.heightPx())) {
+            } else if (ChromiumScreenshot.screenshot(chromium.get(), page, png, extras.heightPx())) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
                 System.out.println("chart: " + page + " (PNG skipped: Chromium failed to draw it)");

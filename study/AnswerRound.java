@@ -41,6 +41,7 @@ import lib.harness.OutputCheck;
 import lib.harness.PageCache;
 import lib.harness.Stats;
 import lib.haystack.Haystack;
+import lib.tools.ChildProcess;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import picocli.CommandLine;

@@ -2,7 +2,6 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
-//SOURCES ChildProcess.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -26,6 +25,7 @@ import lib.harness.Machine;
 import lib.harness.ProjectVersion;
 import lib.harness.ResultsCsv;
 import lib.haystack.Haystack;
+import lib.tools.ChildProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

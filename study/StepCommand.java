@@ -4,6 +4,7 @@
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import lib.tools.ChildProcess;
 
 /** The command that runs one step in a JVM of its own, and its expected seconds. */
 final class StepCommand {

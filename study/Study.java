@@ -20,13 +20,13 @@
 //SOURCES StudyDepth.java
 //SOURCES WallSittings.java
 //SOURCES ReusedRows.java
-//SOURCES ChildProcess.java
 //SOURCES FolderLock.java
 //SOURCES ../report/CommittedMachines.java
 //SOURCES SizeSweep.java
 //SOURCES StudyStep.java
 //SOURCES StudyPlan.java
 //SOURCES StepCommand.java
+//SOURCES ChapterExit.java
 //SOURCES StudyFolder.java
 //SOURCES StudyOptions.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
@@ -61,6 +61,7 @@ import lib.harness.ProjectVersion;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.linux.HugeFolios;
+import lib.tools.ChildProcess;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -423,15 +424,16 @@ public class Study implements Callable<Integer> {
     /**
      * One chapter, wall probe or notebook in its own JVM: its runs go to stderr as they happen, its
      * summary line to stdout, both through the progress display. A measuring step that exits with
-     * 1 counts only when the row it appended says the file is all zeros ({@link ChildProcess.Ended#answered}).
+     * 1 counts only when the row it appended says the file is all zeros ({@link ChapterExit#answered}).
      */
     private boolean runTool(StudyStep step, StudyProgress progress) throws IOException, InterruptedException {
         long passes = runOptions.warmup() + runOptions.runs() + 1; // and one to warm the cache
         if (step.table().equals(FLAMEGRAPHS)) {
             Files.createDirectories(folder.resolve(FLAMEGRAPHS)); // the study's own; a chapter never makes a --flamegraphs folder
         }
+        Path results = step.measures() ? csv(step.table()) : null;
+        int rowsBefore = results == null ? 0 : ResultsCsv.rows(results).size();
         ChildProcess.Ended ended = ChildProcess.of(StepCommand.of(this, step))
-                .resultsIn(step.measures() ? csv(step.table()) : null)
                 .timeLimit(ChildProcess.JBANG_START_UP, step.table().equals(CHARTS) ? 0 : passes * sizeOf(file))
                 .relayOut(progress::printOut)
                 .relayErr(progress::println)
@@ -440,10 +442,11 @@ public class Study implements Callable<Integer> {
             progress.println("study: " + ended.timeOutLine() + "; going on");
             return false;
         }
-        if (step.measures() ? ended.answered() : ended.status() == 0) {
+        List<Map<String, String>> rows = results == null ? List.of() : ResultsCsv.rows(results);
+        if (step.measures() ? ChapterExit.answered(ended, rows.subList(Math.min(rowsBefore, rows.size()), rows.size())) : ended.status() == 0) {
             return true;
         }
-        Optional<String> lacks = step.measures() ? ended.notOnThisCpu() : Optional.empty();
+        Optional<String> lacks = step.measures() ? ChapterExit.notOnThisCpu(ended) : Optional.empty();
         if (lacks.isPresent()) { // the CPU's want, not the chapter's failure: said here, in machine.json and in the report
             notOnThisCpu.put(step.chapter(), lacks.get());
             progress.println("study: " + step.chapter() + " not run on this CPU (" + lacks.get() + "); its other steps are left out too; going on");

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.chapter.ChapterTrait;
 import lib.linux.HugeFolios;
+import lib.tools.Chromium;
 
 /** The study's plan: its steps from its options ({@link Study}) and what each chapter declares (lib/chapter/ChapterTrait). */
 final class StudyPlan {
@@ -111,11 +112,11 @@ final class StudyPlan {
         if (study.reportOnly) { // the model again from the CSVs there, before the charts draw it
             steps.add(new StudyStep(Study.MODEL, "CostModel", StudyStep.CHAPTER_DEFAULT, false));
         }
-        if (!study.skip.contains(Study.CHARTS) && chromium().isEmpty()) {
+        if (!study.skip.contains(Study.CHARTS) && Chromium.find().isEmpty()) {
             System.err.println("study: no Chromium here, so no charts (setup/setup-chromium installs it; "
                     + "then ./jbang study/Study.java --report-only draws them)");
         }
-        if (!study.skip.contains(Study.CHARTS) && chromium().isPresent()) {
+        if (!study.skip.contains(Study.CHARTS) && Chromium.find().isPresent()) {
             try (Stream<Path> notebooks = Files.list(Path.of("notebooks"))) {
                 steps.add(new StudyStep(Study.CHARTS, notebooks.map(path -> path.getFileName().toString())
                         .filter(name -> name.endsWith(".jsh"))
@@ -165,18 +166,6 @@ final class StudyPlan {
             default -> Study.SCOREBOARD;
         };
         return Files.isRegularFile(study.folder.resolve(table + ".csv")) ? Optional.empty() : Optional.of(table);
-    }
-
-    /** The Chromium on PATH that draws the notebooks' PNGs, as the notebooks look for it. */
-    static Optional<Path> chromium() {
-        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                    return Optional.of(Path.of(dir, name));
-                }
-            }
-        }
-        return Optional.empty();
     }
 
 }

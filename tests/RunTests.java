@@ -52,6 +52,7 @@
 //SOURCES ../yardsticks/WallMemoryReadHuge.java
 //SOURCES ../yardsticks/WallPageCacheCopy.java
 //SOURCES ../study/StudyProgress.java
+//SOURCES ../study/ChapterExit.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 

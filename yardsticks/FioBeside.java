@@ -2,7 +2,6 @@
 //JAVA 25+
 //SOURCES ../lib/**/*.java
 //SOURCES ../variants/*.java
-//SOURCES ../study/ChildProcess.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -34,6 +33,7 @@ import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.harness.Stats;
 import lib.haystack.Haystack;
+import lib.tools.ChildProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.haystack.Haystack;
+import lib.tools.ChildProcess;
 
 /**
  * The Go article's own benchmark binary ({@code cmd/bench}), driven through the interface its source

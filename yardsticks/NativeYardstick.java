@@ -19,6 +19,7 @@ import lib.harness.PageCache;
 import lib.harness.ResultsCsv;
 import lib.haystack.Haystack;
 import lib.haystack.ReferenceSearch;
+import lib.tools.ChildProcess;
 
 /**
  * The walls round's native yardstick: {@code yardsticks/native-yardstick.c}, the same search in plain C,

@@ -4,7 +4,6 @@
 //SOURCES ../variants/*.java
 //SOURCES GoBench.java
 //SOURCES GoHaystack.java
-//SOURCES ../study/ChildProcess.java
 //SOURCES ../report/StudyResults.java
 //SOURCES ../report/PageText.java
 //SOURCES ../report/MachineDescription.java
@@ -39,6 +38,7 @@ import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.haystack.Haystack;
+import lib.tools.ChildProcess;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -308,7 +308,8 @@ public class VersusGo implements Callable<Integer> {
         ChildProcess chapter = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
                 "--runs", Integer.toString(pair.runs(runs)), "--warmup", Integer.toString(warmup),
                 "--workers", Integer.toString(workerCount), "--csv", csv.toString()));
-        ChildProcess.Ended ended = chapter.resultsIn(csv)
+        int rowsBefore = ResultsCsv.rows(csv).size();
+        ChildProcess.Ended ended = chapter
                 .timeLimit(ChildProcess.JBANG_START_UP, (warmup + pair.runs(runs) + 1L) * haystack.bytes()) // and one pass to warm the cache
                 .relayErr(line -> {
                     if (!line.startsWith(JVM_NOTICE)) {
@@ -323,10 +324,11 @@ public class VersusGo implements Callable<Integer> {
             return "Java " + pair.javaChapter() + " failed (status " + ended.status() + "): "
                     + ended.lastError(line -> !line.isBlank() && !line.startsWith(JVM_NOTICE)).orElse("no message");
         }
-        if (ended.rows().isEmpty()) {
+        List<Map<String, String>> rows = ResultsCsv.rows(csv);
+        if (rows.size() <= rowsBefore) {
             return "Java " + pair.javaChapter() + " appended no row to " + csv;
         }
-        Map<String, String> row = ended.rows().getLast();
+        Map<String, String> row = rows.getLast();
         long offset;
         double median;
         try {

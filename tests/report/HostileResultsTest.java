@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import lib.counters.KernelBill;
 import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
+import lib.tools.Chromium;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -120,16 +122,16 @@ class HostileResultsTest {
         ResultsCsv.append(folder.resolve(table + ".csv"), List.of(row));
     }
 
-    static String chromium() {
-        String chromium = ChromiumScreenshot.chromium();
-        Assumptions.assumeTrue(chromium != null, "no Chromium here (setup/setup-chromium installs it): the DOM is not checked");
-        return chromium;
+    static Path chromium() {
+        Optional<Path> chromium = Chromium.find();
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium here (setup/setup-chromium installs it): the DOM is not checked");
+        return chromium.get();
     }
 
     /** The page's DOM as Chromium built it, after its scripts ran. */
-    static String dom(String chromium, Path page) throws IOException, InterruptedException {
+    static String dom(Path chromium, Path page) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory(root, "chromium-");
-        List<String> command = new ArrayList<>(ChromiumScreenshot.chromiumCommand(chromium, profile));
+        List<String> command = new ArrayList<>(Chromium.headless(chromium, profile));
         command.addAll(List.of("--dump-dom", page.toAbsolutePath().toUri().toString()));
         Path out = root.resolve(page.getFileName() + ".dom");
         Process process = new ProcessBuilder(command).redirectOutput(out.toFile())
@@ -149,7 +151,7 @@ class HostileResultsTest {
 
     @Test
     void theReportShowsHostileTextAsTextAndLeavesOutRowsThatAreNoChapter() throws Exception {
-        String chromium = chromium();
+        Path chromium = chromium();
         Path index = StudyReport.write(folder);
         String page = Files.readString(index);
         assertFalse(page.contains("<script"), "no script element in the report");
@@ -181,7 +183,7 @@ class HostileResultsTest {
     /** Every notebook on the hostile folder: each draws (pages only), and no page runs what the data holds. */
     @Test
     void everyNotebookDrawsPagesInWhichNoHostileTextRuns() throws Exception {
-        String chromium = chromium();
+        Path chromium = chromium();
         List<String> failures = new ArrayList<>();
         Files.writeString(folder.resolve("model.csv"), "chapter,workers,page_cache,cache,measured_s,predicted_s,bound\n"
                 + "V13PreadVector,2,as-is,warm,0.16,0.12,page-cache copy\n"
@@ -214,7 +216,7 @@ class HostileResultsTest {
     /** The script escaping itself, with text that no reader would let through: it stays a string. */
     @Test
     void textInsideAChartsScriptCannotCloseIt() throws Exception {
-        String chromium = chromium();
+        Path chromium = chromium();
         tech.tablesaw.api.StringColumn names = tech.tablesaw.api.StringColumn.create("name", List.of(CLOSING_CHAPTER, "V01 read all"));
         tech.tablesaw.api.DoubleColumn mbps = tech.tablesaw.api.DoubleColumn.create("mbps", new double[] {1000, 2000});
         tech.tablesaw.plotly.components.Figure figure = new tech.tablesaw.plotly.components.Figure(

@@ -255,21 +255,6 @@ class NotebookTest {
         assertNull(ChartFiles.whyNotReplace(page, png));
     }
 
-    @Test
-    void aCommittedPngWithoutItsPageIsRedrawnAsAFreshCloneWouldHaveIt(@TempDir Path dir) throws Exception {
-        Path png = dir.resolve("scoreboard.png");
-        ImageIO.write(drawnChart(), "png", png.toFile()); // unmarked, as charts committed before the mark
-        for (List<String> git : List.of(List.of("init", "-q"), List.of("add", "scoreboard.png"),
-                List.of("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "chart"))) {
-            List<String> command = new java.util.ArrayList<>(List.of("git", "-C", dir.toString()));
-            command.addAll(git);
-            org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder(command).start().waitFor() == 0, "git is needed here");
-        }
-        assertNull(ChartFiles.whyNotReplace(dir.resolve("scoreboard.html"), png), "committed and unchanged: git holds it");
-        Files.write(png, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
-        assertNotNull(ChartFiles.whyNotReplace(dir.resolve("scoreboard.html"), png), "changed since the commit: someone's work");
-    }
-
     /**
      * The fresh-clone path, end to end with JBang: the fixture's machines, a chart PNG committed
      * without its page, and no Chromium. The notebook draws its page, says the PNG was skipped,

@@ -1,3 +1,5 @@
+package lib.tools;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -18,12 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import lib.chapter.NeedleSearch;
-import lib.harness.ResultsCsv;
 
 /**
  * A program the tools start and wait for: a chapter, a wall probe, a notebook, {@code cmp}, the Go
- * benchmark. Every one of them is started here, the same way:
+ * benchmark, fio, the C yardstick, Chromium. Every one of them is started here, the same way:
  *
  * <ul>
  *   <li>a line first says what is being waited for, and for how long at most;
@@ -40,22 +40,22 @@ import lib.harness.ResultsCsv;
  * A chapter is always started as a user starts it, {@code ./jbang variants/VNN….java …}, so that the
  * JVM options of its header (such as the mapped chapters' {@code -XX:ErrorFile}) hold.
  */
-final class ChildProcess {
+public final class ChildProcess {
 
     /** Longer lines are cut here: a child printing without newlines cannot fill our memory. */
-    static final int MAX_LINE_CHARS = 8 * 1024;
+    public static final int MAX_LINE_CHARS = 8 * 1024;
     /** Lines of each stream kept for reading once the child ended: a summary line, the last error, a table. */
-    static final int TAIL_LINES = 200;
+    public static final int TAIL_LINES = 200;
     /**
      * The slowest a child may read its file before it is taken for hung: a tenth of the slowest
      * chapter's warm speed (chapter 2, about 170 MB/s on a busy 2-core VM) and below a spinning
      * disk's sequential read, so only a child that has stopped reading ever meets its limit.
      */
-    static final long SLOWEST_BYTES_PER_SECOND = 20_000_000;
+    public static final long SLOWEST_BYTES_PER_SECOND = 20_000_000;
     /** Start-up of a JVM through ./jbang: compiling the script, on first use resolving its dependencies. */
-    static final Duration JBANG_START_UP = Duration.ofMinutes(5);
+    public static final Duration JBANG_START_UP = Duration.ofMinutes(5);
     /** Start-up of a native program (cmp, the Go benchmark): a process, no compiler. */
-    static final Duration PROGRAM_START_UP = Duration.ofSeconds(30);
+    public static final Duration PROGRAM_START_UP = Duration.ofSeconds(30);
     /** After SIGTERM, how long a child has to end before it is killed outright. */
     private static final Duration GRACE = Duration.ofSeconds(5);
     /** After the child ended, how long its relays may take to pass on what is still in the pipes. */
@@ -81,52 +81,28 @@ final class ChildProcess {
      * The tool, or the child it waited for, was stopped by a signal: whoever stopped it wants it to
      * end, so the tool ends here rather than going on to its next step.
      */
-    static final class StoppedException extends IOException {
-        StoppedException(String message) {
+    public static final class StoppedException extends IOException {
+        public StoppedException(String message) {
             super(message);
         }
     }
 
     /** Whether the tool is being stopped by a signal; a tool checks it before each step it takes without a child. */
-    static boolean stopping() {
+    public static boolean stopping() {
         return stopping;
     }
 
-    /**
-     * How a child ended: its exit status (or none, when it was stopped at its limit), the last
-     * lines of its stdout and stderr, and the rows it appended to its results CSV ({@link #resultsIn}).
-     */
-    record Ended(String what, Duration limit, int status, boolean timedOut, List<String> stdout, List<String> stderr,
-                 List<Map<String, String>> rows) {
+    /** How a child ended: its exit status (or none, when it was stopped at its limit), and the last lines of its stdout and stderr. */
+    public record Ended(String what, Duration limit, int status, boolean timedOut, List<String> stdout, List<String> stderr) {
 
         /** One line for a child stopped at its limit. */
-        String timeOutLine() {
+        public String timeOutLine() {
             return what + " was still running after " + human(limit) + " (its time limit); stopped it";
         }
 
-        /**
-         * Whether a chapter answered: status 0 (it found a non-zero word), or status 1 (the file is all
-         * zeros) with a row that says so, {@code offset} -1. A JVM or JBang that could not start
-         * also exits with 1, but writes no row.
-         */
-        boolean answered() {
-            return !timedOut && (status == 0 || status == 1 && !rows.isEmpty()
-                    && Long.toString(NeedleSearch.NOT_FOUND).equals(rows.getLast().get("offset")));
-        }
-
         /** The last stderr line that {@code wanted} accepts, stripped. */
-        Optional<String> lastError(Predicate<String> wanted) {
+        public Optional<String> lastError(Predicate<String> wanted) {
             return stderr.reversed().stream().filter(wanted).map(String::strip).findFirst();
-        }
-
-        /**
-         * Why a chapter did not run, when it refused because this CPU lacks what it needs (lib/Harness's
-         * status 3 and its "not run on this CPU" line, say chapter 12 without AVX-512): not a failure.
-         */
-        Optional<String> notOnThisCpu() {
-            return timedOut || status != lib.harness.Harness.NOT_ON_THIS_CPU ? Optional.empty()
-                    : lastError(line -> line.contains(lib.harness.Harness.NOT_ON_THIS_CPU_SAID))
-                            .map(line -> line.substring(line.indexOf(lib.harness.Harness.NOT_ON_THIS_CPU_SAID) + lib.harness.Harness.NOT_ON_THIS_CPU_SAID.length()));
         }
     }
 
@@ -135,64 +111,54 @@ final class ChildProcess {
     private Duration limit = PROGRAM_START_UP;
     private Consumer<String> stdoutRelay = line -> {};
     private Consumer<String> stderrRelay = line -> {};
-    private Path results;
 
     private ChildProcess(List<String> command) {
         this.command = List.copyOf(command);
     }
 
-    static ChildProcess of(List<String> command) {
+    public static ChildProcess of(List<String> command) {
         return new ChildProcess(command);
     }
 
     /** {@code ./jbang variants/CHAPTER.java ARGS}: a chapter as a user starts it, with its header's JVM options. */
-    static ChildProcess chapter(String chapter, List<String> args) {
+    public static ChildProcess chapter(String chapter, List<String> args) {
         return jbang(Path.of("variants", chapter + ".java").toString(), args);
     }
 
     /** {@code ./jbang SCRIPT ARGS}, from the project's root. */
-    static ChildProcess jbang(String script, List<String> args) {
+    public static ChildProcess jbang(String script, List<String> args) {
         List<String> command = new ArrayList<>(List.of("./jbang", script));
         command.addAll(args);
         return new ChildProcess(command);
     }
 
-    List<String> command() {
+    public List<String> command() {
         return command;
     }
 
-    Duration limit() {
+    public Duration limit() {
         return limit;
     }
 
-    ChildProcess environment(String name, String value) {
+    public ChildProcess environment(String name, String value) {
         environment.put(name, value);
         return this;
     }
 
     /** At most {@code startUp}, plus {@code bytesRead} at {@link #SLOWEST_BYTES_PER_SECOND}. */
-    ChildProcess timeLimit(Duration startUp, long bytesRead) {
+    public ChildProcess timeLimit(Duration startUp, long bytesRead) {
         this.limit = startUp.plusSeconds(Math.ceilDiv(Math.max(0, bytesRead), SLOWEST_BYTES_PER_SECOND));
         return this;
     }
 
     /** Each line of its stdout, as it comes (by default, only kept). */
-    ChildProcess relayOut(Consumer<String> relay) {
+    public ChildProcess relayOut(Consumer<String> relay) {
         this.stdoutRelay = relay;
         return this;
     }
 
-    /**
-     * The results CSV that its command tells it to append its rows to ({@code --csv}): the rows it
-     * adds there are what it found ({@link Ended#rows}), read as every reader of results reads them.
-     */
-    ChildProcess resultsIn(Path csv) {
-        this.results = csv;
-        return this;
-    }
-
     /** Each line of its stderr, as it comes (by default, only kept). */
-    ChildProcess relayErr(Consumer<String> relay) {
+    public ChildProcess relayErr(Consumer<String> relay) {
         this.stderrRelay = relay;
         return this;
     }
@@ -201,11 +167,10 @@ final class ChildProcess {
      * Runs it to its end or its time limit. {@code notes} first gets one line saying that the tool
      * waits for {@code what}, and for how long at most.
      */
-    Ended run(String what, Consumer<String> notes) throws IOException, InterruptedException {
+    public Ended run(String what, Consumer<String> notes) throws IOException, InterruptedException {
         if (stopping) {
             throw new StoppedException("stopped by a signal before " + what);
         }
-        int rowsBefore = results == null ? 0 : ResultsCsv.rows(results).size();
         notes.accept("waiting for " + what + " (at most " + human(limit) + ")");
         ProcessBuilder builder = new ProcessBuilder(killedWithThisProcess(command)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().putAll(environment);
@@ -226,9 +191,7 @@ final class ChildProcess {
                 throw new StoppedException(what + " was stopped by a signal" + (stopping ? ", and so is this tool" : " (status "
                         + process.exitValue() + ")") + "; what finished before it is kept");
             }
-            List<Map<String, String>> rows = results == null ? List.of() : ResultsCsv.rows(results);
-            return new Ended(what, limit, ended ? process.exitValue() : -1, !ended, snapshot(out), snapshot(err),
-                    rows.subList(Math.min(rowsBefore, rows.size()), rows.size()));
+            return new Ended(what, limit, ended ? process.exitValue() : -1, !ended, snapshot(out), snapshot(err));
         } finally {
             RUNNING.remove(process);
         }
@@ -243,7 +206,7 @@ final class ChildProcess {
      * started it ends, as it does when this process is killed outright. The thread that calls
      * {@link #run} waits for the child, so only this process's death ends it early.
      */
-    static List<String> killedWithThisProcess(List<String> command) {
+    public static List<String> killedWithThisProcess(List<String> command) {
         if (SETPRIV == null) {
             return command;
         }
@@ -253,7 +216,7 @@ final class ChildProcess {
     }
 
     /** "45 s", "12 min 30 s", "1 h 5 min". */
-    static String human(Duration duration) {
+    public static String human(Duration duration) {
         long seconds = duration.toSeconds();
         if (seconds < 60) {
             return seconds + " s";
