@@ -44,12 +44,7 @@ final class AnswerResults {
 
         /** The newest row of each chapter and Go variant (a rerun appends rows), in the order of the newest. */
         List<Answer> newestOfEach() {
-            Map<String, Answer> newest = new LinkedHashMap<>();
-            for (Answer row : rows) {
-                newest.remove(row.chapter());
-                newest.put(row.chapter(), row);
-            }
-            return List.copyOf(newest.values());
+            return StudyResults.newestOfEach(rows, Answer::chapter);
         }
     }
 

@@ -133,7 +133,7 @@ final class ResultsFolder {
         StudyResults.Csv csv = read(table);
         List<String> notes = new ArrayList<>(csv.problems());
         Map<String, List<String>> leftOut = new LinkedHashMap<>();
-        Map<List<Object>, StudyResults.Row> kept = new LinkedHashMap<>();
+        List<StudyResults.Row> kept = new ArrayList<>();
         long mainBytes = mainFileBytes();
         for (StudyResults.Row row : csv.rows()) {
             String reason = null;
@@ -149,14 +149,13 @@ final class ResultsFolder {
             if (reason != null) {
                 leftOut.computeIfAbsent(reason, r -> new ArrayList<>()).add(row.chapter());
             } else {
-                List<Object> key = newestOnly ? row.measures(table) : List.of(row.line());
-                kept.remove(key); // re-inserted, so that the rows keep the order of the newest
-                kept.put(key, row);
+                kept.add(row);
             }
         }
         leftOut.forEach((reason, chapters) -> notes.add("left out " + chapters.size() + " row" + (chapters.size() == 1 ? "" : "s")
                 + " of " + csv(table) + ": " + reason + " (" + String.join(", ", new LinkedHashSet<>(chapters)) + ")"));
-        List<StudyResults.Row> rows = kept.values().stream().sorted(Comparator.comparingLong(StudyResults.Row::line)).toList();
+        List<StudyResults.Row> rows = (newestOnly ? StudyResults.newestOfEach(kept, row -> row.measures(table)) : kept).stream()
+                .sorted(Comparator.comparingLong(StudyResults.Row::line)).toList();
         return new Selection(rows, notes);
     }
 
