@@ -1,16 +1,13 @@
-// Which chart files the notebooks may replace (only those they wrote), and how a page is written:
-// whole or not at all. No package line: JShell, which runs the notebooks, cannot take one.
+// Which chart files the notebooks may replace: only those they wrote. No package line: JShell, which
+// runs the notebooks, cannot take one.
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
 /**
  * A file is only ever replaced by a chart when a notebook made it. For the page that is its first
@@ -19,8 +16,8 @@ import java.nio.file.StandardOpenOption;
  * does, so a fresh clone, which has the PNGs without their ignored pages, redraws them. Anything
  * else of the same name stops the notebook.
  *
- * <p>A page is written whole or not at all ({@link #writeWhole}): a full disk leaves the page as it
- * was, never cut. A page an older run left cut (an empty file, or one that ends inside the mark)
+ * <p>A page is written whole or not at all (lib/tools/AtomicWrite): a full disk leaves the page as
+ * it was, never cut. A page an older run left cut (an empty file, or one that ends inside the mark)
  * holds nothing anyone could lose, so it is redrawn rather than blocking every later chart.
  */
 final class ChartFiles {
@@ -56,40 +53,6 @@ final class ChartFiles {
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
             byte[] start = in.readNBytes(mark.length + 1);
             return start.length <= mark.length && java.util.Arrays.equals(start, 0, start.length, mark, 0, start.length);
-        }
-    }
-
-    /** What writes a page's bytes; it may fail half-way, as a full disk makes a write fail. */
-    interface PageWriter {
-        void writeTo(OutputStream out) throws IOException;
-    }
-
-    /** Writes {@code text} into {@code file} whole or not at all (see {@link #writeWhole(Path, PageWriter)}). */
-    static void writeWhole(Path file, String text) throws IOException {
-        writeWhole(file, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    /**
-     * Writes {@code file} through a partial file beside it, renamed over it once whole: when the
-     * writer fails (a full disk), the partial file is removed and {@code file} is as it was. A
-     * partial file an earlier run left is removed first when it is one of ours ({@link #cutShort},
-     * or one that carries the mark); anything else of that name is left alone, with an IOException.
-     */
-    static void writeWhole(Path file, PageWriter writer) throws IOException {
-        Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
-        if (Files.exists(partial, LinkOption.NOFOLLOW_LINKS)) {
-            if (!cutShort(partial) && !(Files.isRegularFile(partial, LinkOption.NOFOLLOW_LINKS) && firstLine(partial).equals(PAGE_MARK))) {
-                throw new IOException(partial + " exists and was not written by a notebook; left it alone (move it away to draw this chart)");
-            }
-            Files.delete(partial);
-        }
-        try {
-            try (OutputStream out = Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                writer.writeTo(out);
-            }
-            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(partial);
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import lib.tools.AtomicWrite;
 import lib.tools.Chromium;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
@@ -406,7 +407,7 @@ final class Report {
             Path page = charts.resolve(name + ".html");
             Path png = charts.resolve(name + ".png");
             refuseForeign(page, png);
-            ChartFiles.writeWhole(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
+            AtomicWrite.write(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
             Optional<Path> chromium = Chromium.find();
             if (chromium.isEmpty()) {
                 System.out.println("chart: " + page + " (PNG skipped: no Chromium here; setup/setup-chromium installs it)");

@@ -1,8 +1,7 @@
 //JAVA 25+
-//DEPS tech.tablesaw:tablesaw-core:0.44.4 tech.tablesaw:tablesaw-jsplot:0.44.4 org.webjars.npm:plotly.js-dist:3.0.1 org.apache.commons:commons-csv:1.14.1 org.slf4j:slf4j-nop:2.0.17
 // The shared code, which JShell declares from the last file back (report/Notebooks.java says why):
 //SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../report/ArticleFigures.java ../report/FioBesideResults.java ../report/VersusGoPairs.java ../report/AnswerResults.java ../report/ResultsFolder.java ../report/MemoryWall.java ../report/MachineDescription.java ../report/StudyResults.java ../report/PageText.java ChartImage.java
-//DEPS ../lib/harness/Machine.java ../lib/harness/Stats.java ../lib/tools/Chromium.java
+//DEPS ../lib/tools/ForNotebooks.java
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).

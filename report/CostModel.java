@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lib.tools.AtomicWrite;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import lib.cli.Quote;
@@ -132,14 +133,7 @@ public final class CostModel {
                 if (Files.exists(csv) && !Files.readString(csv).startsWith(HEADER + "\n")) {
                     throw new UserMistakeException(Quote.name(csv) + " is not a model.csv: it is left as it is");
                 }
-                // A model is recomputed whole: written beside, then moved over, so a failed write leaves the old one.
-                Path written = Files.createTempFile(csv.toAbsolutePath().getParent(), "." + csv.getFileName(), ".partial");
-                try {
-                    Files.writeString(written, HEADER + "\n" + String.join("\n", rows) + "\n");
-                    Files.move(written, csv, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-                } finally {
-                    Files.deleteIfExists(written);
-                }
+                AtomicWrite.write(csv, HEADER + "\n" + String.join("\n", rows) + "\n"); // a model is recomputed whole
             }
         } catch (UserMistakeException | StudyResults.NotResultsException e) {
             System.err.println("CostModel: " + e.getMessage());

@@ -1,9 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-// The notebooks' own dependencies (notebooks/*.jsh), so that they run here as they run alone, and the lib/ classes
-// their //DEPS line builds (javac -implicit:class lists them; a missing one fails the build, never a chart)
-//DEPS tech.tablesaw:tablesaw-core:0.44.4 tech.tablesaw:tablesaw-jsplot:0.44.4 org.webjars.npm:plotly.js-dist:3.0.1 org.apache.commons:commons-csv:1.14.1 org.slf4j:slf4j-nop:2.0.17
-//SOURCES ../lib/harness/Machine.java ../lib/harness/Stats.java ../lib/tools/ChildProcess.java ../lib/tools/Chromium.java ../lib/harness/AvailableMemory.java ../lib/cli/Sizes.java ../lib/cli/UserMistakeException.java
+// What a notebook has on its class path (lib/tools/ForNotebooks.java), so that the notebooks run here as they run alone
+//DEPS ../lib/tools/ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
@@ -37,10 +35,9 @@ import jdk.jshell.SourceCodeAnalysis;
  *
  * <p>A notebook's header, read here too: its {@code //SOURCES} line names the shared code, which
  * JBang hands to JShell from the last file back, and each class must be declared before one that
- * uses it, so Report, which uses them all, is named first and loaded last. The packaged lib/
- * classes it needs ({@code lib/harness/Machine} names the machines, {@code lib/harness/Stats} has
- * the one median, {@code lib/tools/Chromium} draws the PNGs) are built onto the class path by its {@code //DEPS} line, since JShell cannot take
- * a package line. Its {@code //RUNTIME_OPTIONS} allow Tablesaw's class scanner its
+ * uses it, so Report, which uses them all, is named first and loaded last. Its {@code //DEPS} line
+ * names lib/tools/ForNotebooks.java, which brings Tablesaw and the packaged lib/ classes that
+ * shared code calls onto the class path. Its {@code //RUNTIME_OPTIONS} allow Tablesaw's class scanner its
  * {@code sun.misc.Unsafe}, resolve no incubator module (the notebooks use none), and keep JShell's
  * preferences store from logging (notebooks/logging.properties).
  *

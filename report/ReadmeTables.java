@@ -42,6 +42,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.tools.AtomicWrite;
 
 /**
  * Keeps the tables of README.md, results/README.md and the docs that hold tables equal to what the committed CSVs give.
@@ -166,7 +167,7 @@ public final class ReadmeTables {
                 if (check) {
                     differences.forEach(err::println);
                 } else if (!differences.isEmpty()) {
-                    replace(document, regenerate(document.toString(), text, source));
+                    AtomicWrite.write(document, regenerate(document.toString(), text, source));
                     out.println(document + ": " + differences.size() + " block(s) rewritten from " + results);
                 }
             }
@@ -262,31 +263,6 @@ public final class ReadmeTables {
             return markdown.endsWith("\n") ? markdown : markdown + "\n";
         } catch (UserMistakeException e) {
             throw new UserMistakeException(block.document() + ":" + block.line() + ": block " + block.name() + ": " + e.getMessage());
-        }
-    }
-
-    /**
-     * Writes beside the document and moves over it, so an interrupted run leaves the old file whole.
-     * A symlinked document is rewritten where its link points (the link stays a link), and the new
-     * file keeps the old one's permissions (a temporary file is made private, 0600).
-     */
-    private static void replace(Path document, String text) throws IOException {
-        Path target = document.toRealPath();
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".partial");
-        try {
-            Files.writeString(temporary, text);
-            try {
-                Files.setPosixFilePermissions(temporary, Files.getPosixFilePermissions(target));
-            } catch (UnsupportedOperationException notPosix) {
-                // a file system without POSIX permissions has none to keep
-            }
-            try {
-                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
         }
     }
 

@@ -37,6 +37,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.cli.Sizes;
 import lib.harness.Stats;
+import lib.tools.AtomicWrite;
 
 /**
  * One machine's report on one page: {@code results/MACHINE/index.html}, written from the CSVs, the
@@ -96,14 +97,10 @@ public final class StudyReport {
             throw new IllegalArgumentException(index + " exists and was not written by this report; left it alone");
         }
         String page = new StudyReport(folder).page();
-        Path partial = folder.resolve(".index.html.partial");
         try {
-            Files.writeString(partial, page, StandardCharsets.UTF_8);
-            Files.move(partial, index, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            AtomicWrite.write(index, page);
         } catch (IOException e) {
             throw lib.cli.IoMessage.naming(index, e); // a full disk's message names no file
-        } finally {
-            Files.deleteIfExists(partial);
         }
         return index;
     }

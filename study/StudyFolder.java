@@ -15,6 +15,7 @@ import lib.cli.IoMessage;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.harness.Machine;
+import lib.tools.AtomicWrite;
 
 /** The study's machine folder: its description, and what it already holds. */
 final class StudyFolder {
@@ -30,7 +31,6 @@ final class StudyFolder {
         study.studiedBytes = fileBytes;
         checkMachineDescription(study);
         Path json = study.folder.resolve("machine.json");
-        Path partial = study.folder.resolve(".machine.json.partial-" + ProcessHandle.current().pid());
         List<String> trial = StudyResults.trialReasons(false, fileBytes, study.depth.runs(study.runOptions), study.runOptions.warmup() == 0);
         try {
             Map<String, Object> description = new LinkedHashMap<>(Machine.current().description(study.file, java.time.Instant.now(), !trial.isEmpty()));
@@ -38,13 +38,9 @@ final class StudyFolder {
                 description.put(MachineDescription.NOT_ON_THIS_CPU, study.notOnThisCpu.entrySet().stream()
                         .map(chapter -> chapter.getKey() + ": " + chapter.getValue()).collect(Collectors.joining("; ")));
             }
-            Files.writeString(partial, Machine.json(description),
-                    java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
-            Files.move(partial, json, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            AtomicWrite.write(json, Machine.json(description));
         } catch (IOException e) {
             throw IoMessage.naming(json, e); // a full disk's message names no file
-        } finally {
-            Files.deleteIfExists(partial);
         }
         if (!trial.isEmpty() && study.notOnThisCpu.isEmpty()) { // said once, not again when machine.json is written anew
             System.err.println("study: a trial (" + String.join(", ", trial) + "): machine.json and the report say so");

@@ -22,8 +22,8 @@ import tech.tablesaw.plotly.components.Layout;
 import tech.tablesaw.plotly.traces.BarTrace;
 
 /**
- * A chart's page is whole or absent: a write that fails half-way (a full disk) leaves no partial
- * page and no page cut short, and a page an older run left cut does not stop later charts.
+ * A chart replaces only what a notebook drew, and a page an older run left cut does not stop later
+ * charts (the page itself is written whole: tests/lib/AtomicWriteTest.java).
  */
 class ChartFilesTest {
 
@@ -57,26 +57,6 @@ class ChartFilesTest {
     }
 
     @Test
-    void aWriteThatFailsHalfWayLeavesThePageAsItWasAndNoPartialFile(@TempDir Path dir) throws IOException {
-        Path page = dir.resolve("scoreboard.html");
-        IOException full = assertThrows(IOException.class, () -> ChartFiles.writeWhole(page, out -> {
-            out.write((ChartFiles.PAGE_MARK + "\n<html>").getBytes(StandardCharsets.UTF_8));
-            throw new IOException("No space left on device");
-        }));
-        assertEquals("No space left on device", full.getMessage());
-        assertEquals(List.of(), filesIn(dir), "neither the page nor a partial file is left");
-
-        String whole = ChartFiles.PAGE_MARK + "\n<html>the older chart</html>\n";
-        Files.writeString(page, whole);
-        assertThrows(IOException.class, () -> ChartFiles.writeWhole(page, out -> {
-            out.write(ChartFiles.PAGE_MARK.getBytes(StandardCharsets.UTF_8));
-            throw new IOException("No space left on device");
-        }));
-        assertEquals(whole, Files.readString(page), "the older page is kept whole");
-        assertEquals(List.of(page), filesIn(dir));
-    }
-
-    @Test
     void aPageAnOlderRunLeftCutIsRedrawn(@TempDir Path dir) throws IOException {
         for (String cut : List.of("", ChartFiles.PAGE_MARK.substring(0, 20))) {
             Path charts = Files.createDirectories(dir.resolve("charts-" + cut.length()));
@@ -88,19 +68,6 @@ class ChartFilesTest {
             assertTrue(drawn.startsWith(ChartFiles.PAGE_MARK) && drawn.strip().endsWith("</html>"), "redrawn whole");
             assertEquals(List.of(page), filesIn(charts));
         }
-    }
-
-    @Test
-    void aPartialFileAnEarlierRunLeftIsReplacedAndOneOfAnyoneElsesIsNot(@TempDir Path dir) throws IOException {
-        Path page = dir.resolve("scoreboard.html"), partial = dir.resolve(".scoreboard.html.partial");
-        Files.writeString(partial, ChartFiles.PAGE_MARK + "\n<html>cut");
-        ChartFiles.writeWhole(page, ChartFiles.PAGE_MARK + "\n<html></html>\n");
-        assertEquals(List.of(page), filesIn(dir));
-
-        Files.writeString(partial, "someone's notes");
-        IOException refused = assertThrows(IOException.class, () -> ChartFiles.writeWhole(page, "anything"));
-        assertTrue(refused.getMessage().contains("left it alone"), refused.getMessage());
-        assertEquals("someone's notes", Files.readString(partial));
     }
 
     @Test

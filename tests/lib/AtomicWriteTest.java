@@ -1,0 +1,55 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
+import lib.tools.AtomicWrite;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** lib/tools/AtomicWrite: a file is written whole or not at all, keeps its permissions, and a link stays a link. */
+class AtomicWriteTest {
+
+    @Test
+    void aWriteThatFailsHalfWayLeavesTheFileAsItWasAndNoPartialFile(@TempDir Path dir) throws IOException {
+        Path page = dir.resolve("scoreboard.html");
+        IOException full = assertThrows(IOException.class, () -> AtomicWrite.write(page, out -> {
+            out.write("<html>".getBytes(StandardCharsets.UTF_8));
+            throw new IOException("No space left on device");
+        }));
+        assertEquals("No space left on device", full.getMessage());
+        assertEquals(List.of(), filesIn(dir), "neither the file nor a partial file is left");
+
+        Files.writeString(page, "the older chart");
+        assertThrows(IOException.class, () -> AtomicWrite.write(page, out -> {
+            out.write('<');
+            throw new IOException("No space left on device");
+        }));
+        assertEquals("the older chart", Files.readString(page), "the older file is kept whole");
+        assertEquals(List.of(page), filesIn(dir));
+    }
+
+    @Test
+    void aRewrittenFileKeepsItsModeAndALinkStaysALink(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("README.md"), "old");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+        Path link = Files.createSymbolicLink(dir.resolve("link.md"), file.getFileName());
+        AtomicWrite.write(link, "new");
+        assertTrue(Files.isSymbolicLink(link), "the link is still a link");
+        assertEquals("new", Files.readString(file));
+        assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        assertEquals(List.of(file, link), filesIn(dir));
+    }
+
+    private static List<Path> filesIn(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.sorted().toList();
+        }
+    }
+}
