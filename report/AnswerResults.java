@@ -44,7 +44,7 @@ final class AnswerResults {
 
         /** The newest row of each chapter and Go variant (a rerun appends rows), in the order of the newest. */
         List<Answer> newestOfEach() {
-            return StudyResults.newestOfEach(rows, Answer::chapter);
+            return ResultsFolder.newestOfEach(rows, Answer::chapter);
         }
     }
 

@@ -39,7 +39,7 @@ final class ReadmeBlocks {
     static String scoreboard(ReadmeResults results, ReadmeTables.Block block) {
         List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scoreboard.csv").stream()
                 .filter(row -> row.cache().equals("warm") && asFound(row)).toList();
-        rows = StudyResults.newestOfEach(rows, StudyResults.Row::chapter);
+        rows = ResultsFolder.newestOfEach(rows, StudyResults.Row::chapter);
         double chapterOne = rows.stream().filter(row -> number(row) == 1).mapToDouble(StudyResults.Row::mbps).findFirst().orElse(Double.NaN);
         boolean mapped = rows.stream().anyMatch(row -> row.pmdMappedPercent() != null);
         MarkdownTable table = mapped ? new MarkdownTable("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "PMD-mapped", "the article (Go), MB/s")
@@ -63,7 +63,7 @@ final class ReadmeBlocks {
         String machine = block.parameter("machine");
         String chapter = block.parameter("chapter");
         List<String> parts = new ArrayList<>();
-        StudyResults.newestOfEach(results.rows(machine, "scoreboard.csv").stream()
+        ResultsFolder.newestOfEach(results.rows(machine, "scoreboard.csv").stream()
                 .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && asFound(row)).toList(), StudyResults.Row::chapter)
                 .forEach(row -> parts.add(seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s" + workers(row)
                         + (row.pmdMappedPercent() == null ? "" : ", " + percent(row.pmdMappedPercent()) + " PMD-mapped")
@@ -127,7 +127,7 @@ final class ReadmeBlocks {
         List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scaling.csv");
         MarkdownTable table = new MarkdownTable("chapter", "1 worker", "best", "at", "Go: 1 worker", "Go: best", "at");
         for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
-            List<StudyResults.Row> sweep = StudyResults.newestOfEach(rows.stream().filter(row -> row.chapter().equals(chapter)).toList(), StudyResults.Row::workers);
+            List<StudyResults.Row> sweep = ResultsFolder.newestOfEach(rows.stream().filter(row -> row.chapter().equals(chapter)).toList(), StudyResults.Row::workers);
             Optional<StudyResults.Row> one = sweep.stream().filter(row -> row.workers() == 1).findFirst();
             StudyResults.Row best = sweep.stream().max(Comparator.comparingDouble(StudyResults.Row::mbps)).orElseThrow();
             Optional<ArticleFigures.ArticleRow> article = results.article("scaling", chapter);
@@ -143,7 +143,7 @@ final class ReadmeBlocks {
         String machine = block.parameter("machine");
         List<StudyResults.Row> warm = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
         MarkdownTable table = new MarkdownTable("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
-        for (StudyResults.Row row : StudyResults.newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
+        for (StudyResults.Row row : ResultsFolder.newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
             table.row(chapterLink(row.chapter()),
                     warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> mbps(w.mbps())).orElse("–"),
                     mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> mbps(article.coldMbps())).orElse("–"));

@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -154,9 +155,23 @@ final class ResultsFolder {
         }
         leftOut.forEach((reason, chapters) -> notes.add("left out " + chapters.size() + " row" + (chapters.size() == 1 ? "" : "s")
                 + " of " + csv(table) + ": " + reason + " (" + String.join(", ", new LinkedHashSet<>(chapters)) + ")"));
-        List<StudyResults.Row> rows = (newestOnly ? StudyResults.newestOfEach(kept, row -> row.measures(table)) : kept).stream()
+        List<StudyResults.Row> rows = (newestOnly ? newestOfEach(kept, row -> row.measures(table)) : kept).stream()
                 .sorted(Comparator.comparingLong(StudyResults.Row::line)).toList();
         return new Selection(rows, notes);
+    }
+
+    /**
+     * The newest of each: the last row of each {@code key}, for a rerun appends rows rather than
+     * replacing them, in the order of those newest rows.
+     */
+    static <T, K> List<T> newestOfEach(List<T> rows, Function<T, K> key) {
+        Map<K, T> newest = new LinkedHashMap<>();
+        for (T row : rows) {
+            K of = key.apply(row);
+            newest.remove(of); // re-inserted, so that the rows keep the order of the newest
+            newest.put(of, row);
+        }
+        return List.copyOf(newest.values());
     }
 
     /** Why this study's figures are a trial's ({@link StudyResults#trialReasons}), from {@code rows}. */

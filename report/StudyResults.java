@@ -28,7 +28,6 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.commons.csv.CSVFormat;
@@ -89,20 +88,6 @@ final class StudyResults {
             BILL.stream()).collect(Collectors.toUnmodifiableSet());
 
     private StudyResults() {}
-
-    /**
-     * The newest of each: the last row of each {@code key}, for a rerun appends rows rather than
-     * replacing them, in the order of those newest rows.
-     */
-    static <T, K> List<T> newestOfEach(List<T> rows, Function<T, K> key) {
-        Map<K, T> newest = new LinkedHashMap<>();
-        for (T row : rows) {
-            K of = key.apply(row);
-            newest.remove(of); // re-inserted, so that the rows keep the order of the newest
-            newest.put(of, row);
-        }
-        return List.copyOf(newest.values());
-    }
 
     // ---------------------------------------------------------------------------------------------
     // One row, and one file of them
