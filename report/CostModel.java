@@ -33,16 +33,17 @@ import lib.cli.UserMistakeException;
  *
  * <pre>
  *   one core  = [ G × (calls × c_call + faults × c_fault + wakeUps × c_wake)
- *                 + G × copied × c_copy(1 thread) + (B − G × copied) × c_scan(1 thread) ] / W
+ *                 + G × copied × (c_copy(1 thread) + c_scan_in_cache)
+ *                 + (B − G × copied) × c_scan(1 thread) ] / W
  *   memory    = (B − G × copied) × c_scan(all threads)     every byte not copied is scanned from memory
  *   copy      = G × copied × c_copy(all threads)            the page cache's copy, shared by the workers
  *   device    = G × device × c_device(8 in flight, or 1 with one worker)
  *   predicted = the largest of the four; "bound" names it (for one core, its largest term)
  * </pre>
  *
- * A byte that is copied is scanned in the CPU's cache, so it costs its copy only. c_scan and c_copy
- * are the walls ({@code wall.csv}: WallMemoryRead, WallPageCacheCopy), the others
- * {@code yardsticks/UnitCosts.java}'s ({@code costs.csv}). The model knows no chapter's kernel: it
+ * A byte that is copied is then scanned where the copy left it, in the CPU's cache: its copy plus a
+ * scan in the cache. c_scan and c_copy are the walls ({@code wall.csv}: WallMemoryRead,
+ * WallPageCacheCopy), the others {@code yardsticks/UnitCosts.java}'s ({@code costs.csv}). The model knows no chapter's kernel: it
  * prices every scan at the 256-bit kernel's speed, so a chapter that scans a byte at a time, or
  * calls a method per byte, takes longer than it says, and that gap is what the chapter's lesson is.
  *
@@ -58,7 +59,7 @@ public final class CostModel {
     static final double GIB = 1L << 30;
 
     /** The machine's unit costs, in nanoseconds (per event, or per byte). */
-    record Costs(double call, double fault, double wake, double deviceOneInFlight, double deviceDeep,
+    record Costs(double call, double fault, double wake, double scanInCache, double deviceOneInFlight, double deviceDeep,
                      double scanOneThread, double scanAllThreads, double copyOneThread, double copyAllThreads) {}
 
     /** A prediction: seconds, and the term that bounds it. */
@@ -153,6 +154,7 @@ public final class CostModel {
         oneCore.put("faults", gib * bill(row, "minor_faults_per_gib") * c.fault() / workers);
         oneCore.put("wake-ups", gib * bill(row, "voluntary_switches_per_gib") * c.wake() / workers);
         oneCore.put("copy", copied * c.copyOneThread() / workers);
+        oneCore.put("scan in cache", copied * c.scanInCache() / workers);
         oneCore.put("scan", scanned * c.scanOneThread() / workers);
         double core = oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
         String coreBound = oneCore.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
@@ -191,6 +193,7 @@ public final class CostModel {
         }
         List<StudyResults.Row> walls = StudyResults.readEveryRow(folder.resolve("wall.csv")).rows();
         return new Costs(need(cost, "read_call", costs), need(cost, "minor_fault", costs), need(cost, "wake_up", costs),
+                need(cost, "scan_in_cache", costs),
                 cost.getOrDefault("device_byte_qd1", Double.NaN), cost.getOrDefault("device_byte_deep", Double.NaN),
                 nanosPerByte(walls, "WallMemoryRead", false), nanosPerByte(walls, "WallMemoryRead", true),
                 nanosPerByte(walls, "WallPageCacheCopy", false), nanosPerByte(walls, "WallPageCacheCopy", true));

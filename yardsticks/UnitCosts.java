@@ -1,6 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 //SOURCES ../lib/**/*.java
+//SOURCES ../variants/V13PreadVector.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -29,6 +30,7 @@ import lib.cli.UserMistakeException;
 import lib.counters.KernelBill;
 import lib.counters.KernelCounters;
 import lib.harness.Machine;
+import lib.harness.OutputCheck;
 import lib.harness.PageCache;
 import lib.harness.ResultsCsv;
 import lib.harness.Stats;
@@ -42,8 +44,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * The machine's unit costs for the events a chapter's bill counts: what one read call, one page
- * fault, one thread's wake-up and one byte from the device cost here. With the walls (the cost of a
- * byte scanned from memory and of a byte copied out of the page cache, on one thread and on all),
+ * fault, one thread's wake-up, one byte scanned in the CPU's cache and one byte from the device
+ * cost here. With the walls (the cost of a byte scanned from memory and of a byte copied out of the
+ * page cache, on one thread and on all),
  * they are what {@code report/CostModel.java} adds up to predict a chapter's time from its bill.
  * Each comes from its own micro-measurement, never from a chapter's time:
  *
@@ -55,6 +58,9 @@ import picocli.CommandLine.Parameters;
  *       holds the file now (its folios decide how many pages one fault maps).
  *   <li>{@code wake_up}: two threads handing a turn to each other ({@code LockSupport}): half a
  *       round trip, the cost behind a voluntary context switch.
+ *   <li>{@code scan_in_cache}: chapter 13's 256-bit kernel over a buffer of one chunk (1 MiB), again
+ *       and again, so the buffer stays in the CPU's cache: what a reading chapter pays per byte to
+ *       scan what it has just copied, on one thread.
  *   <li>{@code device_byte_qd1} and {@code device_byte_deep}: O_DIRECT reads of 1 MiB from the
  *       disk, one in flight, then eight at once (a thread each), per byte.
  * </ul>
@@ -69,7 +75,7 @@ import picocli.CommandLine.Parameters;
  * </pre>
  */
 @Command(name = "UnitCosts", mixinStandardHelpOptions = true, versionProvider = lib.harness.ProjectVersion.class,
-        description = "Measures what one read call, one page fault, one wake-up and one byte from the device cost on this machine.")
+        description = "Measures what one read call, one page fault, one wake-up, one byte scanned in the cache and one byte from the device cost on this machine.")
 public class UnitCosts implements Callable<Integer> {
 
     /** The header of costs.csv: one row per cost and sitting. */
@@ -80,6 +86,8 @@ public class UnitCosts implements Callable<Integer> {
     static final int HAND_OVERS_PER_ROUND = 20_000;
     static final long DEVICE_BYTES = 256L << 20, DEVICE_READ_BYTES = 1 << 20;
     static final int DEEP_QUEUE = 8;
+    static final long CHUNK_BYTES = lib.chapter.ChunkedSearch.DEFAULT_CHUNK_BYTES;
+    static final int WARM_UP_SCANS = 2_000, SCANS_PER_ROUND = 2_000;
 
     @Parameters(index = "0", paramLabel = "FILE", converter = PathConverter.class,
             description = "A haystack (its first 256 MiB are read); it is cached first if it is not.")
@@ -110,6 +118,7 @@ public class UnitCosts implements Callable<Integer> {
             new Cost("read_call", "ns", UnitCosts::readCallNanos),
             new Cost("minor_fault", "ns", UnitCosts::faultNanos),
             new Cost("wake_up", "ns", file -> wakeUpNanos()),
+            new Cost("scan_in_cache", "ns", file -> scanInCacheNanosPerByte()),
             new Cost("device_byte_qd1", "ns", file -> deviceNanosPerByte(file, 1)),
             new Cost("device_byte_deep", "ns", file -> deviceNanosPerByte(file, DEEP_QUEUE)));
 
@@ -130,8 +139,11 @@ public class UnitCosts implements Callable<Integer> {
         if (!Files.isRegularFile(file) || !Haystack.endsWithNeedle(file)) {
             throw new UserMistakeException(Quote.name(file) + " is not a haystack (a chapter makes one: --size 1g)");
         }
-        if (csv != null) {
-            ResultsCsv.checkWritable(csv, file);
+        if (csv != null) { // a costs.csv of an earlier sitting is appended to; any other file is left alone
+            OutputCheck.requireWritable("--csv", csv);
+            if (Files.exists(csv) && Files.size(csv) > 0 && !HEADER.equals(ResultsCsv.firstLine(csv))) {
+                throw new UserMistakeException(Quote.name(csv) + " is not a costs.csv (its header is not " + HEADER + "): left it alone");
+            }
         }
         PageCache.warmUnlessCached(file);
         String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), machine = Machine.current().name();
@@ -229,6 +241,26 @@ public class UnitCosts implements Callable<Integer> {
         long elapsed = System.nanoTime() - started;
         other.join();
         return (double) elapsed / (2.0 * HAND_OVERS_PER_ROUND);
+    }
+
+    /** Chapter 13's 256-bit kernel over one chunk of zeros, held in the CPU's cache by scanning it again and again: ns per byte. */
+    static double scanInCacheNanosPerByte() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment chunk = arena.allocate(CHUNK_BYTES, 64); // zeroed: the kernel reads every byte
+            long found = 0;
+            for (int i = 0; i < WARM_UP_SCANS; i++) { // the JIT compiles the kernel first
+                found += V13PreadVector.firstNonZeroWord256(chunk, 0, CHUNK_BYTES);
+            }
+            long started = System.nanoTime();
+            for (int i = 0; i < SCANS_PER_ROUND; i++) {
+                found += V13PreadVector.firstNonZeroWord256(chunk, 0, CHUNK_BYTES);
+            }
+            long elapsed = System.nanoTime() - started;
+            if (found != (long) (WARM_UP_SCANS + SCANS_PER_ROUND) * V13PreadVector.NOT_FOUND) {
+                throw new IllegalStateException("the kernel found a non-zero word in a buffer of zeros");
+            }
+            return (double) elapsed / ((double) SCANS_PER_ROUND * CHUNK_BYTES);
+        }
     }
 
     /** The file's first 256 MiB (or all of a smaller one's whole MiBs) read around the page cache in 1 MiB O_DIRECT reads, {@code inFlight} threads at once: ns per byte. */

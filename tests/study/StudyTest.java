@@ -325,7 +325,7 @@ class StudyTest {
 
         // the unit costs beside the walls, and the cost model from them, the walls and the scoreboard
         List<String> costs = rows(folder.resolve("costs.csv")).stream().map(row -> row.get("cost")).toList();
-        assertTrue(costs.containsAll(List.of("read_call", "minor_fault", "wake_up")), costs + "\n" + result);
+        assertTrue(costs.containsAll(List.of("read_call", "minor_fault", "wake_up", "scan_in_cache")), costs + "\n" + result);
         assertTrue(rows(folder.resolve("model.csv")).stream().anyMatch(row -> row.get("chapter").equals("V13PreadVector")
                 && Double.parseDouble(row.get("predicted_s")) > 0), result.toString());
     }

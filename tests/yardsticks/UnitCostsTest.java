@@ -1,3 +1,4 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ class UnitCostsTest {
         assertPositive(UnitCosts.readCallNanos(haystack), "read call");
         assertPositive(UnitCosts.faultNanos(haystack), "fault");
         assertPositive(UnitCosts.wakeUpNanos(), "wake-up");
+        assertPositive(UnitCosts.scanInCacheNanosPerByte(), "scan in cache");
         if (Native.fileSystemMagic(haystack) != Native.TMPFS_MAGIC && Native.fileSystemMagic(haystack) != Native.RAMFS_MAGIC) {
             assertPositive(UnitCosts.deviceNanosPerByte(haystack, 1), "device, one read in flight");
             assertPositive(UnitCosts.deviceNanosPerByte(haystack, UnitCosts.DEEP_QUEUE), "device, eight in flight");
@@ -38,6 +40,30 @@ class UnitCostsTest {
         lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class, command::call);
         assertTrue(refused.getMessage().contains("is not a haystack"), refused.getMessage());
         assertTrue(Files.notExists(csv));
+    }
+
+    @Test
+    void aSecondSittingAppendsToItsCostsCsvAndAForeignCsvIsLeftAlone() throws Exception {
+        Path haystack = folder.resolve("small.bin");
+        Haystack.create(haystack, 16L << 20, System.err);
+        Path csv = folder.resolve("costs.csv");
+        for (int sitting = 1; sitting <= 2; sitting++) {
+            UnitCosts command = new UnitCosts();
+            command.file = haystack;
+            command.rounds = 1;
+            command.csv = csv;
+            command.call();
+            long rowsOfScanInCache = Files.readAllLines(csv).stream().filter(line -> line.contains(",scan_in_cache,")).count();
+            assertEquals(sitting, rowsOfScanInCache, "after sitting " + sitting);
+        }
+        Path foreign = Files.writeString(folder.resolve("other.csv"), "name,value\nx,1\n");
+        UnitCosts command = new UnitCosts();
+        command.file = haystack;
+        command.rounds = 1;
+        command.csv = foreign;
+        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class, command::call);
+        assertTrue(refused.getMessage().contains("is not a costs.csv"), refused.getMessage());
+        assertEquals("name,value\nx,1\n", Files.readString(foreign));
     }
 
     private static void assertPositive(double value, String what) {
