@@ -52,7 +52,8 @@ import lib.harness.Stats;
  * column of the bill) that count, and {@code @all} at the end the median of
  * every matching row, for a sitting of several processes (its spread, too, without the extremes from five rows on). {@code versus-go:N} is pair N's Java ÷ Go,
  * {@code answer:CHAPTER.s} a one-shot's seconds, {@code model:CHAPTER;page_cache=huge} the cost
- * model's predicted time over the measured one, and a plain number is itself. Each figure carries
+ * model's predicted time over the measured one ({@code .workers_to_wall}: the workers at which it
+ * meets the shared wall), and a plain number is itself. Each figure carries
  * its spread: the runs of its row less the fastest and the slowest (with five runs or more), a
  * pair's rounds, or a sitting's processes (less the slowest and the fastest from five on). {@code A > k × B} holds only when A's low end beats k
  * times B's high end, {@code <} the other way round, so no rerun within the rounds' own spread can
@@ -228,7 +229,9 @@ public final class CheckBook {
                     .findFirst().orElseThrow(() -> new MissingFigure("no pair " + number + " in " + csv + " of " + machine));
         }
         if (table.equals("model")) {
-            return modelRatio(results.root().resolve(machine).resolve(csv), filters);
+            boolean workers = unsuffixed.endsWith(WORKERS_TO_WALL);
+            String[] rowFilters = (workers ? unsuffixed.substring(0, unsuffixed.length() - WORKERS_TO_WALL.length()) : unsuffixed).split(";");
+            return modelFigure(results.root().resolve(machine).resolve(csv), rowFilters, workers);
         }
         if (table.equals("answer")) {
             return AnswerResults.read(results.root().resolve(machine).resolve(csv)).newestOfEach().stream()
@@ -272,12 +275,15 @@ public final class CheckBook {
         };
     }
 
+    static final String WORKERS_TO_WALL = ".workers_to_wall";
+
     /**
      * A row of the cost model's model.csv: its predicted time over its measured one (1: the model
-     * is right; 0.5: the chapter took twice what its bill adds up to). The measured time carries the
-     * spread the model.csv does not keep, so the ratio is taken as it stands.
+     * is right; 0.5: the chapter took twice what its bill adds up to), or with {@code workersToWall}
+     * the workers at which the model has it meet the shared wall. The measured time carries the
+     * spread the model.csv does not keep, so the figure is taken as it stands.
      */
-    static Figure modelRatio(Path csv, String[] filters) {
+    static Figure modelFigure(Path csv, String[] filters, boolean workersToWall) {
         List<CostModel.ModelRow> rows;
         try {
             rows = CostModel.read(csv);
@@ -296,6 +302,12 @@ public final class CheckBook {
         }
         if (chosen == null) {
             throw new MissingFigure("no row " + Quote.name(String.join(";", filters)) + " in " + csv);
+        }
+        if (workersToWall) {
+            if (chosen.workersToWall() == null) {
+                throw new MissingFigure(csv + " has no workers_to_wall column (./jbang report/CostModel.java writes it)");
+            }
+            return new Figure(chosen.workersToWall(), chosen.workersToWall(), chosen.workersToWall(), " workers to the wall");
         }
         double ratio = chosen.predictedSeconds() / chosen.measuredSeconds();
         return new Figure(ratio, ratio, ratio, " (predicted ÷ measured)");

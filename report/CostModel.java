@@ -39,7 +39,12 @@ import lib.cli.UserMistakeException;
  *   copy      = G × copied × c_copy(all threads)            the page cache's copy, shared by the workers
  *   device    = G × device × c_device(8 in flight, or 1 with one worker)
  *   predicted = the largest of the four; "bound" names it (for one core, its largest term)
+ *   workers to the wall = one core's time with a single worker ÷ the largest shared term
  * </pre>
+ *
+ * The last is the model's answer to "how many workers would this chapter need to reach what the
+ * machine shares": past it, a worker more only waits on memory, the copy or the device. The walls
+ * are measured on this machine's threads, so it says how many of this machine's cores would.
  *
  * A byte that is copied is then scanned where the copy left it, in the CPU's cache: its copy plus a
  * scan in the cache. c_scan and c_copy are the walls ({@code wall.csv}: WallMemoryRead,
@@ -55,19 +60,21 @@ import lib.cli.UserMistakeException;
  */
 public final class CostModel {
 
-    static final String HEADER = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound";
+    static final String HEADER = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound,workers_to_wall";
+    /** The columns of model.csv before workers_to_wall: such a file is still read, and rewritten whole. */
+    static final String FIRST_COLUMNS = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound";
     static final double GIB = 1L << 30;
 
     /** The machine's unit costs, in nanoseconds (per event, or per byte). */
     record Costs(double call, double fault, double wake, double scanInCache, double deviceOneInFlight, double deviceDeep,
                      double scanOneThread, double scanAllThreads, double copyOneThread, double copyAllThreads) {}
 
-    /** A prediction: seconds, and the term that bounds it. */
-    record Prediction(double seconds, String bound) {}
+    /** A prediction: seconds, the term that bounds it, and the workers at which one core's time meets the largest shared term. */
+    record Prediction(double seconds, String bound, double workersToWall) {}
 
     /** One row of model.csv as read back, its times checked to be positive numbers. */
     record ModelRow(String chapter, String workers, String pageCache, String cache, double measuredSeconds, double predictedSeconds,
-                    String bound) {
+                    String bound, Double workersToWall) {
 
         /** The value of one of model.csv's columns that a row can be picked by; null for any other. */
         String column(String name) {
@@ -91,8 +98,12 @@ public final class CostModel {
                 if (!(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
                     throw new UserMistakeException(Quote.name(csv) + " line " + row.getRecordNumber() + ": a time that is not a positive number");
                 }
+                Double workersToWall = row.isMapped("workers_to_wall") ? Double.valueOf(row.get("workers_to_wall")) : null;
+                if (workersToWall != null && (!(workersToWall > 0) || workersToWall.isInfinite())) {
+                    throw new UserMistakeException(Quote.name(csv) + " line " + row.getRecordNumber() + ": workers_to_wall is not a positive number");
+                }
                 rows.add(new ModelRow(row.get("chapter"), row.get("workers"), row.get("page_cache"), row.get("cache"), measured, predicted,
-                        row.get("bound")));
+                        row.get("bound"), workersToWall));
             }
         } catch (IOException | IllegalArgumentException | IllegalStateException e) {
             throw new UserMistakeException(Quote.name(csv) + " does not read as a model.csv: " + e.getMessage());
@@ -121,17 +132,17 @@ public final class CostModel {
                         continue; // reads from the disk, and no device cost was measurable here (tmpfs)
                     }
                     Prediction prediction = predict(row, costs);
-                    System.out.printf(Locale.ROOT, "%-26s workers=%-2d %-6s %-4s measured %.3f s  predicted %.3f s  bound %-10s (%+.0f %%)%n",
-                            row.chapter(), row.workers(), row.pageCache(), row.cache(), row.meanSeconds(), prediction.seconds(),
-                            prediction.bound(), 100 * (prediction.seconds() / row.meanSeconds() - 1));
+                    System.out.printf(Locale.ROOT, "%-26s workers=%-2d %-6s %-4s measured %.3f s  predicted %.3f s  bound %-10s (%+.0f %%)"
+                                    + "  wall at %.1f workers%n", row.chapter(), row.workers(), row.pageCache(), row.cache(), row.meanSeconds(),
+                            prediction.seconds(), prediction.bound(), 100 * (prediction.seconds() / row.meanSeconds() - 1), prediction.workersToWall());
                     rows.add(String.join(",", row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(),
                             String.format(Locale.ROOT, "%.4f", row.meanSeconds()), String.format(Locale.ROOT, "%.4f", prediction.seconds()),
-                            prediction.bound()));
+                            prediction.bound(), String.format(Locale.ROOT, "%.2f", prediction.workersToWall())));
                 }
             }
             if (args.length == 3) {
                 Path csv = Path.of(args[2]);
-                if (Files.exists(csv) && !Files.readString(csv).startsWith(HEADER + "\n")) {
+                if (Files.exists(csv) && !Files.readString(csv).startsWith(FIRST_COLUMNS)) {
                     throw new UserMistakeException(Quote.name(csv) + " is not a model.csv: it is left as it is");
                 }
                 AtomicWrite.write(csv, HEADER + "\n" + String.join("\n", rows) + "\n"); // a model is recomputed whole
@@ -165,7 +176,8 @@ public final class CostModel {
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         terms.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
         Map.Entry<String, Double> largest = terms.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
-        return new Prediction(largest.getValue() / 1e9, largest.getKey());
+        double largestShared = terms.values().stream().skip(1).mapToDouble(Double::doubleValue).max().orElseThrow();
+        return new Prediction(largest.getValue() / 1e9, largest.getKey(), core * workers / largestShared);
     }
 
     private static double bill(StudyResults.Row row, String column) {

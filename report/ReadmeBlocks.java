@@ -241,12 +241,13 @@ final class ReadmeBlocks {
         if (!results.has(machine, "model.csv")) {
             throw new UserMistakeException("no " + Quote.name(file) + " (./jbang report/CostModel.java results/" + machine + " --csv " + file + ")");
         }
-        MarkdownTable table = new MarkdownTable("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound");
+        MarkdownTable table = new MarkdownTable("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound",
+                "wall at, workers");
         for (CostModel.ModelRow row : CostModel.read(file)) {
             table.row("`" + MarkdownTable.escape(row.chapter()) + "`", MarkdownTable.escape(row.workers()),
                     MarkdownTable.escape(row.pageCache()), MarkdownTable.escape(row.cache()), seconds(row.measuredSeconds()),
                     seconds(row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
-                    MarkdownTable.escape(row.bound()));
+                    MarkdownTable.escape(row.bound()), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
         }
         return table.markdown() + "\n" + source(block, "model.csv") + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
     }

@@ -32,6 +32,16 @@ class CostModelTest {
         CostModel.Prediction prediction = CostModel.predict(row, COSTS);
         assertEquals((1L << 30) * (2.0 + 0.25) / 2 / 1e9 + 1024 * 1.0 / 2 / 1e9, prediction.seconds(), 1e-12);
         assertEquals("core: copy", prediction.bound());
+        // one worker alone would take 2.25 s a GiB against the shared copy's 1.07: the wall is met at 2.25 workers
+        assertEquals(((1L << 30) * 2.25 + 1024) / ((1L << 30) * 1.0), prediction.workersToWall(), 1e-9);
+    }
+
+    @Test
+    void aModelCsvWrittenBeforeTheWorkersToTheWallIsStillRead() throws IOException {
+        Path csv = Files.writeString(folder.resolve("model.csv"), CostModel.FIRST_COLUMNS + "\nV13PreadVector,2,as-is,warm,0.1614,0.1400,core: copy\n");
+        CostModel.ModelRow row = CostModel.read(csv).getFirst();
+        assertEquals(0.1400, row.predictedSeconds(), 1e-12);
+        assertEquals(null, row.workersToWall());
     }
 
     @Test
