@@ -58,7 +58,11 @@ final class ReadmeBlocks {
                 + "MB/s the file's bytes over it; the article's figures are from its own machine.\n";
     }
 
-    /** One chapter's figures, for its section: warm, in 2 MiB folios where measured, cold where measured, and the article's. */
+    /**
+     * One chapter's figures, for its section: warm, in 2 MiB folios where measured, cold where
+     * measured, and the article's; with {@code model=MACHINE}, the bound the cost model names for it
+     * there (warm, as found).
+     */
     static String figure(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
         String chapter = block.parameter("chapter");
@@ -84,7 +88,29 @@ final class ReadmeBlocks {
         String article = results.article("scoreboard", chapter)
                 .map(row -> " The article (Go, on its machine): " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s.")
                 .orElse("");
-        return "Measured: " + String.join("; ", parts) + "." + article + "\n";
+        String model = block.parameters().get("model");
+        return "Measured: " + String.join("; ", parts) + "." + article + (model == null ? "" : modelLine(results, model, chapter)) + "\n";
+    }
+
+    /** How a bound reads in a sentence: "bound by one core's copy". */
+    private static final Map<String, String> BOUNDS = Map.of("core: copy", "one core's copy", "core: scan", "one core's scan",
+            "core: faults", "one core's faults", "core: calls", "one core's read calls", "core: wake-ups", "one core's wake-ups",
+            "core: scan in cache", "one core's scan in its cache", "memory", "memory, shared",
+            "page-cache copy", "the page cache's copy, shared", "device", "the device");
+
+    /** The cost model's line for a chapter, warm and as found, from {@code machine}'s model.csv. */
+    private static String modelLine(ReadmeResults results, String machine, String chapter) {
+        Path file = results.root().resolve(machine).resolve("model.csv");
+        if (!results.has(machine, "model.csv")) {
+            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang report/CostModel.java results/" + machine + " --csv " + file + ")");
+        }
+        return CostModel.read(file).stream()
+                .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("as-is") && row.cache().equals("warm"))
+                .reduce((first, last) -> last)
+                .map(row -> " Cost model on `" + machine + "`: bound by " + BOUNDS.getOrDefault(row.bound(), MarkdownTable.escape(row.bound()))
+                        + "; " + seconds(row.predictedSeconds()) + " s predicted, " + seconds(row.measuredSeconds()) + " s measured ("
+                        + String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()) + ").")
+                .orElse("");
     }
 
     /** The mapped chapters with the cache as found, in 4 KiB folios and in 2 MiB folios. */

@@ -174,6 +174,22 @@ class ReadmeTablesTest {
         assertTrue(rewritten.contains("| `m1` | 0.400 | 0.200 | 2.00 | 3 |"), rewritten);
     }
 
+    /** A chapter's figures with model=MACHINE name the bound the cost model gives it there, warm and as found; an unknown bound is escaped. */
+    @Test
+    void aChaptersFiguresNameTheBoundOfTheCostModelOnTheMachineGiven() throws IOException {
+        Path results = results(0.25);
+        Path other = Files.createDirectories(results.resolve("m2"));
+        Files.writeString(other.resolve("model.csv"), CostModel.HEADER + "\n"
+                + "V13PreadVector,2,as-is,cold,2.0000,1.0000,device,0.20\n"
+                + "V13PreadVector,2,as-is,warm,0.2000,0.1500,core: copy,2.40\n");
+        String page = "<!-- generated:figure chapter=V13PreadVector machine=m1 model=m2 -->\n<!-- /generated -->\n";
+        String rewritten = ReadmeTables.regenerate("book.md", page, source(results));
+        assertTrue(rewritten.contains("Cost model on `m2`: bound by one core's copy; 0.150 s predicted, 0.200 s measured (0.75)."), rewritten);
+
+        Files.writeString(other.resolve("model.csv"), CostModel.HEADER + "\n" + "V13PreadVector,2,as-is,warm,0.2000,0.1500,<b>x</b>,2.40\n");
+        assertTrue(ReadmeTables.regenerate("book.md", page, source(results)).contains("bound by &lt;b&gt;x&lt;/b&gt;;"));
+    }
+
     /** The Go pairs of every machine side by side: each pair's ratio with its rounds' range, a dash where a machine lacks it. */
     @Test
     void aGoTableAcrossMachinesShowsEachPairsRatioAndRange() throws IOException {
