@@ -1,10 +1,5 @@
-// A chart's PNG: is it whole, and is it one the notebooks drew? Used by Report (after each
-// screenshot) and by report/check-charts; it needs nothing but the JDK, so it also runs alone:
-//
-//   java notebooks/ChartImage.java CHART.png[@X,Y,WIDTH,HEIGHT] ...
-//
-// (X,Y,WIDTH,HEIGHT: the plot area in pixels, as the chart's page lays it out.) Prints one line
-// per PNG; exit status 0 when all are whole, 1 when one is not.
+// A chart's PNG: is it whole, and is it one the notebooks drew? Used after each screenshot
+// (ChromiumScreenshot) and before a PNG is replaced (Report).
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -25,40 +20,20 @@ final class ChartImage {
     static final String KEYWORD = "Software", MARK = "notebooks/Report.java chart";
 
     /**
-     * A blank block is a square of one colour at least this share of the region's shorter side.
-     * A plot's gridlines, bars and lines break its area into pieces far smaller (a gridline every
-     * 50 to 120 px on a 600 px chart), while Chromium paints in 256 px tiles: a tile it had not
-     * painted when the screenshot was taken is a square of about 256 px, over half a plot's height.
+     * A blank block is a square of one colour at least this share of the image's shorter side. A
+     * chart's gridlines, bars and lines break it into pieces far smaller (a gridline every 50 to
+     * 120 px on a 600 px chart), and its white margins are narrower; a screenshot taken before
+     * Chromium painted the plot (it paints in 256 px tiles) leaves a larger blank.
      */
-    static final double BLANK_SHARE_OF_PLOT = 0.45;
-    /** Without the plot area (a screenshot just taken), the whole image, with a larger bound. */
     static final double BLANK_SHARE_OF_IMAGE = 0.6;
 
     private ChartImage() {}
 
-    public static void main(String[] args) throws IOException {
-        int failed = 0;
-        for (String arg : args) {
-            int at = arg.lastIndexOf('@');
-            Path png = Path.of(at < 0 ? arg : arg.substring(0, at));
-            int[] plot = at < 0 ? null : Arrays.stream(arg.substring(at + 1).split(",")).mapToInt(ChartImage::pixels).toArray();
-            String problem = Files.isRegularFile(png) ? problem(png, plot) : "no such file";
-            System.out.println(problem == null ? "ok      " + png : "FAILED  " + png + ": " + problem);
-            failed += problem == null ? 0 : 1;
-        }
-        System.exit(failed == 0 ? 0 : 1);
-    }
-
-    private static int pixels(String number) {
-        return (int) Math.round(Double.parseDouble(number.strip()));
-    }
-
     /**
      * Why {@code png} is not a whole chart, or null when it is: it does not decode, or it holds a
-     * blank block, a square of one colour too large for a drawn plot (see {@link #BLANK_SHARE_OF_PLOT}).
-     * {@code plot} is the plot area {x, y, width, height}, or null to look at the whole image.
+     * blank block, a square of one colour too large for a drawn chart (see {@link #BLANK_SHARE_OF_IMAGE}).
      */
-    static String problem(Path png, int[] plot) {
+    static String problem(Path png) {
         BufferedImage image;
         try {
             image = ImageIO.read(png.toFile());
@@ -68,34 +43,25 @@ final class ChartImage {
         if (image == null) {
             return "not an image ImageIO can read";
         }
-        int x0 = 0, y0 = 0, width = image.getWidth(), height = image.getHeight();
-        double share = BLANK_SHARE_OF_IMAGE;
-        if (plot != null && plot.length == 4) {
-            x0 = Math.max(0, plot[0]);
-            y0 = Math.max(0, plot[1]);
-            width = Math.min(plot[2], image.getWidth() - x0);
-            height = Math.min(plot[3], image.getHeight() - y0);
-            share = BLANK_SHARE_OF_PLOT;
-        }
+        int width = image.getWidth(), height = image.getHeight();
         if (width < 10 || height < 10) {
-            return "a plot area of " + width + "×" + height + " px";
+            return "an image of " + width + "×" + height + " px";
         }
-        int side = largestUniformSquare(image, x0, y0, width, height);
-        int limit = (int) Math.ceil(Math.min(width, height) * share);
+        int side = largestUniformSquare(image, width, height);
+        int limit = (int) Math.ceil(Math.min(width, height) * BLANK_SHARE_OF_IMAGE);
         if (side >= limit) {
-            return "a blank block of " + side + "×" + side + " px, one colour, inside the "
-                    + (plot == null ? "image" : "plot area") + " (a drawn chart has none over " + limit + " px)";
+            return "a blank block of " + side + "×" + side + " px, one colour (a drawn chart has none over " + limit + " px)";
         }
         return null;
     }
 
-    /** The side of the largest square of one colour in the region: dynamic programming, one row at a time. */
-    static int largestUniformSquare(BufferedImage image, int x0, int y0, int width, int height) {
+    /** The side of the largest square of one colour in the image: dynamic programming, one row at a time. */
+    static int largestUniformSquare(BufferedImage image, int width, int height) {
         int[] previous = new int[width], current = new int[width];
         int[] above = new int[width], row = new int[width];
         int best = 0;
         for (int y = 0; y < height; y++) {
-            image.getRGB(x0, y0 + y, width, 1, row, 0, width);
+            image.getRGB(0, y, width, 1, row, 0, width);
             for (int x = 0; x < width; x++) {
                 int size = 1;
                 if (x > 0 && y > 0 && row[x] == row[x - 1] && row[x] == above[x] && row[x] == above[x - 1]) {

@@ -40,7 +40,7 @@ final class ChartPage {
 
     /**
      * A page that needs nothing from the network: plotly.js inlined, then the figure. A script
-     * error is written onto the page's root element, where report/check-charts looks for it. The
+     * error is written onto the page's root element, where a test looks for it. The
      * figure's script holds text from the CSVs (chapter names, in strings that tablesaw-jsplot
      * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
      * its element ({@link PageText#insideScript}).

@@ -26,7 +26,7 @@ final class ChromiumScreenshot {
                 if (!Chromium.screenshot(chromium, pageUri, drawing, ChartPage.CHART_WIDTH_PX, heightPx) || !Files.isRegularFile(drawing)) {
                     return false;
                 }
-                if (ChartImage.problem(drawing, null) == null || attempt == 2) {
+                if (ChartImage.problem(drawing) == null || attempt == 2) {
                     ChartImage.mark(drawing);
                     Files.move(drawing, png, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                     return true;
