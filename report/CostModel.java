@@ -48,9 +48,10 @@ import lib.cli.UserMistakeException;
  *
  * A byte that is copied is then scanned where the copy left it, in the CPU's cache: its copy plus a
  * scan in the cache. c_scan and c_copy are the walls ({@code wall.csv}: WallMemoryRead,
- * WallPageCacheCopy), the others {@code yardsticks/UnitCosts.java}'s ({@code costs.csv}). The model knows no chapter's kernel: it
- * prices every scan at the 256-bit kernel's speed, so a chapter that scans a byte at a time, or
- * calls a method per byte, takes longer than it says, and that gap is what the chapter's lesson is.
+ * WallPageCacheCopy), the others {@code yardsticks/UnitCosts.java}'s ({@code costs.csv}). The
+ * model knows no chapter's kernel: it prices every scan at the 256-bit kernel's speed, so a chapter
+ * that scans a byte at a time, or calls a method per byte, takes longer than it says, and that gap
+ * is what the chapter's lesson is.
  *
  * <pre>
  * How to run:   ./jbang report/CostModel.java results/MACHINE [--csv results/MACHINE/model.csv]
@@ -98,7 +99,8 @@ public final class CostModel {
                 if (!(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
                     throw new UserMistakeException(Quote.name(csv) + " line " + row.getRecordNumber() + ": a time that is not a positive number");
                 }
-                Double workersToWall = row.isMapped("workers_to_wall") ? Double.valueOf(row.get("workers_to_wall")) : null;
+                Double workersToWall = row.isMapped("workers_to_wall") && !row.get("workers_to_wall").isEmpty()
+                        ? Double.valueOf(row.get("workers_to_wall")) : null;
                 if (workersToWall != null && (!(workersToWall > 0) || workersToWall.isInfinite())) {
                     throw new UserMistakeException(Quote.name(csv) + " line " + row.getRecordNumber() + ": workers_to_wall is not a positive number");
                 }
@@ -137,7 +139,7 @@ public final class CostModel {
                             prediction.seconds(), prediction.bound(), 100 * (prediction.seconds() / row.meanSeconds() - 1), prediction.workersToWall());
                     rows.add(String.join(",", row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(),
                             String.format(Locale.ROOT, "%.4f", row.meanSeconds()), String.format(Locale.ROOT, "%.4f", prediction.seconds()),
-                            prediction.bound(), String.format(Locale.ROOT, "%.2f", prediction.workersToWall())));
+                            prediction.bound(), Double.isNaN(prediction.workersToWall()) ? "" : String.format(Locale.ROOT, "%.2f", prediction.workersToWall())));
                 }
             }
             if (args.length == 3) {
@@ -177,7 +179,7 @@ public final class CostModel {
         terms.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
         Map.Entry<String, Double> largest = terms.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
         double largestShared = terms.values().stream().skip(1).mapToDouble(Double::doubleValue).max().orElseThrow();
-        return new Prediction(largest.getValue() / 1e9, largest.getKey(), core * workers / largestShared);
+        return new Prediction(largest.getValue() / 1e9, largest.getKey(), largestShared > 0 ? core * workers / largestShared : Double.NaN);
     }
 
     private static double bill(StudyResults.Row row, String column) {
@@ -214,7 +216,8 @@ public final class CostModel {
     private static double need(Map<String, Double> cost, String name, Path costs) {
         Double value = cost.get(name);
         if (value == null) {
-            throw new UserMistakeException(Quote.name(costs) + " has no " + name);
+            throw new UserMistakeException(Quote.name(costs) + " has no " + name + ": ./jbang yardsticks/UnitCosts.java FILE --csv " + costs
+                    + " measures it");
         }
         return value;
     }
