@@ -72,7 +72,7 @@ public class KernelAssembly implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new KernelAssembly()).execute(args));
+        lib.cli.ToolCommand.run("KernelAssembly", new KernelAssembly(), args);
     }
 
     @Override

@@ -44,7 +44,7 @@ import lib.haystack.Haystack;
 import lib.tools.ChildProcess;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
-import picocli.CommandLine;
+import lib.cli.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -121,23 +121,7 @@ public class AnswerRound implements Callable<Integer> {
     }
 
     static int execute(String[] args, PrintStream out, PrintStream err) {
-        AnswerRound round = new AnswerRound(out, err);
-        return new CommandLine(round)
-                .setOut(new java.io.PrintWriter(out, true))
-                .setErr(new java.io.PrintWriter(err, true))
-                .setParameterExceptionHandler((e, ignored) -> fail(err, e.getMessage()))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> {
-                    if (e instanceof UserMistakeException || e instanceof IOException) {
-                        return fail(err, e.getMessage());
-                    }
-                    throw e;
-                })
-                .execute(args);
-    }
-
-    private static int fail(PrintStream err, String message) {
-        err.println("AnswerRound: " + message);
-        return 2;
+        return ToolCommand.execute("AnswerRound", new AnswerRound(out, err), args, out, err);
     }
 
     /** One fresh process: its time from start to exit, and the ends of its phases (seconds since the launcher started). */

@@ -37,7 +37,7 @@ import lib.harness.Stats;
 import lib.haystack.Haystack;
 import lib.linux.HugePageBuffer;
 import lib.linux.Native;
-import picocli.CommandLine;
+import lib.cli.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -123,12 +123,7 @@ public class UnitCosts implements Callable<Integer> {
             new Cost("device_byte_deep", "ns", file -> deviceNanosPerByte(file, DEEP_QUEUE)));
 
     public static void main(String[] args) {
-        CommandLine line = new CommandLine(new UnitCosts());
-        line.setExecutionExceptionHandler((e, ignored, result) -> {
-            System.err.println("UnitCosts: " + (e instanceof UserMistakeException ? e.getMessage() : e));
-            return 2;
-        });
-        System.exit(line.execute(args));
+        ToolCommand.run("UnitCosts", new UnitCosts(), args);
     }
 
     @Override

@@ -39,7 +39,7 @@ import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.haystack.Haystack;
 import lib.tools.ChildProcess;
-import picocli.CommandLine;
+import lib.cli.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -185,13 +185,7 @@ public class VersusGo implements Callable<Integer> {
 
     /** The command line as a method, for tests: returns the exit status. */
     static int execute(String[] args, PrintStream out, PrintStream err) {
-        VersusGo tool = new VersusGo(out, err);
-        return new CommandLine(tool)
-                .setOut(new java.io.PrintWriter(out, true))
-                .setErr(new java.io.PrintWriter(err, true))
-                .setParameterExceptionHandler((e, ignored) -> tool.fail(e.getMessage()))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> tool.fail(e))
-                .execute(args);
+        return ToolCommand.execute("VersusGo", new VersusGo(out, err), args, out, err);
     }
 
     @Override
@@ -397,16 +391,4 @@ public class VersusGo implements Callable<Integer> {
         }
     }
 
-    private int fail(Throwable e) {
-        if (e instanceof UserMistakeException || e instanceof IOException) {
-            return fail(e.getMessage() != null ? e.getMessage() : e.toString());
-        }
-        e.printStackTrace(err); // not the user's mistake: a bug deserves its stack trace
-        return 2;
-    }
-
-    private int fail(String message) {
-        err.println("versus-go: " + message);
-        return 2;
-    }
 }

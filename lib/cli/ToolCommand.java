@@ -1,6 +1,8 @@
 package lib.cli;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 
 /**
@@ -17,11 +19,21 @@ public final class ToolCommand {
 
     /** Runs {@code command} on {@code args} and exits with its status. */
     public static void run(String name, Object command, String[] args) {
-        CommandLine commandLine = new CommandLine(command)
+        System.exit(execute(name, command, args, System.out, System.err));
+    }
+
+    /** Runs {@code command} on {@code args}, picocli's output and the line of a failure to the streams given (a test's): the exit status. */
+    public static int execute(String name, Object command, String[] args, PrintStream out, PrintStream err) {
+        return new CommandLine(command)
                 .registerConverter(java.nio.file.Path.class, new PathConverter())
-                .setParameterExceptionHandler((e, ignored) -> fail(name, PathConverter.message(e)))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(name, e));
-        System.exit(commandLine.execute(args));
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .setParameterExceptionHandler((e, ignored) -> {
+                    err.println(name + ": " + PathConverter.message(e));
+                    return ERROR;
+                })
+                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(name, e, err))
+                .execute(args);
     }
 
     /**
@@ -38,17 +50,16 @@ public final class ToolCommand {
 
     /** Says {@code e} in one line, or with its stack trace when it is a bug; the exit status. */
     public static int fail(String name, Throwable e) {
-        String line = line(name, e);
-        if (line == null) {
-            e.printStackTrace(); // not the user's mistake: a bug deserves its stack trace
-        } else {
-            System.err.println(line);
-        }
-        return ERROR;
+        return fail(name, e, System.err);
     }
 
-    private static int fail(String name, String message) {
-        System.err.println(name + ": " + message);
+    private static int fail(String name, Throwable e, PrintStream err) {
+        String line = line(name, e);
+        if (line == null) {
+            e.printStackTrace(err); // not the user's mistake: a bug deserves its stack trace
+        } else {
+            err.println(line);
+        }
         return ERROR;
     }
 }
