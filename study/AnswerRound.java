@@ -150,9 +150,7 @@ public class AnswerRound implements Callable<Integer> {
         if (!Files.isRegularFile(file)) {
             throw new UserMistakeException(Quote.name(file) + " is not an existing file: create the haystack first (any chapter does)");
         }
-        if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
-            throw new UserMistakeException("run it from the project's root directory (where ./jbang and variants/ are)");
-        }
+        ChildProcess.requireProjectRoot();
         List<String> chapters = new ArrayList<>();
         for (String wanted : only) {
             chapters.add(chapterFile(wanted));

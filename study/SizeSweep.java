@@ -113,9 +113,7 @@ public class SizeSweep implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (!Files.isDirectory(Path.of("variants"))) { // the chapters are run as ./jbang variants/VNN….java
-            throw new UserMistakeException("run it from the project's root directory (where ./jbang and variants/ are)");
-        }
+        ChildProcess.requireProjectRoot();
         long memoryBytes = memory != null ? memory : Machine.current().memoryBytes();
         return run(chosenSizes(sizes, memoryBytes), memoryBytes, chapters != null ? chapters : SIZE_ROUND_CHOICE, haystacks,
                 keepHaystacks, runs, warmup, runsPastMemory, results.resolve(Machine.current().name()).resolve(CSV_NAME),

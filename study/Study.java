@@ -252,9 +252,7 @@ public class Study implements Callable<Integer> {
                 throw new UserMistakeException("--chunks sizes must be positive multiples of 8 bytes, not " + chunk);
             }
         }
-        if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
-            throw new UserMistakeException("run the study from the project's root directory (where ./jbang and variants/ are)");
-        }
+        ChildProcess.requireProjectRoot();
         StudyOptions.check(this);
         // A study measures into its own machine's folder, never into one committed with the project (CommittedMachines).
         machine = machineName != null ? machineName : CommittedMachines.studyFolder(results, Machine.current().name());

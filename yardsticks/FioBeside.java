@@ -267,9 +267,7 @@ public class FioBeside implements Callable<Integer> {
         if (chunkBytes < 4096 || chunkBytes % 4096 != 0) {
             throw new UserMistakeException("--chunk must be a multiple of 4 KiB, O_DIRECT's block, not " + chunkBytes);
         }
-        if (!Files.isDirectory(Path.of("variants"))) { // the chapters are run as ./jbang variants/VNN….java
-            throw new UserMistakeException("run it from the project's root directory (where ./jbang and variants/ are)");
-        }
+        ChildProcess.requireProjectRoot();
         if (!onPath("fio")) {
             throw new UserMistakeException("fio is not installed: setup/setup-fio installs it (apt-get install fio)");
         }

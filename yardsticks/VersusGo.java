@@ -192,9 +192,7 @@ public class VersusGo implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         checkOptions();
         List<Pair> asked = asked();
-        if (!Files.isExecutable(Path.of("jbang")) || !Files.isDirectory(Path.of("variants"))) {
-            throw new UserMistakeException("run VersusGo from the project's root directory (where ./jbang and variants/ are)");
-        }
+        ChildProcess.requireProjectRoot();
         bench = new GoBench(goBench);
         Path csv = (results != null ? results : Path.of("results", Machine.current().name())).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());

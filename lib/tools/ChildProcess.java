@@ -125,7 +125,14 @@ public final class ChildProcess {
         return jbang(Path.of("variants", chapter + ".java").toString(), args);
     }
 
-    /** {@code ./jbang SCRIPT ARGS}, from the project's root. */
+    /** Refuses, in one line, a tool that starts chapters from anywhere but the project's root, where {@code ./jbang} and {@code variants/} are. */
+    public static void requireProjectRoot() {
+        if (!java.nio.file.Files.isExecutable(Path.of("jbang")) || !java.nio.file.Files.isDirectory(Path.of("variants"))) {
+            throw new lib.cli.UserMistakeException("run it from the project's root directory (where ./jbang and variants/ are)");
+        }
+    }
+
+    /** {@code ./jbang SCRIPT ARGS}, from the project's root ({@link #requireProjectRoot}). */
     public static ChildProcess jbang(String script, List<String> args) {
         List<String> command = new ArrayList<>(List.of("./jbang", script));
         command.addAll(args);
