@@ -158,8 +158,16 @@ public final class CostModel {
         }
     }
 
+    /** The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones. */
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared) {
+
+        double core() {
+            return oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+    }
+
     /** The model's formula (see the class comment), term by term. */
-    static Prediction predict(StudyResults.Row row, Costs c) {
+    static Terms terms(StudyResults.Row row, Costs c) {
         double bytes = row.fileBytes(), gib = bytes / GIB, workers = row.workers();
         double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
         Map<String, Double> oneCore = new LinkedHashMap<>();
@@ -169,17 +177,25 @@ public final class CostModel {
         oneCore.put("copy", copied * c.copyOneThread() / workers);
         oneCore.put("scan in cache", copied * c.scanInCache() / workers);
         oneCore.put("scan", scanned * c.scanOneThread() / workers);
-        double core = oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
-        String coreBound = oneCore.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-        Map<String, Double> terms = new LinkedHashMap<>();
-        terms.put("core: " + coreBound, core);
-        terms.put("memory", scanned * c.scanAllThreads());
-        terms.put("page-cache copy", copied * c.copyAllThreads());
+        Map<String, Double> shared = new LinkedHashMap<>();
+        shared.put("memory", scanned * c.scanAllThreads());
+        shared.put("page-cache copy", copied * c.copyAllThreads());
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
-        terms.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
-        Map.Entry<String, Double> largest = terms.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
-        double largestShared = terms.values().stream().skip(1).mapToDouble(Double::doubleValue).max().orElseThrow();
-        return new Prediction(largest.getValue() / 1e9, largest.getKey(), largestShared > 0 ? core * workers / largestShared : Double.NaN);
+        shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
+        return new Terms(oneCore, shared);
+    }
+
+    /** The largest term is the prediction, and its name the bound (for one core, its largest term's). */
+    static Prediction predict(StudyResults.Row row, Costs c) {
+        Terms terms = terms(row, c);
+        double core = terms.core(), largestShared = terms.shared().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        double workersToWall = largestShared > 0 ? core * row.workers() / largestShared : Double.NaN;
+        if (core >= largestShared) {
+            String coreBound = terms.oneCore().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            return new Prediction(core / 1e9, "core: " + coreBound, workersToWall);
+        }
+        String sharedBound = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        return new Prediction(largestShared / 1e9, sharedBound, workersToWall);
     }
 
     private static double bill(StudyResults.Row row, String column) {

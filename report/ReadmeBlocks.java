@@ -1,6 +1,7 @@
 // The kinds of README's generated blocks (report/ReadmeTables.java): each reads rows through
 // ReadmeResults and lays them out with MarkdownTable.
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -276,6 +277,39 @@ final class ReadmeBlocks {
                     MarkdownTable.escape(row.bound()), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
         }
         return table.markdown() + "\n" + source(block, "model.csv") + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
+    }
+
+    /**
+     * The cost model worked through for one chapter's one-worker row of {@code scaling.csv}: its
+     * bill, one core's terms at the machine's unit costs, the largest shared one, and the sum
+     * against what it measured.
+     */
+    static String modelExample(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine"), chapter = block.parameter("chapter");
+        StudyResults.Row row = ResultsFolder.newestOfEach(results.rows(machine, "scaling.csv").stream()
+                        .filter(candidate -> candidate.chapter().equals(chapter) && candidate.workers() == 1 && candidate.cache().equals("warm"))
+                        .toList(), StudyResults.Row::chapter).stream().findFirst()
+                .orElseThrow(() -> new UserMistakeException("no one-worker row of " + chapter + " in " + machine + "'s scaling.csv"));
+        CostModel.Costs costs;
+        try {
+            costs = CostModel.unitCosts(results.root().resolve(machine));
+        } catch (IOException | StudyResults.NotResultsException e) {
+            throw new UserMistakeException("the unit costs of " + machine + " do not read: " + e.getMessage());
+        }
+        CostModel.Terms terms = CostModel.terms(row, costs);
+        CostModel.Prediction prediction = CostModel.predict(row, costs);
+        List<String> oneCore = terms.oneCore().entrySet().stream().filter(term -> term.getValue() >= 0.5e6) // from half a millisecond
+                .map(term -> (term.getKey().equals("calls") ? "read calls" : term.getKey()) + " " + seconds(term.getValue() / 1e9) + " s").toList();
+        Map.Entry<String, Double> shared = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
+        double gib = row.fileBytes() / CostModel.GIB;
+        return "`" + MarkdownTable.escape(chapter) + "` with one worker on a " + String.format(Locale.ROOT, gib == Math.rint(gib) ? "%.0f" : "%.2f", gib)
+                + " GiB file, its bill per GiB " + mbps(row.billPerGiB("read_calls_per_gib")) + " read calls and "
+                + String.format(Locale.ROOT, "%.2f", Optional.ofNullable(row.billPerGiB("returned_bytes_per_gib")).orElse(0.0) / CostModel.GIB)
+                + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + seconds(terms.core() / 1e9) + " s in all. The largest shared term, "
+                + shared.getKey() + ", " + seconds(shared.getValue() / 1e9) + " s. Predicted " + seconds(prediction.seconds()) + " s, "
+                + mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps())
+                + " MB/s (" + source(block, "scaling.csv") + ", `costs.csv`, `wall.csv`): "
+                + String.format(Locale.ROOT, "%.2f", prediction.seconds() / row.meanSeconds()) + " of it.\n";
     }
 
     /** What each phase of a one-shot is, for a reader: study/AnswerRound.java's names, in its order. */

@@ -116,6 +116,7 @@ public final class ReadmeTables {
         KINDS.put("versus-go", ReadmeBlocks::versusGo);
         KINDS.put("answer", ReadmeBlocks::answer);
         KINDS.put("model", ReadmeBlocks::model);
+        KINDS.put("model-example", ReadmeBlocks::modelExample);
         KINDS.put("versus-go-machines", ReadmeBlocks::versusGoMachines);
         KINDS.put("answer-machines", ReadmeBlocks::answerMachines);
     }

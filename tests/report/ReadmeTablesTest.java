@@ -190,6 +190,36 @@ class ReadmeTablesTest {
         assertTrue(ReadmeTables.regenerate("book.md", page, source(results)).contains("bound by &lt;b&gt;x&lt;/b&gt;;"));
     }
 
+    /** The worked example adds up one worker's bill at the machine's unit costs and walls, term by term, against what it measured. */
+    @Test
+    void aWorkedExampleAddsUpOneWorkersBillAtTheUnitCosts() throws IOException {
+        Path results = results(0.25);
+        Path machine = results.resolve("m1");
+        String bill = ",Test CPU,2,25000000000,Linux,JDK,512,m1,as-is,,,";
+        // 1 GiB in 0.5 s by one worker: 1,024 read calls and all of it copied
+        Files.writeString(machine.resolve("scaling.csv"), CostModelTest.HEADER + "2026-01-01T00:00:00Z,V13PreadVector,1,warm,1073741824,,1073741816,1,5,"
+                + "0.5,0.5,0.5,0.5,2147,0.5 0.5 0.5 0.5 0.5,0.5" + bill + "1024,1073741824,0,0,0,0,0\n");
+        // a call 1,000 ns, a byte scanned in the cache 0.1 ns; one thread copies at 4,000 MB/s (0.25 ns a byte), two at 8,000
+        Files.writeString(machine.resolve("costs.csv"), UnitCosts.HEADER + "\n"
+                + "2026-01-01T00:00:00Z,m1,read_call,ns,1000,1000,1000,1\n2026-01-01T00:00:00Z,m1,minor_fault,ns,1000,1000,1000,1\n"
+                + "2026-01-01T00:00:00Z,m1,wake_up,ns,1000,1000,1000,1\n2026-01-01T00:00:00Z,m1,scan_in_cache,ns,0.1,0.1,0.1,1\n");
+        StringBuilder walls = new StringBuilder(CostModelTest.HEADER);
+        for (String[] wall : new String[][] {{"WallMemoryRead", "1", "10000"}, {"WallMemoryRead", "2", "20000"},
+                {"WallPageCacheCopy", "1", "4000"}, {"WallPageCacheCopy", "2", "8000"}}) {
+            double seconds = (1L << 30) / (Double.parseDouble(wall[2]) * 1e6);
+            walls.append(String.format(java.util.Locale.ROOT, "2026-01-01T00:00:00Z,%s,%s,warm,1073741824,,1073741816,0,1,%.6f,%.6f,%.6f,%.6f,%s,%.6f,%s0,0,0,0,0,0,0%n",
+                    wall[0], wall[1], seconds, seconds, seconds, seconds, wall[2], seconds, bill));
+        }
+        Files.writeString(machine.resolve("wall.csv"), walls);
+        String page = "<!-- generated:model-example chapter=V13PreadVector machine=m1 -->\n<!-- /generated -->\n";
+        String rewritten = ReadmeTables.regenerate("book.md", page, source(results));
+        // one core: 1.02 ms of calls, 0.268 s of copy at 0.25 ns a byte, 0.107 s of scan at 0.1; the shared copy at 0.125 ns a byte
+        assertTrue(rewritten.contains("its bill per GiB 1,024 read calls and 1.00 GiB copied. One core: read calls 0.001 s, copy 0.268 s, "
+                + "scan in cache 0.107 s; 0.377 s in all. The largest shared term, page-cache copy, 0.134 s. Predicted 0.377 s, 2,849 MB/s; "
+                + "measured 0.500 s, 2,147 MB/s"), rewritten);
+        assertTrue(rewritten.contains("): 0.75 of it."), rewritten);
+    }
+
     /** The Go pairs of every machine side by side: each pair's ratio with its rounds' range, a dash where a machine lacks it. */
     @Test
     void aGoTableAcrossMachinesShowsEachPairsRatioAndRange() throws IOException {
