@@ -33,11 +33,8 @@ class UnitCostsTest {
     void aFileThatIsNoHaystackIsRefusedAndNothingIsWritten() throws IOException {
         Path notAHaystack = Files.writeString(folder.resolve("notes.txt"), "not zeros");
         Path csv = folder.resolve("costs.csv");
-        UnitCosts command = new UnitCosts();
-        command.file = notAHaystack;
-        command.rounds = 1;
-        command.csv = csv;
-        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class, command::call);
+        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class,
+                oneRound(notAHaystack, csv)::call);
         assertTrue(refused.getMessage().contains("is not a haystack"), refused.getMessage());
         assertTrue(Files.notExists(csv));
     }
@@ -48,22 +45,24 @@ class UnitCostsTest {
         Haystack.create(haystack, 16L << 20, System.err);
         Path csv = folder.resolve("costs.csv");
         for (int sitting = 1; sitting <= 2; sitting++) {
-            UnitCosts command = new UnitCosts();
-            command.file = haystack;
-            command.rounds = 1;
-            command.csv = csv;
-            command.call();
+            oneRound(haystack, csv).call();
             long rowsOfScanInCache = Files.readAllLines(csv).stream().filter(line -> line.contains(",scan_in_cache,")).count();
             assertEquals(sitting, rowsOfScanInCache, "after sitting " + sitting);
         }
         Path foreign = Files.writeString(folder.resolve("other.csv"), "name,value\nx,1\n");
-        UnitCosts command = new UnitCosts();
-        command.file = haystack;
-        command.rounds = 1;
-        command.csv = foreign;
-        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class, command::call);
+        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class,
+                oneRound(haystack, foreign)::call);
         assertTrue(refused.getMessage().contains("is not a costs.csv"), refused.getMessage());
         assertEquals("name,value\nx,1\n", Files.readString(foreign));
+    }
+
+    /** The command as {@code UnitCosts FILE --rounds 1 --csv CSV} would set it up. */
+    private static UnitCosts oneRound(Path file, Path csv) {
+        UnitCosts command = new UnitCosts();
+        command.file = file;
+        command.rounds = 1;
+        command.csv = csv;
+        return command;
     }
 
     private static void assertPositive(double value, String what) {
