@@ -171,7 +171,7 @@ public final class CostModel {
         double bytes = row.fileBytes(), gib = bytes / GIB, workers = row.workers();
         double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
         Map<String, Double> oneCore = new LinkedHashMap<>();
-        oneCore.put("calls", gib * bill(row, "read_calls_per_gib") * c.call() / workers);
+        oneCore.put("read calls", gib * bill(row, "read_calls_per_gib") * c.call() / workers);
         oneCore.put("faults", gib * bill(row, "minor_faults_per_gib") * c.fault() / workers);
         oneCore.put("wake-ups", gib * bill(row, "voluntary_switches_per_gib") * c.wake() / workers);
         oneCore.put("copy", copied * c.copyOneThread() / workers);
@@ -185,11 +185,14 @@ public final class CostModel {
         return new Terms(oneCore, shared);
     }
 
-    /** The largest term is the prediction, and its name the bound (for one core, its largest term's). */
     static Prediction predict(StudyResults.Row row, Costs c) {
-        Terms terms = terms(row, c);
+        return predict(terms(row, c), row.workers());
+    }
+
+    /** The largest term is the prediction, and its name the bound (for one core, its largest term's). */
+    static Prediction predict(Terms terms, int workers) {
         double core = terms.core(), largestShared = terms.shared().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        double workersToWall = largestShared > 0 ? core * row.workers() / largestShared : Double.NaN;
+        double workersToWall = largestShared > 0 ? core * workers / largestShared : Double.NaN;
         if (core >= largestShared) {
             String coreBound = terms.oneCore().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
             return new Prediction(core / 1e9, "core: " + coreBound, workersToWall);

@@ -95,17 +95,13 @@ final class ReadmeBlocks {
 
     /** How a bound reads in a sentence: "bound by one core's copy". */
     private static final Map<String, String> BOUNDS = Map.of("core: copy", "one core's copy", "core: scan", "one core's scan",
-            "core: faults", "one core's faults", "core: calls", "one core's read calls", "core: wake-ups", "one core's wake-ups",
+            "core: faults", "one core's faults", "core: read calls", "one core's read calls", "core: wake-ups", "one core's wake-ups",
             "core: scan in cache", "one core's scan in its cache", "memory", "memory, shared",
             "page-cache copy", "the page cache's copy, shared", "device", "the device");
 
     /** The cost model's line for a chapter, warm and as found, from {@code machine}'s model.csv. */
     private static String modelLine(ReadmeResults results, String machine, String chapter) {
-        Path file = results.root().resolve(machine).resolve("model.csv");
-        if (!results.has(machine, "model.csv")) {
-            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang report/CostModel.java results/" + machine + " --csv " + file + ")");
-        }
-        return CostModel.read(file).stream()
+        return modelRows(results, machine).stream()
                 .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("as-is") && row.cache().equals("warm"))
                 .reduce((first, last) -> last)
                 .map(row -> " Cost model on `" + machine + "`: bound by " + BOUNDS.getOrDefault(row.bound(), MarkdownTable.escape(row.bound()))
@@ -264,19 +260,24 @@ final class ReadmeBlocks {
      */
     static String model(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
-        Path file = results.root().resolve(machine).resolve("model.csv");
-        if (!results.has(machine, "model.csv")) {
-            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang report/CostModel.java results/" + machine + " --csv " + file + ")");
-        }
         MarkdownTable table = new MarkdownTable("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound",
                 "wall at, workers");
-        for (CostModel.ModelRow row : CostModel.read(file)) {
+        for (CostModel.ModelRow row : modelRows(results, machine)) {
             table.row("`" + MarkdownTable.escape(row.chapter()) + "`", MarkdownTable.escape(row.workers()),
                     MarkdownTable.escape(row.pageCache()), MarkdownTable.escape(row.cache()), seconds(row.measuredSeconds()),
                     seconds(row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
                     MarkdownTable.escape(row.bound()), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
         }
         return table.markdown() + "\n" + source(block, "model.csv") + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
+    }
+
+    /** The rows of {@code machine}'s model.csv; its absence is said in one line, with the command that writes it. */
+    private static List<CostModel.ModelRow> modelRows(ReadmeResults results, String machine) {
+        Path file = results.root().resolve(machine).resolve("model.csv");
+        if (!results.has(machine, "model.csv")) {
+            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang report/CostModel.java results/" + machine + " --csv " + file + ")");
+        }
+        return CostModel.read(file);
     }
 
     /**
@@ -297,9 +298,9 @@ final class ReadmeBlocks {
             throw new UserMistakeException("the unit costs of " + machine + " do not read: " + e.getMessage());
         }
         CostModel.Terms terms = CostModel.terms(row, costs);
-        CostModel.Prediction prediction = CostModel.predict(row, costs);
+        CostModel.Prediction prediction = CostModel.predict(terms, row.workers());
         List<String> oneCore = terms.oneCore().entrySet().stream().filter(term -> term.getValue() >= 0.5e6) // from half a millisecond
-                .map(term -> (term.getKey().equals("calls") ? "read calls" : term.getKey()) + " " + seconds(term.getValue() / 1e9) + " s").toList();
+                .map(term -> term.getKey() + " " + seconds(term.getValue() / 1e9) + " s").toList();
         Map.Entry<String, Double> shared = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
         double gib = row.fileBytes() / CostModel.GIB;
         return "`" + MarkdownTable.escape(chapter) + "` with one worker on a " + String.format(Locale.ROOT, gib == Math.rint(gib) ? "%.0f" : "%.2f", gib)
