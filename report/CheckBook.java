@@ -15,7 +15,9 @@
 //SOURCES CommittedMachines.java
 //SOURCES ReadmeBlocks.java
 //SOURCES ReadmeResults.java
-//SOURCES MarkdownTable.java
+//SOURCES Table.java
+//SOURCES ReportTables.java
+//SOURCES ReportHtml.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 

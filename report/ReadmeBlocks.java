@@ -1,5 +1,5 @@
 // The kinds of README's generated blocks (report/ReadmeTables.java): each reads rows through
-// ReadmeResults and lays them out with MarkdownTable.
+// ReadmeResults and lays them out as a Table, written as Markdown.
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,10 +23,10 @@ final class ReadmeBlocks {
 
     /** Every machine with a machine.json, with a link to its report. */
     static String machines(ReadmeResults results, ReadmeTables.Block block) {
-        MarkdownTable table = new MarkdownTable("machine (its report)", "CPU", "cores", "vectors", "memory", "kernel", "JDK", "file system", "THP", "study");
+        Table table = new Table("machine (its report)", "CPU", "cores", "vectors", "memory", "kernel", "JDK", "file system", "THP", "study");
         for (String machine : results.machines()) {
             MachineDescription json = results.machineJson(machine);
-            table.row(results.link(machine + "/index.html", "`" + machine + "`"), text(json, "cpu_model") + family(json),
+            table.row(Table.link(Table.code(machine), results.link(machine + "/index.html")), text(json, "cpu_model") + family(json),
                     text(json, "logical_cores"), text(json, "vector_bits") + "-bit",
                     json.number("memory_bytes").map(bytes -> String.format(Locale.ROOT, "%.0f GiB", bytes / (double) (1L << 30)))
                             .orElse("not recorded"),
@@ -43,17 +43,17 @@ final class ReadmeBlocks {
         rows = ResultsFolder.newestOfEach(rows, StudyResults.Row::chapter);
         double chapterOne = rows.stream().filter(row -> number(row) == 1).mapToDouble(StudyResults.Row::mbps).findFirst().orElse(Double.NaN);
         boolean mapped = rows.stream().anyMatch(row -> row.pmdMappedPercent() != null);
-        MarkdownTable table = mapped ? new MarkdownTable("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "PMD-mapped", "the article (Go), MB/s")
-                : new MarkdownTable("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "the article (Go), MB/s");
+        Table table = mapped ? new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "PMD-mapped", "the article (Go), MB/s")
+                : new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "the article (Go), MB/s");
         for (StudyResults.Row row : rows) {
-            List<String> cells = new ArrayList<>(List.of(String.valueOf(number(row)), chapterLink(row.chapter()),
+            List<Object> cells = new ArrayList<>(List.of(String.valueOf(number(row)), Table.code(row.chapter()),
                     String.valueOf(row.workers()), seconds(row.meanSeconds()), mbps(row.mbps()),
                     Double.isNaN(chapterOne) ? "–" : String.format(Locale.ROOT, row.mbps() < chapterOne ? "%.2f" : "%.1f", row.mbps() / chapterOne)));
             if (mapped) {
                 cells.add(percent(row.pmdMappedPercent()));
             }
             cells.add(results.article("scoreboard", row.chapter()).map(article -> mbps(article.mbps())).orElse("–"));
-            table.row(cells.toArray(String[]::new));
+            table.row(cells);
         }
         return table.markdown() + "\n" + source(block, "scoreboard.csv") + "; s is the trimmed mean of the timed runs, "
                 + "MB/s the file's bytes over it; the article's figures are from its own machine.\n";
@@ -104,7 +104,7 @@ final class ReadmeBlocks {
         return modelRows(results, machine).stream()
                 .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("as-is") && row.cache().equals("warm"))
                 .reduce((first, last) -> last)
-                .map(row -> " Cost model on `" + machine + "`: bound by " + BOUNDS.getOrDefault(row.bound(), MarkdownTable.escape(row.bound()))
+                .map(row -> " Cost model on `" + machine + "`: bound by " + BOUNDS.getOrDefault(row.bound(), Table.escapeMarkdown(row.bound()))
                         + "; " + seconds(row.predictedSeconds()) + " s predicted, " + seconds(row.measuredSeconds()) + " s measured ("
                         + String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()) + ").")
                 .orElse("");
@@ -115,12 +115,13 @@ final class ReadmeBlocks {
         String machine = block.parameter("machine");
         List<StudyResults.Row> asFound = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
         List<StudyResults.Row> rounds = results.rows(machine, "pagecache.csv");
-        MarkdownTable table = new MarkdownTable("chapter", "as found, MB/s", "PMD-mapped", "4 KiB folios (`small`)", "2 MiB folios (`huge`)", "PMD-mapped");
+        Table table = new Table("chapter", "as found, MB/s", "PMD-mapped", Table.join("4 KiB folios (", Table.code("small"), ")"),
+                Table.join("2 MiB folios (", Table.code("huge"), ")"), "PMD-mapped");
         for (String chapter : rounds.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
             Optional<StudyResults.Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
             Optional<StudyResults.Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
             Optional<StudyResults.Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
-            table.row(chapterLink(chapter), found.map(row -> mbps(row.mbps())).orElse("–"),
+            table.row(Table.code(chapter), found.map(row -> mbps(row.mbps())).orElse("–"),
                     found.map(row -> percent(row.pmdMappedPercent())).orElse("–"), small.map(row -> mbps(row.mbps())).orElse("–"),
                     huge.map(row -> mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
         }
@@ -133,14 +134,14 @@ final class ReadmeBlocks {
         TreeSet<Integer> workerCounts = rows.stream().map(StudyResults.Row::workers).collect(Collectors.toCollection(TreeSet::new));
         List<String> header = new ArrayList<>(List.of("wall"));
         workerCounts.forEach(count -> header.add(count + (count == 1 ? " thread" : " threads") + ", MB/s"));
-        MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
+        Table table = new Table(header);
         for (String wall : rows.stream().map(StudyResults.Row::chapter).distinct().toList()) {
-            List<String> cells = new ArrayList<>(List.of("`" + wall + "`"));
+            List<Object> cells = new ArrayList<>(List.of(Table.code(wall)));
             for (int count : workerCounts) {
                 cells.add(rows.stream().filter(row -> row.chapter().equals(wall) && row.workers() == count).reduce((a, b) -> b)
                         .map(row -> mbps(row.mbps())).orElse("–"));
             }
-            table.row(cells.toArray(String[]::new));
+            table.row(cells);
         }
         return table.markdown() + "\n" + source(block, "wall.csv") + ".\n";
     }
@@ -148,13 +149,13 @@ final class ReadmeBlocks {
     /** The worker sweep: one worker, the best and where, beside the article's. */
     static String scaling(ReadmeResults results, ReadmeTables.Block block) {
         List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scaling.csv");
-        MarkdownTable table = new MarkdownTable("chapter", "1 worker", "best", "at", "Go: 1 worker", "Go: best", "at");
+        Table table = new Table("chapter", "1 worker", "best", "at", "Go: 1 worker", "Go: best", "at");
         for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
             List<StudyResults.Row> sweep = ResultsFolder.newestOfEach(rows.stream().filter(row -> row.chapter().equals(chapter)).toList(), StudyResults.Row::workers);
             Optional<StudyResults.Row> one = sweep.stream().filter(row -> row.workers() == 1).findFirst();
             StudyResults.Row best = sweep.stream().max(Comparator.comparingDouble(StudyResults.Row::mbps)).orElseThrow();
             Optional<ArticleFigures.ArticleRow> article = results.article("scaling", chapter);
-            table.row(chapterLink(chapter), one.map(row -> mbps(row.mbps())).orElse("–"), mbps(best.mbps()), String.valueOf(best.workers()),
+            table.row(Table.code(chapter), one.map(row -> mbps(row.mbps())).orElse("–"), mbps(best.mbps()), String.valueOf(best.workers()),
                     article.map(row -> mbps(row.oneWorkerMbps())).orElse("–"), article.map(row -> mbps(row.peakMbps())).orElse("–"),
                     article.map(row -> row.peakAt() == null ? "–" : String.valueOf(Math.round(row.peakAt()))).orElse("–"));
         }
@@ -165,9 +166,9 @@ final class ReadmeBlocks {
     static String cold(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
         List<StudyResults.Row> warm = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
-        MarkdownTable table = new MarkdownTable("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
+        Table table = new Table("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
         for (StudyResults.Row row : ResultsFolder.newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
-            table.row(chapterLink(row.chapter()),
+            table.row(Table.code(row.chapter()),
                     warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> mbps(w.mbps())).orElse("–"),
                     mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> mbps(article.coldMbps())).orElse("–"));
         }
@@ -181,14 +182,14 @@ final class ReadmeBlocks {
                 row.file() + " line " + row.line() + ": a row of the read-size round without chunk_bytes"))).collect(Collectors.toCollection(TreeSet::new));
         List<String> header = new ArrayList<>(List.of("chapter"));
         sizes.forEach(size -> header.add(size >= 1 << 20 ? (size >> 20) + " MiB" : (size >> 10) + " KiB"));
-        MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
+        Table table = new Table(header);
         for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
-            List<String> cells = new ArrayList<>(List.of(chapterLink(chapter)));
+            List<Object> cells = new ArrayList<>(List.of(Table.code(chapter)));
             for (long size : sizes) {
                 cells.add(rows.stream().filter(row -> row.chapter().equals(chapter) && Objects.equals(row.chunkBytes(), size))
                         .reduce((a, b) -> b).map(row -> mbps(row.mbps())).orElse("–"));
             }
-            table.row(cells.toArray(String[]::new));
+            table.row(cells);
         }
         return table.markdown() + "\n" + source(block, "chunks.csv") + ", MB/s.\n";
     }
@@ -200,13 +201,7 @@ final class ReadmeBlocks {
      */
     static String versusGo(ReadmeResults results, ReadmeTables.Block block) {
         List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "versus-go.csv");
-        MarkdownTable table = new MarkdownTable("pair", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds");
-        for (VersusGoPairs.GoPair pair : VersusGoPairs.pairs(rows)) {
-            boolean paired = !pair.rounds().isEmpty();
-            table.row(pair.number() + " " + chapterLink(pair.javaChapter()), paired ? mbps(pair.goMbps()) : "–",
-                    paired ? mbps(pair.javaMbps()) : "–", pair.ratioText(), pair.rangeText(), pair.verdict().word, pair.roundsText());
-        }
-        return table.markdown() + "\n" + source(block, "versus-go.csv") + "; MB/s: the median over rounds of each call's median run. "
+        return ReportTables.versusGoTable(rows).markdown() + "\n" + source(block, "versus-go.csv") + "; MB/s: the median over rounds of each call's median run. "
                 + VersusGoPairs.RULE + ".\n";
     }
 
@@ -221,16 +216,16 @@ final class ReadmeBlocks {
                 chapters.put(pair.number(), pair.javaChapter());
             }
         }
-        List<String> header = new ArrayList<>(List.of("pair"));
-        machines.forEach(machine -> header.add("`" + machine + "`"));
-        MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
+        List<Object> header = new ArrayList<>(List.of("pair"));
+        machines.forEach(machine -> header.add(Table.code(machine)));
+        Table table = new Table(header);
         byNumber.forEach((number, pairs) -> {
-            List<String> cells = new ArrayList<>(List.of(number + " " + chapterLink(chapters.get(number))));
+            List<Object> cells = new ArrayList<>(List.of(Table.join(number + " ", Table.code(chapters.get(number)))));
             for (String machine : machines) {
                 VersusGoPairs.GoPair pair = pairs.get(machine);
                 cells.add(pair == null || pair.rounds().isEmpty() ? "–" : pair.ratioText() + " (" + pair.rangeText() + ")");
             }
-            table.row(cells.toArray(String[]::new));
+            table.row(cells);
         });
         return table.markdown() + "\n`results/MACHINE/versus-go.csv` of every committed machine that has one; " + VersusGoPairs.RULE + ".\n";
     }
@@ -238,7 +233,7 @@ final class ReadmeBlocks {
     /** Every committed machine's one-shot of {@code chapter} beside Go's {@code go}, from its answer.csv. */
     static String answerMachines(ReadmeResults results, ReadmeTables.Block block) {
         String chapter = block.parameter("chapter"), go = "Go " + block.parameter("go");
-        MarkdownTable table = new MarkdownTable("machine", "`" + chapter + "`, s", go + ", s", "÷ Go", "one-shots");
+        Table table = new Table("machine", Table.join(Table.code(chapter), ", s"), go + ", s", "÷ Go", "one-shots");
         for (String machine : results.machines()) {
             if (!results.has(machine, "answer.csv")) {
                 continue;
@@ -247,7 +242,7 @@ final class ReadmeBlocks {
             Optional<AnswerResults.Answer> java = newest.stream().filter(row -> row.chapter().equals(chapter)).findFirst();
             Optional<AnswerResults.Answer> goRow = newest.stream().filter(row -> row.chapter().equals(go)).findFirst();
             if (java.isPresent() && goRow.isPresent()) {
-                table.row("`" + machine + "`", seconds(java.get().medianSeconds()), seconds(goRow.get().medianSeconds()),
+                table.row(Table.code(machine), seconds(java.get().medianSeconds()), seconds(goRow.get().medianSeconds()),
                         String.format(Locale.ROOT, "%.2f", java.get().medianSeconds() / goRow.get().medianSeconds()), String.valueOf(java.get().runs()));
             }
         }
@@ -260,13 +255,12 @@ final class ReadmeBlocks {
      */
     static String model(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
-        MarkdownTable table = new MarkdownTable("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound",
+        Table table = new Table("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound",
                 "wall at, workers");
         for (CostModel.ModelRow row : modelRows(results, machine)) {
-            table.row("`" + MarkdownTable.escape(row.chapter()) + "`", MarkdownTable.escape(row.workers()),
-                    MarkdownTable.escape(row.pageCache()), MarkdownTable.escape(row.cache()), seconds(row.measuredSeconds()),
+            table.row(Table.code(row.chapter()), row.workers(), row.pageCache(), row.cache(), seconds(row.measuredSeconds()),
                     seconds(row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
-                    MarkdownTable.escape(row.bound()), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
+                    row.bound(), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
         }
         return table.markdown() + "\n" + source(block, "model.csv") + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
     }
@@ -303,7 +297,7 @@ final class ReadmeBlocks {
                 .map(term -> term.getKey() + " " + seconds(term.getValue() / 1e9) + " s").toList();
         Map.Entry<String, Double> shared = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
         double gib = row.fileBytes() / CostModel.GIB;
-        return "`" + MarkdownTable.escape(chapter) + "` with one worker on a " + String.format(Locale.ROOT, gib == Math.rint(gib) ? "%.0f" : "%.2f", gib)
+        return "`" + Table.escapeMarkdown(chapter) + "` with one worker on a " + String.format(Locale.ROOT, gib == Math.rint(gib) ? "%.0f" : "%.2f", gib)
                 + " GiB file, its bill per GiB " + mbps(row.billPerGiB("read_calls_per_gib")) + " read calls and "
                 + String.format(Locale.ROOT, "%.2f", Optional.ofNullable(row.billPerGiB("returned_bytes_per_gib")).orElse(0.0) / CostModel.GIB)
                 + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + seconds(terms.core() / 1e9) + " s in all. The largest shared term, "
@@ -314,8 +308,8 @@ final class ReadmeBlocks {
     }
 
     /** What each phase of a one-shot is, for a reader: study/AnswerRound.java's names, in its order. */
-    private static final Map<String, String> PHASE_LABELS = Map.of("launcher", "the launcher, `./jbang`",
-            "jvm_start", "the JVM's start, to `main`", "checks", "options and checks",
+    private static final Map<String, Object> PHASE_LABELS = Map.of("launcher", Table.join("the launcher, ", Table.code("./jbang")),
+            "jvm_start", Table.join("the JVM's start, to ", Table.code("main")), "checks", "options and checks",
             "preread", "the cache question (and a pre-read, if needed)", "first_search", "the first search",
             "answer", "the answer printed", "exit", "the JVM's exit");
 
@@ -334,21 +328,18 @@ final class ReadmeBlocks {
                 .orElseThrow(() -> new UserMistakeException(Quote.name(file) + " has no row of " + chapter));
         AnswerResults.Answer goRow = newest.stream().filter(row -> row.chapter().equals(go)).findFirst()
                 .orElseThrow(() -> new UserMistakeException(Quote.name(file) + " has no row of " + go));
-        MarkdownTable table = new MarkdownTable("phase (median of " + java.runs() + " one-shots)", "`" + chapter + "`", go);
+        Table table = new Table("phase (median of " + java.runs() + " one-shots)", Table.code(chapter), go);
         for (String phase : AnswerResults.ANSWER_PHASES) {
             Double value = java.phaseSeconds().get(phase);
             table.row(PHASE_LABELS.get(phase), value == null ? "–" : seconds(value) + " s", "–");
         }
-        table.row("**the whole process**", "**" + seconds(java.medianSeconds()) + " s**", "**" + seconds(goRow.medianSeconds()) + " s**");
+        table.row(Table.strong(true, "the whole process"), Table.strong(true, seconds(java.medianSeconds()) + " s"),
+                Table.strong(true, seconds(goRow.medianSeconds()) + " s"));
         return table.markdown() + "\n" + source(block, "answer.csv") + "; each phase's median is taken on its own, so the phases do not add up to the whole's.\n";
     }
 
     private static String source(ReadmeTables.Block block, String csv) {
         return "`results/" + block.parameter("machine") + "/" + csv + "`";
-    }
-
-    private static String chapterLink(String chapter) {
-        return "`" + chapter + "`";
     }
 
     /** The chapter's number: 13 for {@code V13PreadVector}, 11 for {@code Go v11}; -1 for a wall. */
@@ -393,9 +384,9 @@ final class ReadmeBlocks {
                 ? " (family " + text(json, "cpu_family") + ", model " + text(json, "cpu_model_number") + ")" : "";
     }
 
-    /** A machine.json field as Markdown text: it may come from anyone, so nothing in it may act as markup. */
+    /** A machine.json field, or "not recorded". */
     static String text(MachineDescription json, String field) {
-        return json.text(field).map(MarkdownTable::escape).orElse("not recorded");
+        return json.text(field).orElse("not recorded");
     }
 
 }

@@ -63,10 +63,9 @@ final class ReadmeResults {
         return description;
     }
 
-    /** A relative Markdown link from the document to a file under the results root. */
-    String link(String underRoot, String label) {
-        String path = documentFolder.relativize(root.toAbsolutePath().normalize()).resolve(underRoot).toString().replace('\\', '/');
-        return "[" + label + "](" + path + ")";
+    /** The path from the document to a file under the results root, for a link. */
+    String link(String underRoot) {
+        return documentFolder.relativize(root.toAbsolutePath().normalize()).resolve(underRoot).toString().replace('\\', '/');
     }
 
     boolean has(String machine, String csv) {

@@ -13,7 +13,9 @@
 //SOURCES CommittedMachines.java
 //SOURCES ReadmeBlocks.java
 //SOURCES ReadmeResults.java
-//SOURCES MarkdownTable.java
+//SOURCES Table.java
+//SOURCES ReportTables.java
+//SOURCES ReportHtml.java
 //SOURCES CostModel.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -68,15 +70,15 @@ import lib.tools.AtomicWrite;
  *
  * <p>Each kind of block is one entry of {@link #KINDS}: a name and a method from the results to
  * Markdown. A table for a new CSV is one entry and one short method in ReadmeBlocks, built on {@link ReadmeResults#rows}
- * and {@link MarkdownTable}, for instance a sweep of file sizes:
+ * and {@link Table}, for instance a sweep of file sizes:
  *
  * <pre>
  * KINDS.put("sizes", ReadmeBlocks::sizes);
  *
  * static String sizes(ReadmeResults results, ReadmeTables.Block block) {
- *     MarkdownTable table = new MarkdownTable("chapter", "file", "MB/s");
+ *     Table table = new Table("chapter", "file", "MB/s");
  *     for (StudyResults.Row row : results.rowsOfEverySize(block.parameter("machine"), "sizes.csv")) {
- *         table.row(chapterLink(row.chapter()), StudyResults.binarySize(row.fileBytes()), mbps(row.mbps()));
+ *         table.row(Table.code(row.chapter()), StudyResults.binarySize(row.fileBytes()), mbps(row.mbps()));
  *     }
  *     return table.markdown() + "\n" + source(block, "sizes.csv") + ".\n";
  * }

@@ -39,24 +39,8 @@ final class ReportHtml {
         }
     }
 
-    static String table(List<String> headings, List<List<String>> cells) {
-        StringBuilder html = new StringBuilder("<table>\n<tr>");
-        headings.forEach(heading -> html.append("<th>").append(escape(heading)).append("</th>"));
-        html.append("</tr>\n");
-        for (List<String> line : cells) {
-            html.append("<tr>");
-            line.forEach(cell -> html.append("<td>").append(cell).append("</td>"));
-            html.append("</tr>\n");
-        }
-        return html.append("</table>\n").toString();
-    }
-
     static String missing(String file) {
         return "<p>No " + escape(file) + " in this folder.</p>\n";
-    }
-
-    static String bold(boolean bold, String text) {
-        return bold ? "<strong>" + text + "</strong>" : text;
     }
 
     static String mbps(double mbps) {

@@ -1,5 +1,5 @@
-// The report's tables (report/StudyReport.java): each from this study's rows, as HTML. No package
-// line, as every file of report/.
+// The report's tables (report/StudyReport.java): each from this study's rows, a Table written as HTML.
+// No package line, as every file of report/.
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -31,9 +32,12 @@ final class ReportTables {
     }
 
     /** A chapter's share of a wall, or the line that says it beat the wall (a share over 100 % would mean nothing). */
-    private static String share(double mbps, Optional<MemoryWall> wall) {
-        return wall.map(w -> w.percentOf(mbps).stream().mapToObj(ReportHtml::percentage).findFirst()
-                .orElse("<span class=\"beaten\">" + ReportHtml.escape(MemoryWall.ABOVE) + "</span>")).orElse("–");
+    private static Object share(double mbps, Optional<MemoryWall> wall) {
+        if (wall.isEmpty()) {
+            return "–";
+        }
+        OptionalDouble percent = wall.get().percentOf(mbps);
+        return percent.isPresent() ? ReportHtml.percentage(percent.getAsDouble()) : Table.aside(MemoryWall.ABOVE);
     }
 
     static String scoreboardTable(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
@@ -45,13 +49,13 @@ final class ReportTables {
         Optional<String> noBase = one.flatMap(row -> whyNotABase(row, scoreboard));
         Optional<Double> chapterOne = noBase.isPresent() ? Optional.empty() : one.map(StudyResults.Row::mbps);
         Map<String, ArticleFigures.ArticleRow> article = ArticleFigures.byNumber("scoreboard");
-        List<List<String>> cells = new ArrayList<>();
+        List<List<Object>> cells = new ArrayList<>();
         double best = scoreboard.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
         for (StudyResults.Row row : scoreboard) {
             boolean fastest = row.mbps() == best;
-            cells.add(List.of(ReportHtml.escape(row.number().replaceFirst("^V0?", "")), "<code>" + ReportHtml.escape(chapterLabel(row, scoreboard)) + "</code>",
-                    Integer.toString(row.workers()), ReportHtml.bold(fastest, ReportHtml.seconds(row.meanSeconds())),
-                    row.medianSeconds() == null ? "–" : ReportHtml.seconds(row.medianSeconds()), ReportHtml.bold(fastest, ReportHtml.mbps(row.mbps())),
+            cells.add(List.of(row.number().replaceFirst("^V0?", ""), Table.code(chapterLabel(row, scoreboard)),
+                    row.workers(), Table.strong(fastest, ReportHtml.seconds(row.meanSeconds())),
+                    row.medianSeconds() == null ? "–" : ReportHtml.seconds(row.medianSeconds()), Table.strong(fastest, ReportHtml.mbps(row.mbps())),
                     chapterOne.map(base -> String.format(Locale.ROOT, "%.1f", row.mbps() / base)).orElse("–"),
                     share(row.mbps(), wall),
                     Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::mbps).map(ReportHtml::mbps).orElse("–"),
@@ -68,12 +72,14 @@ final class ReportTables {
             int column = headings.indexOf("× ch. 1");
             headings.remove(column);
             cells = cells.stream().map(line -> {
-                List<String> kept = new ArrayList<>(line);
+                List<Object> kept = new ArrayList<>(line);
                 kept.remove(column);
-                return (List<String>) kept;
+                return kept;
             }).toList();
         }
-        return ReportHtml.table(headings, cells) + noBase.map(why -> "<p>× ch. 1 is left out: " + ReportHtml.escape(why) + ".</p>\n").orElse("") + wallLine;
+        Table table = new Table(headings);
+        cells.forEach(table::row);
+        return table.html() + noBase.map(why -> "<p>× ch. 1 is left out: " + ReportHtml.escape(why) + ".</p>\n").orElse("") + wallLine;
     }
 
     /**
@@ -96,8 +102,7 @@ final class ReportTables {
 
     /**
      * The sum of the bill's {@code columns} of {@code row} per GiB, in words ("1,024 reads"), or "–"
-     * where the row lacks any of them. The figures were read as numbers (StudyResults), and the text
-     * is escaped all the same, as every value from a CSV is.
+     * where the row lacks any of them.
      */
     private static String count(StudyResults.Row row, String unit, String... columns) {
         double sum = 0;
@@ -109,12 +114,12 @@ final class ReportTables {
             sum += perGiB;
         }
         String figure = sum >= 100 ? String.format(Locale.ROOT, "%,.0f", sum) : String.format(Locale.ROOT, "%.1f", sum).replaceFirst("\\.0$", "");
-        return ReportHtml.escape(figure + " " + unit);
+        return figure + " " + unit;
     }
 
     /** Bytes per GiB searched in binary units ("1.0 GiB", "0 B"), or "–" where not counted. */
     private static String bytesPerGiB(Double perGiB) {
-        return perGiB == null ? "–" : ReportHtml.escape(StudyResults.binarySize(Math.round(perGiB)));
+        return perGiB == null ? "–" : StudyResults.binarySize(Math.round(perGiB));
     }
 
     /** One line per mapped chapter: MB/s and PMD-mapped share with small folios, then with 2 MiB ones, against the 2 MiB wall. */
@@ -122,19 +127,18 @@ final class ReportTables {
         Optional<MemoryWall> hugeWall = wall(walls, "WallMemoryReadHuge");
         Map<String, Map<String, StudyResults.Row>> byChapter = new TreeMap<>();
         pageCache.forEach(row -> byChapter.computeIfAbsent(row.chapter(), c -> new TreeMap<>()).put(row.pageCache(), row));
-        List<List<String>> cells = new ArrayList<>();
+        Table table = new Table("chapter", "small MB/s", "PMD-mapped", "huge MB/s", "PMD-mapped", "huge, % of 2 MiB wall");
         byChapter.forEach((chapter, states) -> {
-            List<String> line = new ArrayList<>(List.of("<code>" + ReportHtml.escape(chapter) + "</code>"));
+            List<Object> line = new ArrayList<>(List.of(Table.code(chapter)));
             for (String state : List.of("small", "huge")) {
                 Optional<StudyResults.Row> row = Optional.ofNullable(states.get(state));
                 line.add(row.map(r -> ReportHtml.mbps(r.mbps())).orElse("–"));
                 line.add(row.map(StudyResults.Row::pmdMappedPercent).map(pct -> String.format(Locale.ROOT, "%.1f %%", pct)).orElse("–"));
             }
             line.add(Optional.ofNullable(states.get("huge")).map(r -> share(r.mbps(), hugeWall)).orElse("–"));
-            cells.add(line);
+            table.row(line);
         });
-        return ReportHtml.table(List.of("chapter", "small MB/s", "PMD-mapped", "huge MB/s", "PMD-mapped", "huge, % of 2 MiB wall"), cells)
-                + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + ReportHtml.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
+        return table.html() + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + ReportHtml.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
                         .orElse("<p>No 2 MiB-page memory wall measured (wall.csv).</p>\n");
     }
 
@@ -152,14 +156,14 @@ final class ReportTables {
         }
         List<String> headings = new ArrayList<>(List.of("chapter \\ " + what));
         values.forEach(value -> headings.add(heading.apply(value)));
-        List<List<String>> cells = new ArrayList<>();
+        Table table = new Table(headings);
         byChapter.forEach((chapter, mbpsByValue) -> {
             double best = mbpsByValue.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-            List<String> line = new ArrayList<>(List.of("<code>" + ReportHtml.escape(chapter) + "</code>"));
-            values.forEach(value -> line.add(Optional.ofNullable(mbpsByValue.get(value)).map(m -> ReportHtml.bold(m == best, ReportHtml.mbps(m))).orElse("–")));
-            cells.add(line);
+            List<Object> line = new ArrayList<>(List.of(Table.code(chapter)));
+            values.forEach(value -> line.add(Optional.ofNullable(mbpsByValue.get(value)).<Object>map(m -> Table.strong(m == best, ReportHtml.mbps(m))).orElse("–")));
+            table.row(line);
         });
-        return ReportHtml.table(headings, cells) + "<p>MB/s.</p>\n";
+        return table.html() + "<p>MB/s.</p>\n";
     }
 
     static String coldTable(List<StudyResults.Row> scoreboard, List<StudyResults.Row> cold) {
@@ -167,16 +171,15 @@ final class ReportTables {
             return "<p>Not measured in this study.</p>\n";
         }
         Map<String, ArticleFigures.ArticleRow> article = ArticleFigures.byNumber("cold");
-        List<List<String>> cells = new ArrayList<>();
+        Table table = new Table("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s", "from the device per GiB", "major faults per GiB");
         for (StudyResults.Row row : cold) {
             Optional<StudyResults.Row> warm = scoreboard.stream().filter(w -> w.chapter().equals(row.chapter())).findFirst();
-            cells.add(List.of("<code>" + ReportHtml.escape(row.chapter()) + "</code>", Integer.toString(row.workers()),
+            table.row(Table.code(row.chapter()), row.workers(),
                     warm.map(w -> ReportHtml.mbps(w.mbps())).orElse("–"), ReportHtml.mbps(row.mbps()),
                     Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::coldMbps).map(ReportHtml::mbps).orElse("–"),
-                    bytesPerGiB(row.billPerGiB("device_bytes_per_gib")), count(row, "major", "major_faults_per_gib")));
+                    bytesPerGiB(row.billPerGiB("device_bytes_per_gib")), count(row, "major", "major_faults_per_gib"));
         }
-        return ReportHtml.table(List.of("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s", "from the device per GiB",
-                "major faults per GiB"), cells);
+        return table.html();
     }
 
     /** Each cold chapter as a fraction of fio's best in fio.csv's newest sitting; or the one line that says why not. */
@@ -184,24 +187,24 @@ final class ReportTables {
         if (fio.fractions().isEmpty()) {
             return "<p>" + ReportHtml.escape(fio.line()) + "</p>\n";
         }
-        List<List<String>> cells = new ArrayList<>();
+        Table table = new Table("chapter", "workers", "read size", "cold MB/s", "fio's best job", "fio MB/s", "× fio",
+                "fio's best checking job", "checking MB/s", "× fio checking", "rounds (chapter / fio)");
         for (FioBesideResults.FioFraction f : fio.fractions()) {
-            cells.add(List.of("<code>" + ReportHtml.escape(f.chapter()) + "</code>", Integer.toString(f.workers()), ReportHtml.escape(Sizes.human(f.chunkBytes())),
-                    ReportHtml.mbps(f.chapterMbps()), ReportHtml.escape(f.fioJob()), ReportHtml.mbps(f.fioMbps()), String.format(Locale.ROOT, "%.2f", f.fraction()),
-                    f.checkingJob().isEmpty() ? "–" : ReportHtml.escape(f.checkingJob()), f.checkingJob().isEmpty() ? "–" : ReportHtml.mbps(f.checkingMbps()),
+            table.row(Table.code(f.chapter()), f.workers(), Sizes.human(f.chunkBytes()),
+                    ReportHtml.mbps(f.chapterMbps()), f.fioJob(), ReportHtml.mbps(f.fioMbps()), String.format(Locale.ROOT, "%.2f", f.fraction()),
+                    f.checkingJob().isEmpty() ? "–" : f.checkingJob(), f.checkingJob().isEmpty() ? "–" : ReportHtml.mbps(f.checkingMbps()),
                     f.checkingFraction().stream().mapToObj(x -> String.format(Locale.ROOT, "%.2f", x)).findFirst().orElse("–"),
-                    f.chapterRounds() + " / " + f.fioRounds()));
+                    f.chapterRounds() + " / " + f.fioRounds());
         }
         return "<p>Beside fio, the same file read with the same read size and jobs, interleaved over rounds (fio.csv, the sitting of "
                 + ReportHtml.escape(fio.sittingDate()) + "): each chapter's median MB/s over the rounds, against fio's best O_DIRECT job "
                 + "(engine, queue depth, buffer page size), each job by its own median; and against its best job that also checks "
                 + "every byte is zero as it lands (<code>--verify=pattern</code>), as a chapter scans every byte.</p>\n"
-                + ReportHtml.table(List.of("chapter", "workers", "read size", "cold MB/s", "fio's best job", "fio MB/s", "× fio",
-                        "fio's best checking job", "checking MB/s", "× fio checking", "rounds (chapter / fio)"), cells);
+                + table.html();
     }
 
     static String warmupTable(List<StudyResults.Row> scoreboard) {
-        List<List<String>> cells = new ArrayList<>();
+        Table table = new Table("chapter", "warm-up runs, s", "timed runs, s", "first run ÷ median");
         for (StudyResults.Row row : scoreboard) {
             double[] timed = row.runSeconds();
             if (timed.length == 0) {
@@ -210,37 +213,36 @@ final class ReportTables {
             double median = Stats.median(timed);
             double[] warmup = row.warmupSeconds();
             double first = warmup.length > 0 ? warmup[0] : timed[0];
-            cells.add(List.of("<code>" + ReportHtml.escape(row.chapter()) + "</code>", secondsList(warmup), secondsList(timed),
-                    String.format(Locale.ROOT, "%.1f", first / median)));
+            table.row(Table.code(row.chapter()), secondsList(warmup), secondsList(timed), String.format(Locale.ROOT, "%.1f", first / median));
         }
-        return cells.isEmpty() ? "<p>No runs recorded.</p>\n"
-                : ReportHtml.table(List.of("chapter", "warm-up runs, s", "timed runs, s", "first run ÷ median"), cells);
+        return table.isEmpty() ? "<p>No runs recorded.</p>\n" : table.html();
     }
 
     private static String secondsList(double[] seconds) {
         return Arrays.stream(seconds).mapToObj(s -> String.format(Locale.ROOT, "%.6f", s)).collect(Collectors.joining(" "));
     }
 
-    /** The pairs as every reader reads versus-go.csv ({@link VersusGoPairs#pairs}): README's table gives the same figures. */
-    static String versusGoTable(List<StudyResults.Row> rows) {
-        List<List<String>> cells = new ArrayList<>();
+    /**
+     * The Go pairs as every reader reads versus-go.csv ({@link VersusGoPairs#pairs}), one table for
+     * the report and README: per pair, the median of its rounds' ratios, the lowest and highest round,
+     * and the mark (ahead, behind, tie).
+     */
+    static Table versusGoTable(List<StudyResults.Row> rows) {
+        Table table = new Table("pair", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds");
         for (VersusGoPairs.GoPair pair : VersusGoPairs.pairs(rows)) {
             boolean paired = !pair.rounds().isEmpty();
-            cells.add(List.of(Integer.toString(pair.number()), "<code>" + ReportHtml.escape(pair.javaChapter()) + "</code>",
-                    paired ? ReportHtml.mbps(pair.goMbps()) : "–", paired ? ReportHtml.mbps(pair.javaMbps()) : "–",
-                    pair.ratioText(), pair.rangeText(), pair.verdict().word, ReportHtml.escape(pair.roundsText())));
+            table.row(Table.join(pair.number() + " ", Table.code(pair.javaChapter())), paired ? ReportHtml.mbps(pair.goMbps()) : "–",
+                    paired ? ReportHtml.mbps(pair.javaMbps()) : "–", pair.ratioText(), pair.rangeText(), pair.verdict().word, pair.roundsText());
         }
-        return ReportHtml.table(List.of("pair", "Java", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds"), cells)
-                + "<p>" + ReportHtml.escape(VersusGoPairs.RULE) + ".</p>\n";
+        return table;
     }
 
     static String machineTable(MachineDescription machine) {
         if (machine.fields().isEmpty()) {
             return "<p>No machine.json in this folder.</p>\n";
         }
-        List<List<String>> cells = new ArrayList<>();
-        machine.fields().forEach((key, value) -> cells.add(List.of("<code>" + ReportHtml.escape(key) + "</code>",
-                value == null ? "<em>not recorded</em>" : ReportHtml.escape(value))));
-        return ReportHtml.table(List.of("field", "value"), cells);
+        Table table = new Table("field", "value");
+        machine.fields().forEach((key, value) -> table.row(Table.code(key), value == null ? Table.aside("not recorded") : value));
+        return table.html();
     }
 }

@@ -14,6 +14,7 @@
 //SOURCES ../report/StudyReport.java
 //SOURCES ../report/ReportTables.java
 //SOURCES ../report/ReportHtml.java
+//SOURCES ../report/Table.java
 //SOURCES AnswerRound.java
 //SOURCES StudyProgress.java
 //SOURCES ../yardsticks/NativeYardstick.java

@@ -36,7 +36,7 @@
 //SOURCES ../yardsticks/UnitCosts.java
 //SOURCES ../report/ReadmeBlocks.java
 //SOURCES ../report/ReadmeResults.java
-//SOURCES ../report/MarkdownTable.java
+//SOURCES ../report/Table.java
 //SOURCES ../report/StudyResults.java
 //SOURCES ../report/PageText.java
 //SOURCES ../report/MachineDescription.java

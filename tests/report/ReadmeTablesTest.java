@@ -25,6 +25,21 @@ class ReadmeTablesTest {
     @TempDir
     Path folder;
 
+    /** One table, two formats: each writer escapes every cell, whatever it is set as, and keeps figures flush right in Markdown. */
+    @Test
+    void aTableEscapesEveryCellInBothFormats() {
+        String hostile = "x|`*_[a](b)<img src=x onerror=alert(1)>&";
+        Table table = new Table("name", Table.code("MB/s")).row(Table.strong(true, Table.code(hostile)), "1,234").row(Table.aside(hostile), "–");
+        String markdown = table.markdown();
+        assertEquals("| name | `MB/s` |\n|---|--:|\n", markdown.lines().limit(2).map(line -> line + "\n").collect(Collectors.joining()));
+        assertTrue(markdown.contains("**`x\\|'*_[a](b)<img src=x onerror=alert(1)>&`**"), markdown);
+        assertTrue(markdown.contains("*x\\|\\`\\*\\_\\[a\\](b)&lt;img src=x onerror=alert(1)&gt;&amp;*"), markdown);
+        String html = table.html();
+        assertFalse(html.contains("<img"), html);
+        assertTrue(html.contains("<td><strong><code>x|`*_[a](b)&lt;img src=x onerror=alert(1)&gt;&amp;</code></strong></td><td>1,234</td>"), html);
+        assertTrue(html.contains("<td><em>x|`*_[a](b)&lt;img"), html);
+    }
+
     @Test
     void everyGeneratedBlockOfTheReadmesIsWhatTheCommittedCsvsGive() throws IOException {
         for (Path document : ReadmeTables.DOCUMENTS) {

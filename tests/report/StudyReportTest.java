@@ -170,7 +170,7 @@ class StudyReportTest {
             readme.put(cells[0].split(" ")[0], List.of(cells[3], cells[4], cells[5], cells[6]));
         }
         java.util.Map<String, List<String>> report = new java.util.TreeMap<>();
-        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("<tr><td>(\\d+)</td><td><code>[^<]*</code></td><td>[^<]*</td><td>[^<]*</td>"
+        java.util.regex.Matcher rows = java.util.regex.Pattern.compile("<tr><td>(\\d+) <code>[^<]*</code></td><td>[^<]*</td><td>[^<]*</td>"
                 + "<td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>").matcher(page());
         while (rows.find()) {
             report.put(rows.group(1), List.of(rows.group(2), rows.group(3), rows.group(4), rows.group(5)));
