@@ -69,7 +69,7 @@ final class ReportHtml {
             h1 { font-size: 1.6rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ddd; }
             table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.92rem; }
             th, td { border: 1px solid #ddd; padding: 0.25rem 0.6rem; text-align: right; }
-            th { background: #f4f4f4; } td:first-child, td:nth-child(2) { text-align: left; }
+            th { background: #f4f4f4; } td:first-child, td:has(> code) { text-align: left; }
             .trial { background: #fff3cd; border: 1px solid #e0c060; padding: 0.6rem; }
             .charts figure { margin: 1rem 0; } .charts img { max-width: 100%; border: 1px solid #eee; }
             figcaption { font-size: 0.8rem; color: #666; } nav { margin: 1rem 0; } .nochart { color: #777; } .beaten { color: #8a4b00; }
