@@ -4,6 +4,7 @@
 //SOURCES StudyResults.java
 //SOURCES PageText.java
 //SOURCES MachineDescription.java
+//SOURCES Table.java
 //DEPS org.apache.commons:commons-csv:1.14.1
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -113,6 +114,18 @@ public final class CostModel {
         return rows;
     }
 
+    /** Each row measured beside its prediction, and the term that bounds it: README's table, and what this tool prints. */
+    static Table table(List<ModelRow> rows) {
+        Table table = new Table("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound",
+                "wall at, workers");
+        for (ModelRow row : rows) {
+            table.row(Table.code(row.chapter()), row.workers(), row.pageCache(), row.cache(), String.format(Locale.ROOT, "%.3f", row.measuredSeconds()),
+                    String.format(Locale.ROOT, "%.3f", row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
+                    row.bound(), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
+        }
+        return table;
+    }
+
     public static void main(String[] args) {
         try {
             if (args.length != 1 && !(args.length == 3 && args[1].equals("--csv"))) {
@@ -120,7 +133,7 @@ public final class CostModel {
             }
             Path folder = Path.of(args[0]);
             Costs costs = unitCosts(folder);
-            List<String> rows = new ArrayList<>();
+            List<ModelRow> rows = new ArrayList<>();
             for (String table : List.of("scoreboard.csv", "pagecache.csv", "cold.csv")) {
                 if (!Files.isRegularFile(folder.resolve(table))) {
                     continue;
@@ -134,20 +147,21 @@ public final class CostModel {
                         continue; // reads from the disk, and no device cost was measurable here (tmpfs)
                     }
                     Prediction prediction = predict(row, costs);
-                    System.out.printf(Locale.ROOT, "%-26s workers=%-2d %-6s %-4s measured %.3f s  predicted %.3f s  bound %-10s (%+.0f %%)"
-                                    + "  wall at %.1f workers%n", row.chapter(), row.workers(), row.pageCache(), row.cache(), row.meanSeconds(),
-                            prediction.seconds(), prediction.bound(), 100 * (prediction.seconds() / row.meanSeconds() - 1), prediction.workersToWall());
-                    rows.add(String.join(",", row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(),
-                            String.format(Locale.ROOT, "%.4f", row.meanSeconds()), String.format(Locale.ROOT, "%.4f", prediction.seconds()),
-                            prediction.bound(), Double.isNaN(prediction.workersToWall()) ? "" : String.format(Locale.ROOT, "%.2f", prediction.workersToWall())));
+                    rows.add(new ModelRow(row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(), row.meanSeconds(),
+                            prediction.seconds(), prediction.bound(), Double.isNaN(prediction.workersToWall()) ? null : prediction.workersToWall()));
                 }
             }
+            System.out.print(table(rows).text());
             if (args.length == 3) {
                 Path csv = Path.of(args[2]);
                 if (Files.exists(csv) && !Files.readString(csv).startsWith(FIRST_COLUMNS)) {
                     throw new UserMistakeException(Quote.name(csv) + " is not a model.csv: it is left as it is");
                 }
-                AtomicWrite.write(csv, HEADER + "\n" + String.join("\n", rows) + "\n"); // a model is recomputed whole
+                StringBuilder text = new StringBuilder(HEADER).append('\n'); // a model is recomputed whole
+                rows.forEach(row -> text.append(String.join(",", row.chapter(), row.workers(), row.pageCache(), row.cache(),
+                        String.format(Locale.ROOT, "%.4f,%.4f", row.measuredSeconds(), row.predictedSeconds()), row.bound(),
+                        row.workersToWall() == null ? "" : String.format(Locale.ROOT, "%.2f", row.workersToWall()))).append('\n'));
+                AtomicWrite.write(csv, text.toString());
             }
         } catch (UserMistakeException | StudyResults.NotResultsException e) {
             System.err.println("CostModel: " + e.getMessage());

@@ -254,15 +254,8 @@ final class ReadmeBlocks {
      * prediction from the bill and the unit costs, and the term that bounds it.
      */
     static String model(ReadmeResults results, ReadmeTables.Block block) {
-        String machine = block.parameter("machine");
-        Table table = new Table("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound",
-                "wall at, workers");
-        for (CostModel.ModelRow row : modelRows(results, machine)) {
-            table.row(Table.code(row.chapter()), row.workers(), row.pageCache(), row.cache(), seconds(row.measuredSeconds()),
-                    seconds(row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
-                    row.bound(), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
-        }
-        return table.markdown() + "\n" + source(block, "model.csv") + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
+        return CostModel.table(modelRows(results, block.parameter("machine"))).markdown() + "\n" + source(block, "model.csv")
+                + " and `costs.csv`; `./jbang report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
     }
 
     /** The rows of {@code machine}'s model.csv; its absence is said in one line, with the command that writes it. */

@@ -1,6 +1,6 @@
-// One table model for the project's pages: README's and the docs' generated blocks are its Markdown
-// (report/ReadmeBlocks.java), the report page's tables its HTML (report/ReportTables.java). No package
-// line, as every file of report/.
+// One table model for the project's pages and its terminal: README's and the docs' generated blocks
+// are its Markdown (report/ReadmeBlocks.java), the report page's tables its HTML
+// (report/ReportTables.java), a tool's summary its text. No package line, as every file of report/.
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A table of cells that are text, never markup: each writer ({@link #markdown}, {@link #html})
- * escapes every cell for its own format, so no value from a CSV or machine.json can become markup
+ * A table of cells that are text, never markup: each writer ({@link #markdown}, {@link #html},
+ * {@link #text}) escapes every cell for its own format, so no value from a CSV or machine.json can become markup
  * in either. A cell given as a String is plain text; {@link #code}, {@link #strong}, {@link #aside},
  * {@link #link} and {@link #join} set it otherwise.
  */
@@ -73,13 +73,16 @@ final class Table {
         return rows.isEmpty();
     }
 
+    /** Whether every cell of {@code column} is a figure (or "–"): such a column is set flush right. */
+    private boolean figures(int column) {
+        return !rows.isEmpty() && rows.stream().allMatch(cells -> plain(cells.get(column)).matches("[-–0-9.,% ]*"));
+    }
+
     /** A GitHub Markdown table; a column of figures alone is set flush right. */
     String markdown() {
         StringBuilder markdown = new StringBuilder(markdownLine(header)).append("|");
         for (int column = 0; column < header.size(); column++) {
-            int c = column;
-            boolean figures = !rows.isEmpty() && rows.stream().allMatch(cells -> plain(cells.get(c)).matches("[-–0-9.,% ]*"));
-            markdown.append(figures ? "--:|" : "---|");
+            markdown.append(figures(column) ? "--:|" : "---|");
         }
         markdown.append('\n');
         rows.forEach(cells -> markdown.append(markdownLine(cells)));
@@ -96,6 +99,24 @@ final class Table {
             html.append("</tr>\n");
         }
         return html.append("</table>\n").toString();
+    }
+
+    /** For a terminal: columns padded to their widest cell, two spaces apart, figures flush right; no markup. */
+    String text() {
+        List<List<String>> lines = new ArrayList<>();
+        lines.add(header.stream().map(Table::shown).toList());
+        rows.forEach(cells -> lines.add(cells.stream().map(Table::shown).toList()));
+        StringBuilder text = new StringBuilder();
+        for (List<String> line : lines) {
+            StringBuilder padded = new StringBuilder();
+            for (int column = 0; column < line.size(); column++) {
+                int c = column, width = lines.stream().mapToInt(l -> l.get(c).length()).max().orElse(0);
+                String pad = " ".repeat(width - line.get(c).length());
+                padded.append(column == 0 ? "" : "  ").append(figures(c) ? pad + line.get(c) : line.get(c) + pad);
+            }
+            text.append(padded.toString().stripTrailing()).append('\n');
+        }
+        return text.toString();
     }
 
     private static String markdownLine(List<Cell> cells) {
@@ -135,6 +156,11 @@ final class Table {
             case Link link -> plain(link.label());
             case Joined joined -> joined.parts().stream().map(Table::plain).collect(Collectors.joining());
         };
+    }
+
+    /** A cell on a terminal: its text, where no control character may move the cursor or change colours. */
+    private static String shown(Cell cell) {
+        return plain(cell).replaceAll("\\p{Cntrl}", " ");
     }
 
     private static Cell cell(Object cell) {

@@ -13,6 +13,9 @@
 //SOURCES ../report/VersusGoPairs.java
 //SOURCES ../report/FioBesideResults.java
 //SOURCES ../report/ArticleFigures.java
+//SOURCES ../report/ReportTables.java
+//SOURCES ../report/ReportHtml.java
+//SOURCES ../report/Table.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -344,30 +347,23 @@ public class VersusGo implements Callable<Integer> {
     }
 
     /**
-     * The sitting's table, read back from the rows it appended as README and the report read
-     * versus-go.csv ({@link VersusGoPairs#pairs}), so that the three give the same figure for a pair.
+     * The sitting's table, read back from the rows it appended: README's and the report's table
+     * ({@link ReportTables#versusGoTable}), as text.
      */
     private void printTable(List<Pair> pairs, Path csv, long lastLineBefore, long bytes, int workerCount, String goDescription) {
         List<StudyResults.Row> sitting = StudyResults.read(csv).rows().stream().filter(row -> row.line() > lastLineBefore).toList();
-        Map<Integer, VersusGoPairs.GoPair> read = new LinkedHashMap<>();
-        VersusGoPairs.pairs(sitting).forEach(pair -> read.put(pair.number(), pair));
         out.printf(Locale.ROOT, "%nJava beside Go: %s haystack, %d workers for the parallel pairs (1 for the others), %d rounds of %d runs;%n"
                 + "MB/s from the median over rounds of each call's median run%n",
                 Sizes.human(bytes), workerCount, rounds, runs);
         out.printf(Locale.ROOT, "Go: %s%n%n", goDescription);
-        out.printf(Locale.ROOT, "%-32s %10s %10s %8s %11s %8s  %s%n", "pair", "Go MB/s", "Java MB/s", "Java÷Go", "range", "Java is", "rounds");
-        for (Pair pair : pairs) {
-            VersusGoPairs.GoPair figures = read.get(pair.number());
-            if (figures == null || figures.rounds().isEmpty()) {
-                out.printf(Locale.ROOT, "%-32s %s%n", pair.label(), "(no figure: no round where both sides ran"
-                        + (figures == null ? ")" : "; " + figures.roundsText() + ")"));
-                continue;
-            }
-            out.printf(Locale.ROOT, "%-32s %,10.0f %,10.0f %8s %11s %8s  %s%n", pair.label(), figures.goMbps(), figures.javaMbps(),
-                    figures.ratioText(), figures.rangeText(), figures.verdict().word, figures.roundsText());
-        }
+        out.print(ReportTables.versusGoTable(sitting).text());
         out.println("(" + VersusGoPairs.RULE + ")");
+        Set<Integer> withFigure = VersusGoPairs.pairs(sitting).stream().filter(pair -> !pair.rounds().isEmpty())
+                .map(VersusGoPairs.GoPair::number).collect(Collectors.toSet());
         for (Pair pair : pairs) {
+            if (!withFigure.contains(pair.number())) {
+                out.printf(Locale.ROOT, "(%s: no figure, no round where both sides ran)%n", pair.label());
+            }
             if (pair.runs(runs) < runs) {
                 out.printf(Locale.ROOT, "(%s: %d runs per call, the most this pair makes)%n", pair.label(), pair.runs(runs));
             }
