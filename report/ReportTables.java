@@ -32,12 +32,12 @@ final class ReportTables {
     }
 
     /** A chapter's share of a wall, or the line that says it beat the wall (a share over 100 % would mean nothing). */
-    private static Object share(double mbps, Optional<MemoryWall> wall) {
+    private static String share(double mbps, Optional<MemoryWall> wall) {
         if (wall.isEmpty()) {
             return "–";
         }
         OptionalDouble percent = wall.get().percentOf(mbps);
-        return percent.isPresent() ? ReportHtml.percentage(percent.getAsDouble()) : Table.aside(MemoryWall.ABOVE);
+        return percent.isPresent() ? ReportHtml.percentage(percent.getAsDouble()) : MemoryWall.ABOVE;
     }
 
     static String scoreboardTable(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
@@ -242,7 +242,7 @@ final class ReportTables {
             return "<p>No machine.json in this folder.</p>\n";
         }
         Table table = new Table("field", "value");
-        machine.fields().forEach((key, value) -> table.row(Table.code(key), value == null ? Table.aside("not recorded") : value));
+        machine.fields().forEach((key, value) -> table.row(Table.code(key), value == null ? "not recorded" : value));
         return table.html();
     }
 }

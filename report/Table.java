@@ -1,27 +1,25 @@
-// One table model for the project's pages and its terminal: README's and the docs' generated blocks
-// are its Markdown (report/ReadmeBlocks.java), the report page's tables its HTML
-// (report/ReportTables.java), a tool's summary its text. No package line, as every file of report/.
+// The project's one table model: README's and the docs' generated blocks are its Markdown
+// (report/ReadmeBlocks.java), the report page's tables its HTML (report/ReportTables.java), a tool's
+// summary its text. No package line, as every file of report/.
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * A table of cells that are text, never markup: each writer ({@link #markdown}, {@link #html},
- * {@link #text}) escapes every cell for its own format, so no value from a CSV or machine.json can become markup
- * in either. A cell given as a String is plain text; {@link #code}, {@link #strong}, {@link #aside},
- * {@link #link} and {@link #join} set it otherwise.
+ * A table whose cells are text, never markup: each writer ({@link #markdown}, {@link #html},
+ * {@link #text}) escapes every cell for its format, so no value from a CSV or machine.json can
+ * become markup in any of them. A String is plain text; {@link #code}, {@link #strong},
+ * {@link #link} and {@link #join} set a cell otherwise.
  */
 final class Table {
 
-    /** A cell: text, and how it is set. */
-    sealed interface Cell permits Text, Code, Strong, Aside, Link, Joined {}
+    sealed interface Cell permits Text, Code, Strong, Link, Joined {}
     record Text(String text) implements Cell {}
     record Code(String text) implements Cell {}
     record Strong(Cell inner) implements Cell {}
-    /** Said in passing: "not recorded", a share beyond the wall. */
-    record Aside(String text) implements Cell {}
     record Link(Cell label, String target) implements Cell {}
     record Joined(List<Cell> parts) implements Cell {}
 
@@ -31,10 +29,6 @@ final class Table {
 
     static Cell strong(boolean strong, Object cell) {
         return strong ? new Strong(cell(cell)) : cell(cell);
-    }
-
-    static Cell aside(String text) {
-        return new Aside(text);
     }
 
     static Cell link(Object label, String target) {
@@ -73,54 +67,46 @@ final class Table {
         return rows.isEmpty();
     }
 
-    /** Whether every cell of {@code column} is a figure (or "–"): such a column is set flush right. */
-    private boolean figures(int column) {
-        return !rows.isEmpty() && rows.stream().allMatch(cells -> plain(cells.get(column)).matches("[-–0-9.,% ]*"));
-    }
-
     /** A GitHub Markdown table; a column of figures alone is set flush right. */
     String markdown() {
-        StringBuilder markdown = new StringBuilder(markdownLine(header)).append("|");
+        StringBuilder markdown = new StringBuilder(line(header, Table::markdown, "| ", " | ", " |\n")).append("|");
         for (int column = 0; column < header.size(); column++) {
             markdown.append(figures(column) ? "--:|" : "---|");
         }
         markdown.append('\n');
-        rows.forEach(cells -> markdown.append(markdownLine(cells)));
+        rows.forEach(cells -> markdown.append(line(cells, Table::markdown, "| ", " | ", " |\n")));
         return markdown.toString();
     }
 
     String html() {
-        StringBuilder html = new StringBuilder("<table>\n<tr>");
-        header.forEach(cell -> html.append("<th>").append(html(cell)).append("</th>"));
-        html.append("</tr>\n");
-        for (List<Cell> cells : rows) {
-            html.append("<tr>");
-            cells.forEach(cell -> html.append("<td>").append(html(cell)).append("</td>"));
-            html.append("</tr>\n");
-        }
+        StringBuilder html = new StringBuilder("<table>\n").append(line(header, Table::html, "<tr><th>", "</th><th>", "</th></tr>\n"));
+        rows.forEach(cells -> html.append(line(cells, Table::html, "<tr><td>", "</td><td>", "</td></tr>\n")));
         return html.append("</table>\n").toString();
     }
 
-    /** For a terminal: columns padded to their widest cell, two spaces apart, figures flush right; no markup. */
+    /** For a terminal: columns padded to their widest cell, two spaces apart, figures flush right. */
     String text() {
-        List<List<String>> lines = new ArrayList<>();
-        lines.add(header.stream().map(Table::shown).toList());
-        rows.forEach(cells -> lines.add(cells.stream().map(Table::shown).toList()));
+        List<List<String>> lines = new ArrayList<>(List.of(header.stream().map(Table::plain).toList()));
+        rows.forEach(cells -> lines.add(cells.stream().map(Table::plain).toList()));
         StringBuilder text = new StringBuilder();
         for (List<String> line : lines) {
             StringBuilder padded = new StringBuilder();
             for (int column = 0; column < line.size(); column++) {
-                int c = column, width = lines.stream().mapToInt(l -> l.get(c).length()).max().orElse(0);
-                String pad = " ".repeat(width - line.get(c).length());
-                padded.append(column == 0 ? "" : "  ").append(figures(c) ? pad + line.get(c) : line.get(c) + pad);
+                int c = column;
+                String cell = line.get(c), pad = " ".repeat(lines.stream().mapToInt(l -> l.get(c).length()).max().orElse(0) - cell.length());
+                padded.append(column == 0 ? "" : "  ").append(figures(c) ? pad + cell : cell + pad);
             }
             text.append(padded.toString().stripTrailing()).append('\n');
         }
         return text.toString();
     }
 
-    private static String markdownLine(List<Cell> cells) {
-        return cells.stream().map(Table::markdown).collect(Collectors.joining(" | ", "| ", " |\n"));
+    private boolean figures(int column) {
+        return !rows.isEmpty() && rows.stream().allMatch(cells -> plain(cells.get(column)).matches("[-–0-9.,% ]*"));
+    }
+
+    private static String line(List<Cell> cells, Function<Cell, String> writer, String start, String between, String end) {
+        return cells.stream().map(writer).collect(Collectors.joining(between, start, end));
     }
 
     private static String markdown(Cell cell) {
@@ -129,7 +115,6 @@ final class Table {
             // No escape works inside a code span: a backtick would end it, and a bar the table's cell.
             case Code code -> "`" + code.text().replace('`', '\'').replace("|", "\\|").replaceAll("\\p{Cntrl}", " ") + "`";
             case Strong strong -> "**" + markdown(strong.inner()) + "**";
-            case Aside aside -> "*" + escapeMarkdown(aside.text()) + "*";
             case Link link -> "[" + markdown(link.label()) + "](" + link.target().replace(" ", "%20").replace(")", "%29") + ")";
             case Joined joined -> joined.parts().stream().map(Table::markdown).collect(Collectors.joining());
         };
@@ -140,27 +125,20 @@ final class Table {
             case Text text -> PageText.html(text.text());
             case Code code -> "<code>" + PageText.html(code.text()) + "</code>";
             case Strong strong -> "<strong>" + html(strong.inner()) + "</strong>";
-            case Aside aside -> "<em>" + PageText.html(aside.text()) + "</em>";
             case Link link -> "<a href=\"" + PageText.html(link.target()) + "\">" + html(link.label()) + "</a>";
             case Joined joined -> joined.parts().stream().map(Table::html).collect(Collectors.joining());
         };
     }
 
-    /** The text a cell shows, with no markup: what says whether a column holds figures alone. */
+    /** What a cell shows, with no markup, and no control character to move a terminal's cursor. */
     private static String plain(Cell cell) {
         return switch (cell) {
-            case Text text -> text.text();
-            case Code code -> code.text();
+            case Text text -> text.text().replaceAll("\\p{Cntrl}", " ");
+            case Code code -> code.text().replaceAll("\\p{Cntrl}", " ");
             case Strong strong -> plain(strong.inner());
-            case Aside aside -> aside.text();
             case Link link -> plain(link.label());
             case Joined joined -> joined.parts().stream().map(Table::plain).collect(Collectors.joining());
         };
-    }
-
-    /** A cell on a terminal: its text, where no control character may move the cursor or change colours. */
-    private static String shown(Cell cell) {
-        return plain(cell).replaceAll("\\p{Cntrl}", " ");
     }
 
     private static Cell cell(Object cell) {
@@ -169,7 +147,7 @@ final class Table {
 
     /**
      * Text in Markdown that stays text: it may come from anyone, so nothing in it may act as markup.
-     * A {@code #} or {@code !} can only act at a line's start or before a {@code [}, never here.
+     * A {@code #} or {@code !} acts only at a line's start or before a {@code [}, never here.
      */
     static String escapeMarkdown(String text) {
         StringBuilder escaped = new StringBuilder();

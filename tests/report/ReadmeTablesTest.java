@@ -25,19 +25,24 @@ class ReadmeTablesTest {
     @TempDir
     Path folder;
 
-    /** One table, two formats: each writer escapes every cell, whatever it is set as, and keeps figures flush right in Markdown. */
+    /** One table, three formats: each writer escapes every cell, whatever it is set as, and sets figures flush right. */
     @Test
-    void aTableEscapesEveryCellInBothFormats() {
+    void aTableEscapesEveryCellInEachFormat() {
         String hostile = "x|`*_[a](b)<img src=x onerror=alert(1)>&";
-        Table table = new Table("name", Table.code("MB/s")).row(Table.strong(true, Table.code(hostile)), "1,234").row(Table.aside(hostile), "–");
+        Table table = new Table("name", Table.code("MB/s")).row(Table.strong(true, Table.code(hostile)), "1,234")
+                .row(Table.link(hostile + "\u001b[2J", "a\" onclick=\"b"), "–");
         String markdown = table.markdown();
         assertEquals("| name | `MB/s` |\n|---|--:|\n", markdown.lines().limit(2).map(line -> line + "\n").collect(Collectors.joining()));
         assertTrue(markdown.contains("**`x\\|'*_[a](b)<img src=x onerror=alert(1)>&`**"), markdown);
-        assertTrue(markdown.contains("*x\\|\\`\\*\\_\\[a\\](b)&lt;img src=x onerror=alert(1)&gt;&amp;*"), markdown);
+        assertTrue(markdown.contains("[x\\|\\`\\*\\_\\[a\\](b)&lt;img src=x onerror=alert(1)&gt;&amp; \\[2J](a\"%20onclick=\"b)"), markdown);
         String html = table.html();
-        assertFalse(html.contains("<img"), html);
+        assertFalse(html.contains("<img") || html.contains("\" onclick"), html);
         assertTrue(html.contains("<td><strong><code>x|`*_[a](b)&lt;img src=x onerror=alert(1)&gt;&amp;</code></strong></td><td>1,234</td>"), html);
-        assertTrue(html.contains("<td><em>x|`*_[a](b)&lt;img"), html);
+        assertTrue(html.contains("<td><a href=\"a&quot; onclick=&quot;b\">x|`*_[a](b)&lt;img"), html);
+        String text = table.text();
+        assertFalse(text.contains("\u001b"), text);
+        int width = (hostile + " [2J").length(); // the escape character shown as a space
+        assertEquals(List.of("name" + " ".repeat(width - 4) + "   MB/s", hostile + "    " + "  1,234"), text.lines().limit(2).toList(), text);
     }
 
     @Test
