@@ -159,7 +159,8 @@ public final class CostModel {
                 }
                 StringBuilder text = new StringBuilder(HEADER).append('\n'); // a model is recomputed whole
                 rows.forEach(row -> text.append(String.join(",", row.chapter(), row.workers(), row.pageCache(), row.cache(),
-                        String.format(Locale.ROOT, "%.4f,%.4f", row.measuredSeconds(), row.predictedSeconds()), row.bound(),
+                        String.format(Locale.ROOT, "%.4f", row.measuredSeconds()),
+                        String.format(Locale.ROOT, "%.4f", row.predictedSeconds()), row.bound(),
                         row.workersToWall() == null ? "" : String.format(Locale.ROOT, "%.2f", row.workersToWall()))).append('\n'));
                 AtomicWrite.write(csv, text.toString());
             }

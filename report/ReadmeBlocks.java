@@ -201,7 +201,7 @@ final class ReadmeBlocks {
      */
     static String versusGo(ReadmeResults results, ReadmeTables.Block block) {
         List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "versus-go.csv");
-        return ReportTables.versusGoTable(rows).markdown() + "\n" + source(block, "versus-go.csv") + "; MB/s: the median over rounds of each call's median run. "
+        return ReportTables.versusGoTable(VersusGoPairs.pairs(rows)).markdown() + "\n" + source(block, "versus-go.csv") + "; MB/s: the median over rounds of each call's median run. "
                 + VersusGoPairs.RULE + ".\n";
     }
 

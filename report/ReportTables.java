@@ -227,9 +227,9 @@ final class ReportTables {
      * the report and README: per pair, the median of its rounds' ratios, the lowest and highest round,
      * and the mark (ahead, behind, tie).
      */
-    static Table versusGoTable(List<StudyResults.Row> rows) {
+    static Table versusGoTable(List<VersusGoPairs.GoPair> pairs) {
         Table table = new Table("pair", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds");
-        for (VersusGoPairs.GoPair pair : VersusGoPairs.pairs(rows)) {
+        for (VersusGoPairs.GoPair pair : pairs) {
             boolean paired = !pair.rounds().isEmpty();
             table.row(Table.join(pair.number() + " ", Table.code(pair.javaChapter())), paired ? ReportHtml.mbps(pair.goMbps()) : "–",
                     paired ? ReportHtml.mbps(pair.javaMbps()) : "–", pair.ratioText(), pair.rangeText(), pair.verdict().word, pair.roundsText());

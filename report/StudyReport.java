@@ -189,7 +189,7 @@ public final class StudyReport {
         if (!versusGo.isEmpty()) {
             ReportHtml.section(html, "go", "Go on this machine", "The article's Go benchmark and the matching Java chapters, alternately, "
                     + "on the same haystack (versus-go.csv): each side's MB/s is the median over rounds of each call's median run.");
-            html.append(ReportTables.versusGoTable(versusGo).html()).append("<p>").append(ReportHtml.escape(VersusGoPairs.RULE)).append(".</p>\n");
+            html.append(ReportTables.versusGoTable(VersusGoPairs.pairs(versusGo)).html()).append("<p>").append(ReportHtml.escape(VersusGoPairs.RULE)).append(".</p>\n");
             charts(html, png -> png.startsWith("versus-go"));
         }
 

@@ -88,13 +88,19 @@ final class Table {
     String text() {
         List<List<String>> lines = new ArrayList<>(List.of(header.stream().map(Table::plain).toList()));
         rows.forEach(cells -> lines.add(cells.stream().map(Table::plain).toList()));
+        int[] widths = new int[header.size()];
+        boolean[] flushRight = new boolean[header.size()];
+        for (int c = 0; c < widths.length; c++) {
+            int column = c;
+            widths[c] = lines.stream().mapToInt(line -> line.get(column).length()).max().orElse(0);
+            flushRight[c] = figures(c);
+        }
         StringBuilder text = new StringBuilder();
         for (List<String> line : lines) {
             StringBuilder padded = new StringBuilder();
-            for (int column = 0; column < line.size(); column++) {
-                int c = column;
-                String cell = line.get(c), pad = " ".repeat(lines.stream().mapToInt(l -> l.get(c).length()).max().orElse(0) - cell.length());
-                padded.append(column == 0 ? "" : "  ").append(figures(c) ? pad + cell : cell + pad);
+            for (int c = 0; c < line.size(); c++) {
+                String cell = line.get(c), pad = " ".repeat(widths[c] - cell.length());
+                padded.append(c == 0 ? "" : "  ").append(flushRight[c] ? pad + cell : cell + pad);
             }
             text.append(padded.toString().stripTrailing()).append('\n');
         }

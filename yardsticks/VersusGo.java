@@ -24,7 +24,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -356,9 +355,10 @@ public class VersusGo implements Callable<Integer> {
                 + "MB/s from the median over rounds of each call's median run%n",
                 Sizes.human(bytes), workerCount, rounds, runs);
         out.printf(Locale.ROOT, "Go: %s%n%n", goDescription);
-        out.print(ReportTables.versusGoTable(sitting).text());
+        List<VersusGoPairs.GoPair> read = VersusGoPairs.pairs(sitting);
+        out.print(ReportTables.versusGoTable(read).text());
         out.println("(" + VersusGoPairs.RULE + ")");
-        Set<Integer> withFigure = VersusGoPairs.pairs(sitting).stream().filter(pair -> !pair.rounds().isEmpty())
+        Set<Integer> withFigure = read.stream().filter(pair -> !pair.rounds().isEmpty())
                 .map(VersusGoPairs.GoPair::number).collect(Collectors.toSet());
         for (Pair pair : pairs) {
             if (!withFigure.contains(pair.number())) {
