@@ -22,8 +22,6 @@ if (!java.nio.file.Files.isRegularFile(csv)) {
     Report.quit("no " + csv + " here: ./jbang report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
 }
 
-// model.csv is read with Commons CSV by its full names: in the study's one JShell (report/Notebooks.java)
-// an import this notebook repeated would be dropped with it, and take the shared code's along.
 // The file may come from someone else: a row whose chapter, state or bound is not one the model
 // writes, or whose times are not positive numbers, is left out and said.
 StringColumn chapterColumn = StringColumn.create("chapter");
@@ -31,29 +29,31 @@ StringColumn stateColumn = StringColumn.create("state");
 StringColumn boundColumn = StringColumn.create("bound");
 DoubleColumn measuredColumn = DoubleColumn.create("measured_s");
 DoubleColumn predictedColumn = DoubleColumn.create("predicted_s");
-try (java.io.Reader reader = java.nio.file.Files.newBufferedReader(csv)) {
-    for (org.apache.commons.csv.CSVRecord row : org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
-        double measured, predicted;
-        try {
-            measured = Double.parseDouble(row.get("measured_s"));
-            predicted = Double.parseDouble(row.get("predicted_s"));
-        } catch (RuntimeException e) {
-            System.out.println(csv + " line " + row.getRecordNumber() + ": left out, its times do not read");
-            continue;
+List<String> leftOut = new ArrayList<>();
+List<String> modelColumns = List.of("chapter", "workers", "page_cache", "cache", "measured_s", "predicted_s", "bound");
+try {
+    StudyResults.eachRow(csv, "a model.csv", header -> {
+        if (!header.containsAll(modelColumns)) {
+            throw new StudyResults.NotResultsException(csv + " is not a model.csv: its header lacks one of " + String.join(",", modelColumns));
         }
+    }, (file, line, row) -> {
+        double measured = StudyResults.decimal(row, "measured_s", Double.MAX_VALUE), predicted = StudyResults.decimal(row, "predicted_s", Double.MAX_VALUE);
         boolean known = row.get("chapter").matches("V\\d\\d[A-Za-z0-9]*") && row.get("page_cache").matches("as-is|small|huge")
                 && row.get("cache").matches("warm|cold") && row.get("workers").matches("\\d{1,4}") && row.get("bound").matches("[a-z:. -]{1,40}");
-        if (!known || !(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
-            System.out.println(csv + " line " + row.getRecordNumber() + ": left out, not a row the cost model writes");
-            continue;
+        if (!known || !(measured > 0) || !(predicted > 0)) {
+            throw new IllegalArgumentException("not a row the cost model writes");
         }
         chapterColumn.append(Report.shortName(row.get("chapter")));
         stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache")));
         boundColumn.append(row.get("bound"));
         measuredColumn.append(measured);
         predictedColumn.append(predicted);
-    }
+        return row;
+    }, leftOut);
+} catch (StudyResults.NotResultsException e) {
+    Report.quit(e.getMessage());
 }
+leftOut.forEach(System.out::println);
 Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn);
 if (model.rowCount() == 0) {
     Report.quit("nothing to draw: " + csv + " has no row to draw");

@@ -4,13 +4,11 @@
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.apache.commons.csv.CSVRecord;
 
 /** answer.csv: a one-shot command timed from the shell to its exit, its phases, its runs. */
 final class AnswerResults {
@@ -65,14 +63,7 @@ final class AnswerResults {
         return new AnswerCsv(file, rows, problems);
     }
 
-    private static Answer answer(Path file, long line, CSVRecord record, List<String> header) {
-        if (record.size() != header.size()) {
-            throw new IllegalArgumentException(record.size() + " fields where the header has " + header.size());
-        }
-        Map<String, String> values = new HashMap<>();
-        for (int i = 0; i < header.size(); i++) {
-            values.put(header.get(i), record.get(i).strip());
-        }
+    private static Answer answer(Path file, long line, Map<String, String> values) {
         String chapter = values.get("chapter");
         if (!ANSWER_CHAPTER.matcher(chapter).matches()) {
             throw new IllegalArgumentException("chapter is " + StudyResults.quoted(chapter) + ", not a chapter's name or a Go variant's");

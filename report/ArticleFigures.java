@@ -3,18 +3,13 @@
 // whichever results are shown. No package line: JShell, which runs the notebooks, cannot take one.
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
 
 /** The article's figures, by table and chapter number. */
 final class ArticleFigures {
@@ -39,27 +34,17 @@ final class ArticleFigures {
      * that is not one (a word, NaN, a negative) throws {@link StudyResults.NotResultsException} naming file and line.
      */
     static List<ArticleRow> of(Path reference, String table) {
-        List<ArticleRow> rows = new ArrayList<>();
         if (!Files.isRegularFile(reference)) {
-            return rows;
+            return List.of();
         }
-        try (Reader in = StudyResults.withoutByteOrderMark(reference);
-             CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).setCommentMarker('#').get().parse(in)) {
-            for (CSVRecord record : parser) {
-                if (record.isConsistent() && record.get("table").equals(table)) {
-                    String where = reference + " line " + parser.getCurrentLineNumber();
-                    rows.add(new ArticleRow(table, record.get("variant"), StudyResults.chapterNumber(record.get("variant")), record.get("description"),
-                            figure(record, "mean_s", where), figure(record, "mb_per_s", where), figure(record, "speedup", where),
-                            figure(record, "workers_1_mb_per_s", where), figure(record, "peak_mb_per_s", where),
-                            figure(record, "peak_at", where), figure(record, "cold_mb_per_s", where)));
-                }
+        return StudyResults.eachRow(reference, "the article's figures", header -> {
+            if (!header.containsAll(List.of("table", "variant", "description"))) {
+                throw new StudyResults.NotResultsException(reference + " is not the article's figures: it has no table, variant or description column");
             }
-        } catch (StudyResults.NotResultsException badFigure) {
-            throw badFigure;
-        } catch (IOException | UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            throw new StudyResults.NotResultsException(reference + " cannot be read: " + StudyResults.firstLine(e.getMessage()));
-        }
-        return rows;
+        }, (file, line, row) -> new ArticleRow(row.get("table"), row.get("variant"), StudyResults.chapterNumber(row.get("variant")),
+                row.get("description"), figure(row, "mean_s"), figure(row, "mb_per_s"), figure(row, "speedup"), figure(row, "workers_1_mb_per_s"),
+                figure(row, "peak_mb_per_s"), figure(row, "peak_at"), figure(row, "cold_mb_per_s")), null)
+                .stream().filter(row -> row.table().equals(table)).toList();
     }
 
     /** The article's rows of {@code table} by chapter number ("V06"). */
@@ -70,13 +55,8 @@ final class ArticleFigures {
     }
 
     /** A figure of the article's, by the rule of a results row's; null where the article gives none. */
-    private static Double figure(CSVRecord record, String column, String where) {
-        String value = record.isMapped(column) ? record.get(column).strip() : "";
-        try {
-            return value.isEmpty() ? null : StudyResults.decimal(Map.of(column, value), column, Double.MAX_VALUE);
-        } catch (IllegalArgumentException notAFigure) {
-            throw new StudyResults.NotResultsException(where + ": " + notAFigure.getMessage());
-        }
+    private static Double figure(Map<String, String> row, String column) {
+        return StudyResults.optionalDecimal(row, column, Double.MAX_VALUE);
     }
 
     /** The article's machine, from the reference file's "# Machine:" line. */

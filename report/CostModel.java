@@ -10,7 +10,6 @@
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import lib.tools.AtomicWrite;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVRecord;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 
@@ -93,25 +90,41 @@ public final class CostModel {
 
     /** Every row of a model.csv; a file that does not read as one, or a time that is no positive number, stops with one line. */
     static List<ModelRow> read(Path csv) {
-        List<ModelRow> rows = new ArrayList<>();
-        try (Reader reader = Files.newBufferedReader(csv)) {
-            for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
-                double measured = Double.parseDouble(row.get("measured_s")), predicted = Double.parseDouble(row.get("predicted_s"));
-                if (!(measured > 0) || !(predicted > 0) || Double.isInfinite(measured) || Double.isInfinite(predicted)) {
-                    throw new UserMistakeException(Quote.name(csv) + " line " + row.getRecordNumber() + ": a time that is not a positive number");
-                }
-                Double workersToWall = row.isMapped("workers_to_wall") && !row.get("workers_to_wall").isEmpty()
-                        ? Double.valueOf(row.get("workers_to_wall")) : null;
-                if (workersToWall != null && (!(workersToWall > 0) || workersToWall.isInfinite())) {
-                    throw new UserMistakeException(Quote.name(csv) + " line " + row.getRecordNumber() + ": workers_to_wall is not a positive number");
-                }
-                rows.add(new ModelRow(row.get("chapter"), row.get("workers"), row.get("page_cache"), row.get("cache"), measured, predicted,
-                        row.get("bound"), workersToWall));
-            }
-        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
-            throw new UserMistakeException(Quote.name(csv) + " does not read as a model.csv: " + e.getMessage());
+        try {
+            return StudyResults.eachRow(csv, "a model.csv", header -> need(header, List.of("chapter", "workers", "page_cache", "cache",
+                    "measured_s", "predicted_s", "bound"), csv), (file, line, row) -> {
+                String workersToWall = row.getOrDefault("workers_to_wall", ""); // absent from a model.csv of before it
+                return new ModelRow(row.get("chapter"), row.get("workers"), row.get("page_cache"), row.get("cache"), positive(row, "measured_s"),
+                        positive(row, "predicted_s"), row.get("bound"), workersToWall.isEmpty() ? null : positive(row, "workers_to_wall"));
+            }, null);
+        } catch (StudyResults.NotResultsException e) {
+            throw new UserMistakeException(e.getMessage());
         }
-        return rows;
+    }
+
+    /** The figure in {@code column}, or an IllegalArgumentException when it is no positive, finite number. */
+    private static double positive(Map<String, String> row, String column) {
+        return positive(row, column, column);
+    }
+
+    private static double positive(Map<String, String> row, String column, String named) {
+        double value;
+        try {
+            value = StudyResults.decimal(row, column, Double.MAX_VALUE);
+        } catch (IllegalArgumentException notANumber) {
+            value = 0;
+        }
+        if (!(value > 0)) {
+            throw new IllegalArgumentException(named + " is " + StudyResults.quoted(row.get(column)) + ", not a positive number");
+        }
+        return value;
+    }
+
+    /** Refuses a header without one of {@code columns}, in one line naming {@code csv}. */
+    private static void need(List<String> header, List<String> columns, Path csv) {
+        columns.stream().filter(column -> !header.contains(column)).findFirst().ifPresent(column -> {
+            throw new StudyResults.NotResultsException(Quote.name(csv) + " has no column " + column);
+        });
     }
 
     /** Each row measured beside its prediction, and the term that bounds it: README's table, and what this tool prints. */
@@ -228,16 +241,11 @@ public final class CostModel {
         if (!Files.isRegularFile(costs)) {
             throw new UserMistakeException("no " + Quote.name(costs) + ": ./jbang yardsticks/UnitCosts.java FILE --csv " + costs + " measures them");
         }
-        try (Reader reader = Files.newBufferedReader(costs)) {
-            for (CSVRecord record : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader)) {
-                double value = Double.parseDouble(record.get("value"));
-                if (!(value > 0) || Double.isInfinite(value)) {
-                    throw new UserMistakeException(Quote.name(costs) + ": the cost " + Quote.name(record.get("cost")) + " is not a positive number");
-                }
-                cost.put(record.get("cost"), value); // the newest row of each cost wins
-            }
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new UserMistakeException(Quote.name(costs) + " does not read as a costs.csv: " + e.getMessage());
+        try {
+            StudyResults.eachRow(costs, "a costs.csv", header -> need(header, List.of("cost", "value"), costs), (file, line, row) ->
+                    cost.put(row.get("cost"), positive(row, "value", "the cost " + Quote.name(row.get("cost")))), null); // the newest of each wins
+        } catch (StudyResults.NotResultsException e) {
+            throw new UserMistakeException(e.getMessage());
         }
         List<StudyResults.Row> walls = StudyResults.readEveryRow(folder.resolve("wall.csv")).rows();
         return new Costs(need(cost, "read_call", costs), need(cost, "minor_fault", costs), need(cost, "wake_up", costs),

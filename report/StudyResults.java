@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -182,22 +181,27 @@ final class StudyResults {
         return new Csv(file, rows, problems);
     }
 
-    /** One row of a CSV from its record, or an IllegalArgumentException saying what is wrong with it. */
+    /**
+     * One row of a CSV from its fields, each by its column's name and stripped of spaces, in the
+     * header's order; or an IllegalArgumentException saying what is wrong with it.
+     */
     interface RowReader<R> {
-        R read(Path file, long line, CSVRecord record, List<String> header);
+        R read(Path file, long line, Map<String, String> values);
     }
 
     /**
-     * Every row of a CSV of one kind that reads, in file order. {@code checkHeader} throws
-     * {@link NotResultsException} for a header that is not of {@code kind}. A row that does not
-     * read is said in {@code problems}, with its file and line, or, when {@code problems} is null,
-     * throws NotResultsException with that line.
+     * Every row of a CSV of one kind that reads, in file order: the one CSV reader of the project's
+     * files. {@code checkHeader} throws {@link NotResultsException} for a header that is not of
+     * {@code kind}. A row whose count of fields is not the header's, or that {@code reader} refuses,
+     * is said in {@code problems}, with its file and line, or, when {@code problems} is null, throws
+     * NotResultsException with that line. A byte-order mark is skipped, and so is a line that starts
+     * with {@code #}, a comment (the article's figures carry their machine in one).
      */
     static <R> List<R> eachRow(Path file, String kind, Consumer<List<String>> checkHeader,
                                        RowReader<R> reader, List<String> problems) {
         List<R> rows = new ArrayList<>();
         List<String> header = null;
-        try (Reader in = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.parse(in)) {
+        try (Reader in = withoutByteOrderMark(file); CSVParser parser = CSVFormat.DEFAULT.builder().setCommentMarker('#').get().parse(in)) {
             for (CSVRecord record : parser) {
                 if (header == null) {
                     header = record.toList().stream().map(String::strip).toList();
@@ -206,7 +210,14 @@ final class StudyResults {
                 }
                 long line = parser.getCurrentLineNumber();
                 try {
-                    rows.add(reader.read(file, line, record, header));
+                    if (record.size() != header.size()) {
+                        throw new IllegalArgumentException(record.size() + " fields where the header has " + header.size());
+                    }
+                    Map<String, String> values = new LinkedHashMap<>();
+                    for (int i = 0; i < header.size(); i++) {
+                        values.put(header.get(i), record.get(i).strip());
+                    }
+                    rows.add(reader.read(file, line, values));
                 } catch (IllegalArgumentException badRow) {
                     if (problems == null) {
                         throw new NotResultsException(file + " line " + line + ": " + badRow.getMessage());
@@ -234,18 +245,12 @@ final class StudyResults {
     }
 
     /** The row, or an IllegalArgumentException saying what is wrong with it. */
-    private static Row row(Path file, long line, CSVRecord record, List<String> header) {
-        if (record.size() != header.size()) {
-            throw new IllegalArgumentException(record.size() + " fields where the header has " + header.size());
-        }
-        Map<String, String> values = new HashMap<>();
-        for (int i = 0; i < header.size(); i++) {
-            String column = header.get(i), value = record.get(i).strip();
+    private static Row row(Path file, long line, Map<String, String> values) {
+        values.forEach((column, value) -> {
             if (value.isEmpty() && !MAY_BE_EMPTY.contains(column) && (REQUIRED.contains(column) || !isText(column))) {
                 throw new IllegalArgumentException(column + " is empty");
             }
-            values.put(column, value);
-        }
+        });
         String chapter = values.get("chapter");
         if (!CHAPTER_NAME.matcher(chapter).matches()) {
             throw new IllegalArgumentException("chapter is " + quoted(chapter) + ", not a chapter's name");

@@ -1,15 +1,12 @@
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import lib.chapter.ChunkedSearch;
 import lib.harness.ResultsCsv;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
-import org.apache.commons.csv.CSVRecord;
 
 /**
  * Nothing measured twice. The scaling round's point at one worker a core and the chunks round's
@@ -41,22 +38,15 @@ final class ReusedRows {
         if (!Files.isRegularFile(scoreboard)) {
             return false;
         }
-        CSVRecord last = null;
-        try (Reader in = Files.newBufferedReader(scoreboard);
-             CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
-            for (CSVRecord row : parser) {
-                if (row.isConsistent() && row.get("chapter").equals(chapter) && row.get("cache").equals("warm")
-                        && row.get("file_bytes").equals(Long.toString(fileBytes))) {
-                    last = row;
-                }
-            }
-        }
-        if (last == null) {
+        List<Map<String, String>> warmRows = StudyResults.eachRow(scoreboard, "a scoreboard", header -> {}, (file, line, row) -> row, new ArrayList<>())
+                .stream().filter(row -> chapter.equals(row.get("chapter")) && "warm".equals(row.get("cache"))
+                        && Long.toString(fileBytes).equals(row.get("file_bytes"))).toList();
+        if (warmRows.isEmpty()) {
             return false;
         }
         List<Object> values = new ArrayList<>();
         for (String column : ResultsCsv.COLUMNS) {
-            values.add(last.isMapped(column) ? last.get(column) : ""); // an older scoreboard lacks the newest columns
+            values.add(warmRows.getLast().getOrDefault(column, "")); // an older scoreboard lacks the newest columns
         }
         ResultsCsv.append(target, List.of(values));
         return true;
