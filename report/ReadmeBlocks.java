@@ -47,12 +47,12 @@ final class ReadmeBlocks {
                 : new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "the article (Go), MB/s");
         for (StudyResults.Row row : rows) {
             List<Object> cells = new ArrayList<>(List.of(String.valueOf(number(row)), Table.code(row.chapter()),
-                    String.valueOf(row.workers()), seconds(row.meanSeconds()), mbps(row.mbps()),
+                    String.valueOf(row.workers()), Table.seconds(row.meanSeconds()), Table.mbps(row.mbps()),
                     Double.isNaN(chapterOne) ? "–" : String.format(Locale.ROOT, row.mbps() < chapterOne ? "%.2f" : "%.1f", row.mbps() / chapterOne)));
             if (mapped) {
                 cells.add(percent(row.pmdMappedPercent()));
             }
-            cells.add(results.article("scoreboard", row.chapter()).map(article -> mbps(article.mbps())).orElse("–"));
+            cells.add(results.article("scoreboard", row.chapter()).map(article -> Table.mbps(article.mbps())).orElse("–"));
             table.row(cells);
         }
         return table.markdown() + "\n" + source(block, "scoreboard.csv") + "; s is the trimmed mean of the timed runs, "
@@ -70,24 +70,24 @@ final class ReadmeBlocks {
         List<String> parts = new ArrayList<>();
         ResultsFolder.newestOfEach(results.rows(machine, "scoreboard.csv").stream()
                 .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && asFound(row)).toList(), StudyResults.Row::chapter)
-                .forEach(row -> parts.add(seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s" + workers(row)
+                .forEach(row -> parts.add(Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s" + workers(row)
                         + (row.pmdMappedPercent() == null ? "" : ", " + percent(row.pmdMappedPercent()) + " PMD-mapped")
                         + " (`scoreboard.csv`)"));
         if (results.has(machine, "pagecache.csv")) {
             results.rows(machine, "pagecache.csv").stream()
                     .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b)
-                    .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps())
+                    .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps())
                             + " MB/s, " + percent(row.pmdMappedPercent()) + " PMD-mapped (`pagecache.csv`)"));
         }
         if (results.has(machine, "cold.csv")) {
             results.rows(machine, "cold.csv").stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b)
-                    .ifPresent(row -> parts.add("cold " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s (`cold.csv`)"));
+                    .ifPresent(row -> parts.add("cold " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s (`cold.csv`)"));
         }
         if (parts.isEmpty()) {
             throw new UserMistakeException("no row of " + chapter + " in " + machine + "'s scoreboard, page-cache or cold round");
         }
         String article = results.article("scoreboard", chapter)
-                .map(row -> " The article (Go, on its machine): " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps()) + " MB/s.")
+                .map(row -> " The article (Go, on its machine): " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s.")
                 .orElse("");
         String model = block.parameters().get("model");
         return "Measured: " + String.join("; ", parts) + "." + article + (model == null ? "" : modelLine(results, model, chapter)) + "\n";
@@ -105,7 +105,7 @@ final class ReadmeBlocks {
                 .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("as-is") && row.cache().equals("warm"))
                 .reduce((first, last) -> last)
                 .map(row -> " Cost model on `" + machine + "`: bound by " + BOUNDS.getOrDefault(row.bound(), Table.escapeMarkdown(row.bound()))
-                        + "; " + seconds(row.predictedSeconds()) + " s predicted, " + seconds(row.measuredSeconds()) + " s measured ("
+                        + "; " + Table.seconds(row.predictedSeconds()) + " s predicted, " + Table.seconds(row.measuredSeconds()) + " s measured ("
                         + String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()) + ").")
                 .orElse("");
     }
@@ -121,9 +121,9 @@ final class ReadmeBlocks {
             Optional<StudyResults.Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
             Optional<StudyResults.Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
             Optional<StudyResults.Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
-            table.row(Table.code(chapter), found.map(row -> mbps(row.mbps())).orElse("–"),
-                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"), small.map(row -> mbps(row.mbps())).orElse("–"),
-                    huge.map(row -> mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
+            table.row(Table.code(chapter), found.map(row -> Table.mbps(row.mbps())).orElse("–"),
+                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"), small.map(row -> Table.mbps(row.mbps())).orElse("–"),
+                    huge.map(row -> Table.mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
         }
         return table.markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean.\n";
     }
@@ -139,7 +139,7 @@ final class ReadmeBlocks {
             List<Object> cells = new ArrayList<>(List.of(Table.code(wall)));
             for (int count : workerCounts) {
                 cells.add(rows.stream().filter(row -> row.chapter().equals(wall) && row.workers() == count).reduce((a, b) -> b)
-                        .map(row -> mbps(row.mbps())).orElse("–"));
+                        .map(row -> Table.mbps(row.mbps())).orElse("–"));
             }
             table.row(cells);
         }
@@ -155,8 +155,8 @@ final class ReadmeBlocks {
             Optional<StudyResults.Row> one = sweep.stream().filter(row -> row.workers() == 1).findFirst();
             StudyResults.Row best = sweep.stream().max(Comparator.comparingDouble(StudyResults.Row::mbps)).orElseThrow();
             Optional<ArticleFigures.ArticleRow> article = results.article("scaling", chapter);
-            table.row(Table.code(chapter), one.map(row -> mbps(row.mbps())).orElse("–"), mbps(best.mbps()), String.valueOf(best.workers()),
-                    article.map(row -> mbps(row.oneWorkerMbps())).orElse("–"), article.map(row -> mbps(row.peakMbps())).orElse("–"),
+            table.row(Table.code(chapter), one.map(row -> Table.mbps(row.mbps())).orElse("–"), Table.mbps(best.mbps()), String.valueOf(best.workers()),
+                    article.map(row -> Table.mbps(row.oneWorkerMbps())).orElse("–"), article.map(row -> Table.mbps(row.peakMbps())).orElse("–"),
                     article.map(row -> row.peakAt() == null ? "–" : String.valueOf(Math.round(row.peakAt()))).orElse("–"));
         }
         return table.markdown() + "\n" + source(block, "scaling.csv") + "; the Go columns are the article's, on its 12-thread machine.\n";
@@ -169,8 +169,8 @@ final class ReadmeBlocks {
         Table table = new Table("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
         for (StudyResults.Row row : ResultsFolder.newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
             table.row(Table.code(row.chapter()),
-                    warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> mbps(w.mbps())).orElse("–"),
-                    mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> mbps(article.coldMbps())).orElse("–"));
+                    warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> Table.mbps(w.mbps())).orElse("–"),
+                    Table.mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> Table.mbps(article.coldMbps())).orElse("–"));
         }
         return table.markdown() + "\n" + source(block, "cold.csv` and `scoreboard.csv") + ".\n";
     }
@@ -187,7 +187,7 @@ final class ReadmeBlocks {
             List<Object> cells = new ArrayList<>(List.of(Table.code(chapter)));
             for (long size : sizes) {
                 cells.add(rows.stream().filter(row -> row.chapter().equals(chapter) && Objects.equals(row.chunkBytes(), size))
-                        .reduce((a, b) -> b).map(row -> mbps(row.mbps())).orElse("–"));
+                        .reduce((a, b) -> b).map(row -> Table.mbps(row.mbps())).orElse("–"));
             }
             table.row(cells);
         }
@@ -242,7 +242,7 @@ final class ReadmeBlocks {
             Optional<AnswerResults.Answer> java = newest.stream().filter(row -> row.chapter().equals(chapter)).findFirst();
             Optional<AnswerResults.Answer> goRow = newest.stream().filter(row -> row.chapter().equals(go)).findFirst();
             if (java.isPresent() && goRow.isPresent()) {
-                table.row(Table.code(machine), seconds(java.get().medianSeconds()), seconds(goRow.get().medianSeconds()),
+                table.row(Table.code(machine), Table.seconds(java.get().medianSeconds()), Table.seconds(goRow.get().medianSeconds()),
                         String.format(Locale.ROOT, "%.2f", java.get().medianSeconds() / goRow.get().medianSeconds()), String.valueOf(java.get().runs()));
             }
         }
@@ -287,15 +287,15 @@ final class ReadmeBlocks {
         CostModel.Terms terms = CostModel.terms(row, costs);
         CostModel.Prediction prediction = CostModel.predict(terms, row.workers());
         List<String> oneCore = terms.oneCore().entrySet().stream().filter(term -> term.getValue() >= 0.5e6) // from half a millisecond
-                .map(term -> term.getKey() + " " + seconds(term.getValue() / 1e9) + " s").toList();
+                .map(term -> term.getKey() + " " + Table.seconds(term.getValue() / 1e9) + " s").toList();
         Map.Entry<String, Double> shared = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
         double gib = row.fileBytes() / CostModel.GIB;
         return "`" + Table.escapeMarkdown(chapter) + "` with one worker on a " + String.format(Locale.ROOT, gib == Math.rint(gib) ? "%.0f" : "%.2f", gib)
-                + " GiB file, its bill per GiB " + mbps(row.billPerGiB("read_calls_per_gib")) + " read calls and "
+                + " GiB file, its bill per GiB " + Table.mbps(row.billPerGiB("read_calls_per_gib")) + " read calls and "
                 + String.format(Locale.ROOT, "%.2f", Optional.ofNullable(row.billPerGiB("returned_bytes_per_gib")).orElse(0.0) / CostModel.GIB)
-                + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + seconds(terms.core() / 1e9) + " s in all. The largest shared term, "
-                + shared.getKey() + ", " + seconds(shared.getValue() / 1e9) + " s. Predicted " + seconds(prediction.seconds()) + " s, "
-                + mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + seconds(row.meanSeconds()) + " s, " + mbps(row.mbps())
+                + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + Table.seconds(terms.core() / 1e9) + " s in all. The largest shared term, "
+                + shared.getKey() + ", " + Table.seconds(shared.getValue() / 1e9) + " s. Predicted " + Table.seconds(prediction.seconds()) + " s, "
+                + Table.mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps())
                 + " MB/s (" + source(block, "scaling.csv") + ", `costs.csv`, `wall.csv`): "
                 + String.format(Locale.ROOT, "%.2f", prediction.seconds() / row.meanSeconds()) + " of it.\n";
     }
@@ -324,10 +324,10 @@ final class ReadmeBlocks {
         Table table = new Table("phase (median of " + java.runs() + " one-shots)", Table.code(chapter), go);
         for (String phase : AnswerResults.ANSWER_PHASES) {
             Double value = java.phaseSeconds().get(phase);
-            table.row(PHASE_LABELS.get(phase), value == null ? "–" : seconds(value) + " s", "–");
+            table.row(PHASE_LABELS.get(phase), value == null ? "–" : Table.seconds(value) + " s", "–");
         }
-        table.row(Table.strong(true, "the whole process"), Table.strong(true, seconds(java.medianSeconds()) + " s"),
-                Table.strong(true, seconds(goRow.medianSeconds()) + " s"));
+        table.row(Table.strong(true, "the whole process"), Table.strong(true, Table.seconds(java.medianSeconds()) + " s"),
+                Table.strong(true, Table.seconds(goRow.medianSeconds()) + " s"));
         return table.markdown() + "\n" + source(block, "answer.csv") + "; each phase's median is taken on its own, so the phases do not add up to the whole's.\n";
     }
 
@@ -348,23 +348,6 @@ final class ReadmeBlocks {
 
     private static String workers(StudyResults.Row row) {
         return row.workers() > 1 ? " with " + row.workers() + " workers" : "";
-    }
-
-    static String mbps(double value) {
-        return String.format(Locale.ROOT, "%,d", Math.round(value));
-    }
-
-    static String seconds(double value) {
-        return String.format(Locale.ROOT, "%.3f", value);
-    }
-
-    /** The article's figure, or "–" where it gives none. */
-    static String mbps(Double value) {
-        return value == null ? "–" : mbps(value.doubleValue());
-    }
-
-    static String seconds(Double value) {
-        return value == null ? "–" : seconds(value.doubleValue());
     }
 
     /** A share, or "–" where the row has none (a chapter that does not map the file). */

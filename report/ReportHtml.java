@@ -43,14 +43,6 @@ final class ReportHtml {
         return "<p>No " + escape(file) + " in this folder.</p>\n";
     }
 
-    static String mbps(double mbps) {
-        return String.format(Locale.ROOT, "%,.0f", mbps);
-    }
-
-    static String seconds(double seconds) {
-        return String.format(Locale.ROOT, "%.3f", seconds);
-    }
-
     static String percentage(double percent) {
         return String.format(Locale.ROOT, percent < 1 ? "%.1f" : "%.0f", percent);
     }

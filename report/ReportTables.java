@@ -54,16 +54,16 @@ final class ReportTables {
         for (StudyResults.Row row : scoreboard) {
             boolean fastest = row.mbps() == best;
             cells.add(List.of(row.number().replaceFirst("^V0?", ""), Table.code(chapterLabel(row, scoreboard)),
-                    row.workers(), Table.strong(fastest, ReportHtml.seconds(row.meanSeconds())),
-                    row.medianSeconds() == null ? "–" : ReportHtml.seconds(row.medianSeconds()), Table.strong(fastest, ReportHtml.mbps(row.mbps())),
+                    row.workers(), Table.strong(fastest, Table.seconds(row.meanSeconds())),
+                    Table.seconds(row.medianSeconds()), Table.strong(fastest, Table.mbps(row.mbps())),
                     chapterOne.map(base -> String.format(Locale.ROOT, "%.1f", row.mbps() / base)).orElse("–"),
                     share(row.mbps(), wall),
-                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::mbps).map(ReportHtml::mbps).orElse("–"),
+                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::mbps).map(Table::mbps).orElse("–"),
                     count(row, "reads", "read_calls_per_gib"), bytesPerGiB(row.billPerGiB("returned_bytes_per_gib")),
                     count(row, "faults", "minor_faults_per_gib", "major_faults_per_gib"),
                     count(row, "switches", "voluntary_switches_per_gib", "involuntary_switches_per_gib")));
         }
-        String wallLine = wall.map(w -> "<p>Memory-read wall: " + ReportHtml.mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
+        String wallLine = wall.map(w -> "<p>Memory-read wall: " + Table.mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
                         + (w.beatenBy().isEmpty() ? "" : "<p class=\"beaten\">" + ReportHtml.escape(w.beatenNote()) + ".</p>\n"))
                 .orElse("<p>No memory-read wall measured (wall.csv), so no % of wall.</p>\n");
         List<String> headings = new ArrayList<>(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall",
@@ -132,13 +132,13 @@ final class ReportTables {
             List<Object> line = new ArrayList<>(List.of(Table.code(chapter)));
             for (String state : List.of("small", "huge")) {
                 Optional<StudyResults.Row> row = Optional.ofNullable(states.get(state));
-                line.add(row.map(r -> ReportHtml.mbps(r.mbps())).orElse("–"));
+                line.add(row.map(r -> Table.mbps(r.mbps())).orElse("–"));
                 line.add(row.map(StudyResults.Row::pmdMappedPercent).map(pct -> String.format(Locale.ROOT, "%.1f %%", pct)).orElse("–"));
             }
             line.add(Optional.ofNullable(states.get("huge")).map(r -> share(r.mbps(), hugeWall)).orElse("–"));
             table.row(line);
         });
-        return table.html() + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + ReportHtml.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
+        return table.html() + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + Table.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
                         .orElse("<p>No 2 MiB-page memory wall measured (wall.csv).</p>\n");
     }
 
@@ -160,7 +160,7 @@ final class ReportTables {
         byChapter.forEach((chapter, mbpsByValue) -> {
             double best = mbpsByValue.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
             List<Object> line = new ArrayList<>(List.of(Table.code(chapter)));
-            values.forEach(value -> line.add(Optional.ofNullable(mbpsByValue.get(value)).<Object>map(m -> Table.strong(m == best, ReportHtml.mbps(m))).orElse("–")));
+            values.forEach(value -> line.add(Optional.ofNullable(mbpsByValue.get(value)).<Object>map(m -> Table.strong(m == best, Table.mbps(m))).orElse("–")));
             table.row(line);
         });
         return table.html() + "<p>MB/s.</p>\n";
@@ -175,8 +175,8 @@ final class ReportTables {
         for (StudyResults.Row row : cold) {
             Optional<StudyResults.Row> warm = scoreboard.stream().filter(w -> w.chapter().equals(row.chapter())).findFirst();
             table.row(Table.code(row.chapter()), row.workers(),
-                    warm.map(w -> ReportHtml.mbps(w.mbps())).orElse("–"), ReportHtml.mbps(row.mbps()),
-                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::coldMbps).map(ReportHtml::mbps).orElse("–"),
+                    warm.map(w -> Table.mbps(w.mbps())).orElse("–"), Table.mbps(row.mbps()),
+                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::coldMbps).map(Table::mbps).orElse("–"),
                     bytesPerGiB(row.billPerGiB("device_bytes_per_gib")), count(row, "major", "major_faults_per_gib"));
         }
         return table.html();
@@ -191,8 +191,8 @@ final class ReportTables {
                 "fio's best checking job", "checking MB/s", "× fio checking", "rounds (chapter / fio)");
         for (FioBesideResults.FioFraction f : fio.fractions()) {
             table.row(Table.code(f.chapter()), f.workers(), Sizes.human(f.chunkBytes()),
-                    ReportHtml.mbps(f.chapterMbps()), f.fioJob(), ReportHtml.mbps(f.fioMbps()), String.format(Locale.ROOT, "%.2f", f.fraction()),
-                    f.checkingJob().isEmpty() ? "–" : f.checkingJob(), f.checkingJob().isEmpty() ? "–" : ReportHtml.mbps(f.checkingMbps()),
+                    Table.mbps(f.chapterMbps()), f.fioJob(), Table.mbps(f.fioMbps()), String.format(Locale.ROOT, "%.2f", f.fraction()),
+                    f.checkingJob().isEmpty() ? "–" : f.checkingJob(), f.checkingJob().isEmpty() ? "–" : Table.mbps(f.checkingMbps()),
                     f.checkingFraction().stream().mapToObj(x -> String.format(Locale.ROOT, "%.2f", x)).findFirst().orElse("–"),
                     f.chapterRounds() + " / " + f.fioRounds());
         }
@@ -231,8 +231,8 @@ final class ReportTables {
         Table table = new Table("pair", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds");
         for (VersusGoPairs.GoPair pair : pairs) {
             boolean paired = !pair.rounds().isEmpty();
-            table.row(Table.join(pair.number() + " ", Table.code(pair.javaChapter())), paired ? ReportHtml.mbps(pair.goMbps()) : "–",
-                    paired ? ReportHtml.mbps(pair.javaMbps()) : "–", pair.ratioText(), pair.rangeText(), pair.verdict().word, pair.roundsText());
+            table.row(Table.join(pair.number() + " ", Table.code(pair.javaChapter())), paired ? Table.mbps(pair.goMbps()) : "–",
+                    paired ? Table.mbps(pair.javaMbps()) : "–", pair.ratioText(), pair.rangeText(), pair.verdict().word, pair.roundsText());
         }
         return table;
     }

@@ -5,6 +5,7 @@
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -149,6 +150,16 @@ final class Table {
 
     private static Cell cell(Object cell) {
         return cell instanceof Cell ready ? ready : new Text(String.valueOf(cell));
+    }
+
+    /** A rate in MB/s as every table and sentence writes one: whole, with thousands separators; "–" where there is none. */
+    static String mbps(Double megabytesPerSecond) {
+        return megabytesPerSecond == null ? "–" : String.format(Locale.ROOT, "%,.0f", megabytesPerSecond);
+    }
+
+    /** A time in seconds, to the millisecond; "–" where there is none. */
+    static String seconds(Double seconds) {
+        return seconds == null ? "–" : String.format(Locale.ROOT, "%.3f", seconds);
     }
 
     /**
