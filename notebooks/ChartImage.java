@@ -8,10 +8,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import javax.imageio.ImageIO;
+import lib.tools.AtomicWrite;
 
 final class ChartImage {
 
@@ -128,9 +128,7 @@ final class ChartImage {
         out.write(typeAndData);
         writeInt(out, (int) crc.getValue());
         out.write(bytes, afterHeader, bytes.length - afterHeader);
-        Path marked = png.resolveSibling(png.getFileName() + ".marking");
-        Files.write(marked, out.toByteArray());
-        Files.move(marked, png, StandardCopyOption.REPLACE_EXISTING);
+        AtomicWrite.write(png, out::writeTo);
     }
 
     private static int readInt(byte[] bytes, int at) {

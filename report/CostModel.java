@@ -132,8 +132,8 @@ public final class CostModel {
         Table table = new Table("chapter", "workers", "page cache", "cache", "measured, s", "predicted, s", "predicted ÷ measured", "bound",
                 "wall at, workers");
         for (ModelRow row : rows) {
-            table.row(Table.code(row.chapter()), row.workers(), row.pageCache(), row.cache(), String.format(Locale.ROOT, "%.3f", row.measuredSeconds()),
-                    String.format(Locale.ROOT, "%.3f", row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
+            table.row(Table.code(row.chapter()), row.workers(), row.pageCache(), row.cache(), Table.seconds(row.measuredSeconds()),
+                    Table.seconds(row.predictedSeconds()), String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()),
                     row.bound(), row.workersToWall() == null ? "–" : String.format(Locale.ROOT, "%.1f", row.workersToWall()));
         }
         return table;
