@@ -315,6 +315,33 @@ class NotebookTest {
         assertEquals(List.of(csv + " is not an answer-round CSV: its header is not " + header.strip()), said, result.toString());
     }
 
+    /** model.csv read by the one CSV reader: a row the cost model would not write is left out and said, and its text goes nowhere. */
+    @Test
+    void theModelNotebookLeavesOutRowsTheModelDoesNotWrite(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        Path csv = root.resolve(ALPHA).resolve("model.csv");
+        Files.writeString(csv, "chapter,workers,page_cache,cache,measured_s,predicted_s,bound\n"
+                + "V13PreadVector,2,as-is,warm,0.2000,0.1500,core: copy\n"
+                + "<img src=x onerror=alert(1)>,2,as-is,warm,0.2,0.1,core: copy\n"   // line 3
+                + "V04Mmap,1,huge,warm,NaN,0.14,core: scan\n"                          // line 4
+                + "V04Mmap,1,huge\n");                                                 // line 5
+        List<String> command = List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none", "notebooks/model.jsh");
+        Subprocess.Result result = Subprocess.run(command, dir.resolve("logs"));
+        assertEquals(0, result.exitCode(), result.toString());
+        for (String leftOut : List.of(" line 3: left out, not a row the cost model writes", " line 4: left out, measured_s is \"NaN\", not a number",
+                " line 5: left out, 3 fields where the header has 7")) {
+            assertTrue(result.stdout().contains(csv + leftOut), result.stdout());
+        }
+        assertTrue(result.stdout().contains("tables: model (1×5)"), result.stdout());
+        assertFalse(Files.readString(root.resolve(ALPHA).resolve("charts").resolve("model.html")).contains("alert(1)"));
+
+        Files.writeString(csv, "chapter,measured_s\n");
+        result = Subprocess.run(command, dir.resolve("logs-other"));
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.stderr().contains(csv + " is not a model.csv"), result.toString());
+    }
+
     /**
      * A folder copied to a new name: every row names the old machine, so nothing is left to draw.
      * The notebook says so in one line and ends with status 2 (the study counts it as failed), with
