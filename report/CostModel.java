@@ -91,7 +91,7 @@ public final class CostModel {
     /** Every row of a model.csv; a file that does not read as one, or a time that is no positive number, stops with one line. */
     static List<ModelRow> read(Path csv) {
         try {
-            return StudyResults.eachRow(csv, "a model.csv", header -> need(header, List.of("chapter", "workers", "page_cache", "cache",
+            return StudyResults.eachRow(csv, "a model.csv", header -> requireColumns(header, List.of("chapter", "workers", "page_cache", "cache",
                     "measured_s", "predicted_s", "bound"), csv), (file, line, row) -> {
                 String workersToWall = row.getOrDefault("workers_to_wall", ""); // absent from a model.csv of before it
                 return new ModelRow(row.get("chapter"), row.get("workers"), row.get("page_cache"), row.get("cache"), positive(row, "measured_s"),
@@ -121,7 +121,7 @@ public final class CostModel {
     }
 
     /** Refuses a header without one of {@code columns}, in one line naming {@code csv}. */
-    private static void need(List<String> header, List<String> columns, Path csv) {
+    private static void requireColumns(List<String> header, List<String> columns, Path csv) {
         columns.stream().filter(column -> !header.contains(column)).findFirst().ifPresent(column -> {
             throw new StudyResults.NotResultsException(Quote.name(csv) + " has no column " + column);
         });
@@ -242,7 +242,7 @@ public final class CostModel {
             throw new UserMistakeException("no " + Quote.name(costs) + ": ./jbang yardsticks/UnitCosts.java FILE --csv " + costs + " measures them");
         }
         try {
-            StudyResults.eachRow(costs, "a costs.csv", header -> need(header, List.of("cost", "value"), costs), (file, line, row) ->
+            StudyResults.eachRow(costs, "a costs.csv", header -> requireColumns(header, List.of("cost", "value"), costs), (file, line, row) ->
                     cost.put(row.get("cost"), positive(row, "value", "the cost " + Quote.name(row.get("cost")))), null); // the newest of each wins
         } catch (StudyResults.NotResultsException e) {
             throw new UserMistakeException(e.getMessage());

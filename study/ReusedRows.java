@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import lib.chapter.ChunkedSearch;
 import lib.harness.ResultsCsv;
 
@@ -35,18 +36,19 @@ final class ReusedRows {
      * in {@code scoreboard}; false, writing nothing, when there is none (its step failed or was left out).
      */
     static boolean copy(Path scoreboard, String chapter, long fileBytes, Path target) throws IOException {
-        if (!Files.isRegularFile(scoreboard)) {
+        if (!Files.isRegularFile(scoreboard) || Files.size(scoreboard) == 0) { // an empty one, as before its first row: nothing to copy
             return false;
         }
-        List<Map<String, String>> warmRows = StudyResults.eachRow(scoreboard, "a scoreboard", header -> {}, (file, line, row) -> row, new ArrayList<>())
+        Optional<Map<String, String>> last = StudyResults.eachRow(scoreboard, "a scoreboard", header -> {}, (file, line, row) -> row, new ArrayList<>())
                 .stream().filter(row -> chapter.equals(row.get("chapter")) && "warm".equals(row.get("cache"))
-                        && Long.toString(fileBytes).equals(row.get("file_bytes"))).toList();
-        if (warmRows.isEmpty()) {
+                        && Long.toString(fileBytes).equals(row.get("file_bytes")))
+                .reduce((earlier, later) -> later);
+        if (last.isEmpty()) {
             return false;
         }
         List<Object> values = new ArrayList<>();
         for (String column : ResultsCsv.COLUMNS) {
-            values.add(warmRows.getLast().getOrDefault(column, "")); // an older scoreboard lacks the newest columns
+            values.add(last.get().getOrDefault(column, "")); // an older scoreboard lacks the newest columns
         }
         ResultsCsv.append(target, List.of(values));
         return true;
