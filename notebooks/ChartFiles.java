@@ -16,7 +16,7 @@ import java.nio.file.Path;
  * does, so a fresh clone, which has the PNGs without their ignored pages, redraws them. Anything
  * else of the same name stops the notebook.
  *
- * <p>A page is written whole or not at all (lib/tools/AtomicWrite): a full disk leaves the page as
+ * <p>A page is written whole or not at all (lab/tools/AtomicWrite): a full disk leaves the page as
  * it was, never cut. A page an older run left cut (an empty file, or one that ends inside the mark)
  * holds nothing anyone could lose, so it is redrawn rather than blocking every later chart.
  */

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import javax.imageio.ImageIO;
-import lib.tools.AtomicWrite;
+import lab.tools.AtomicWrite;
 
 final class ChartImage {
 

@@ -4,7 +4,7 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import lib.tools.Chromium;
+import lab.tools.Chromium;
 
 /** Headless Chromium, drawing a chart's page into its PNG. */
 final class ChromiumScreenshot {

@@ -1,4 +1,4 @@
-// The code the notebooks share: turning one machine's results, as report/StudyResults.java reads
+// The code the notebooks share: turning one machine's results, as lab/results/StudyResults.java reads
 // and selects them, into Tablesaw tables, and writing charts that work offline.
 //
 // JBang hands a notebook's //SOURCES to JShell as snippets run before the notebook itself, so this
@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import lib.tools.AtomicWrite;
-import lib.tools.Chromium;
+import lab.tools.AtomicWrite;
+import lab.tools.Chromium;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.Row;
@@ -30,7 +30,7 @@ import tech.tablesaw.plotly.components.Figure;
  * written twice: an HTML page with plotly.js inlined (it opens without a network), and a PNG drawn
  * from that page by headless Chromium, both into that machine's {@code charts/}.
  *
- * <p>Which rows a chart draws is report/StudyResults.java's rule, the report's too: one machine, one
+ * <p>Which rows a chart draws is lab/results/StudyResults.java's rule, the report's too: one machine, one
  * study (its file size), one cache state per series. What it left out is said on stdout, one line
  * per bad row (file and line) or per kind of row.
  *
@@ -50,7 +50,7 @@ final class Report {
     static {
         // JShell's own class loader runs the notebooks: there, a notebook that never reached its last
         // line ends with status 2 (halting in a shutdown hook is what sets the status of an exit).
-        // Where quit throws (tests, report/Notebooks.java), the caller says what stopped instead.
+        // Where quit throws (tests, lab/report/Notebooks.java), the caller says what stopped instead.
         if (Report.class.getClassLoader().getClass().getName().contains("jshell") && !quitThrows()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (!notebookFinished) {
@@ -94,7 +94,7 @@ final class Report {
     static MachineResults choose(Path root, String requested) {
         List<MachineResults> all = machines(root);
         if (all.isEmpty()) {
-            quit("no results in " + root + ": run the study first (./jbang study/Study.java), from the project's root directory");
+            quit("no results in " + root + ": run the study first (./jbang lab/study/Study.java), from the project's root directory");
         }
         String names = all.stream().map(m -> m.name).collect(Collectors.joining(", "));
         if (requested != null && !requested.isBlank()) {
@@ -142,7 +142,7 @@ final class Report {
     static Table results(String table, String cache) {
         MachineResults machine = machine();
         if (!machine.has(table)) {
-            quit("no " + machine.csv(table) + " here: run the study first (./jbang study/Study.java), from the project's root directory");
+            quit("no " + machine.csv(table) + " here: run the study first (./jbang lab/study/Study.java), from the project's root directory");
         }
         Selected selected = select(machine, table, cache);
         machine.report(selected.notes());
@@ -264,7 +264,7 @@ final class Report {
     }
 
     /**
-     * A fresh start for the next notebook of one JShell (report/Notebooks.java): the machine is
+     * A fresh start for the next notebook of one JShell (lab/report/Notebooks.java): the machine is
      * chosen anew, and said anew, and nothing is yet drawn. Only plotly.js, read once, is kept.
      */
     static void startNotebook() {
@@ -288,7 +288,7 @@ final class Report {
         if (!machine.has("wall")) {
             if (say) {
                 System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
-                        + "./jbang yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
+                        + "./jbang lab/yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
             }
             return List.of();
         }
@@ -410,7 +410,7 @@ final class Report {
             AtomicWrite.write(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
             Optional<Path> chromium = Chromium.find();
             if (chromium.isEmpty()) {
-                System.out.println("chart: " + page + " (PNG skipped: no Chromium here; setup/setup-chromium installs it)");
+                System.out.println("chart: " + page + " (PNG skipped: no Chromium here; lab/setup/setup-chromium installs it)");
             } else if (ChromiumScreenshot.screenshot(chromium.get(), page, png, extras.heightPx())) {
                 System.out.println("chart: " + page + " and " + png);
             } else {
@@ -435,7 +435,7 @@ final class Report {
     }
 
     /**
-     * Data missing or wrong: one line, and the notebook stops. Tests and report/Notebooks.java set
+     * Data missing or wrong: one line, and the notebook stops. Tests and lab/report/Notebooks.java set
      * {@code report.quit=throw} to get the line as a {@link Quit} instead of losing their JVM.
      */
     static void quit(String message) {

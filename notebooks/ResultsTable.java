@@ -1,4 +1,4 @@
-// Results rows, as report/StudyResults.java reads them, turned into a Tablesaw table for the
+// Results rows, as lab/results/StudyResults.java reads them, turned into a Tablesaw table for the
 // notebooks. No package line: JShell, which runs the notebooks, cannot take one.
 
 import java.util.List;

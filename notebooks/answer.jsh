@@ -1,14 +1,14 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../report/ArticleFigures.java ../report/FioBesideResults.java ../report/VersusGoPairs.java ../report/AnswerResults.java ../report/ResultsFolder.java ../report/MemoryWall.java ../report/MachineDescription.java ../report/StudyResults.java ../report/PageText.java ChartImage.java
-//DEPS ../lib/tools/ForNotebooks.java
+// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
+//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/PageText.java ChartImage.java
+//DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
 // What you wait for: each chapter's one-shot command (--runs 1 --warmup 0), timed from the shell to
 // its exit, as a stack of its phases (launcher, JVM start, checks, pre-read, first search, answer,
 // exit), with the Go article's one-shot of the same idea beside it. One machine's answer round
-// (results/<machine>/answer.csv, written by study/AnswerRound.java or the study).
+// (results/<machine>/answer.csv, written by lab/study/AnswerRound.java or the study).
 // Run from the project's root:   ./jbang notebooks/answer.jsh           (-Dmachine=NAME for another machine)
 
 import tech.tablesaw.api.*;
@@ -18,14 +18,14 @@ import tech.tablesaw.plotly.traces.*;
 MachineResults machine = Report.machine();
 Path csv = machine.csv("answer");
 if (!Files.isRegularFile(csv)) {
-    Report.quit("nothing to draw: no " + csv + " (./jbang study/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
+    Report.quit("nothing to draw: no " + csv + " (./jbang lab/study/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
 }
 
 List<String> PHASES = AnswerResults.ANSWER_PHASES;
 List<String> LABELS = List.of("launcher (JBang or its cache)", "JVM start to main", "options and checks", "pre-read",
         "first search (cold JIT)", "summary", "exit");
 
-// Every field is untrusted: the one reader of results reads the rows (report/StudyResults.java), and a
+// Every field is untrusted: the one reader of results reads the rows (lab/results/StudyResults.java), and a
 // row whose chapter is not a chapter's or a Go variant's name, or whose seconds are not finite and
 // non-negative, is left out with one line naming its file and line. The newest row of each chapter is drawn.
 AnswerResults.AnswerCsv readOrQuit(Path csv) {

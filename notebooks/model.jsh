@@ -1,12 +1,12 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../report/ArticleFigures.java ../report/FioBesideResults.java ../report/VersusGoPairs.java ../report/AnswerResults.java ../report/ResultsFolder.java ../report/MemoryWall.java ../report/MachineDescription.java ../report/StudyResults.java ../report/PageText.java ChartImage.java
-//DEPS ../lib/tools/ForNotebooks.java
+// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
+//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/PageText.java ChartImage.java
+//DEPS ForNotebooks.java
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
 // incubator module, so none is resolved; JShell's preferences store logs nothing (logging.properties).
 
-// Why each chapter takes its time: each row of model.csv (report/CostModel.java) as a point, the
+// Why each chapter takes its time: each row of model.csv (lab/report/CostModel.java) as a point, the
 // time measured across, the time predicted from its bill at the machine's unit costs up, and the
 // diagonal where the two agree. A point under the diagonal took longer than the model says: its
 // lesson is the gap. One machine's results (results/<machine>/model.csv).
@@ -19,7 +19,7 @@ import tech.tablesaw.plotly.traces.*;
 MachineResults machine = Report.machine();
 Path csv = machine.csv("model");
 if (!java.nio.file.Files.isRegularFile(csv)) {
-    Report.quit("no " + csv + " here: ./jbang report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
+    Report.quit("no " + csv + " here: ./jbang lab/report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
 }
 
 // The file may come from someone else: a row whose chapter, state or bound is not one the model

@@ -1,7 +1,7 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../report/ArticleFigures.java ../report/FioBesideResults.java ../report/VersusGoPairs.java ../report/AnswerResults.java ../report/ResultsFolder.java ../report/MemoryWall.java ../report/MachineDescription.java ../report/StudyResults.java ../report/PageText.java ChartImage.java
-//DEPS ../lib/tools/ForNotebooks.java
+// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
+//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/PageText.java ChartImage.java
+//DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
@@ -10,7 +10,7 @@
 // the warm chapters read the page cache; past memory every run reads the disk (the round times those
 // cold), and the O_DIRECT chapters (14, 15) read the disk at every size. The machine's memory is
 // marked on both charts, the memory-read walls on the first. One machine's results
-// (results/<machine>/sizes.csv, from ./jbang study/SizeSweep.java or the study's --sizes round).
+// (results/<machine>/sizes.csv, from ./jbang lab/study/SizeSweep.java or the study's --sizes round).
 // Run from the project's root:   ./jbang notebooks/sizes.jsh            (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/sizes.jsh
 
@@ -19,7 +19,7 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 if (!Report.machine().has("sizes")) {
-    Report.quit("no " + Report.machine().csv("sizes") + " here: ./jbang study/SizeSweep.java measures it, from the project's root directory");
+    Report.quit("no " + Report.machine().csv("sizes") + " here: ./jbang lab/study/SizeSweep.java measures it, from the project's root directory");
 }
 // Every size is a file of its own here, so rows are told apart by size too: the newest row of each
 // chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.

@@ -1,7 +1,7 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../report/ArticleFigures.java ../report/FioBesideResults.java ../report/VersusGoPairs.java ../report/AnswerResults.java ../report/ResultsFolder.java ../report/MemoryWall.java ../report/MachineDescription.java ../report/StudyResults.java ../report/PageText.java ChartImage.java
-//DEPS ../lib/tools/ForNotebooks.java
+// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
+//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/PageText.java ChartImage.java
+//DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
@@ -30,7 +30,7 @@ String goLabel;
 List<MemoryWall> walls;
 if (goHere) {
     // Both sides from the sitting itself, every round of it: the median over the rounds of each
-    // call's median run, as yardsticks/VersusGo.java prints them (not the scoreboard's Java, measured at another moment).
+    // call's median run, as lab/yardsticks/VersusGo.java prints them (not the scoreboard's Java, measured at another moment).
     Table pairs = Report.everyRound("versus-go");
     captionRows = pairs;
     Table medians = pairs.summarize("median_s", AggregateFunctions.median).by("chapter");

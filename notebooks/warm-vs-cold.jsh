@@ -1,7 +1,7 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../report/ArticleFigures.java ../report/FioBesideResults.java ../report/VersusGoPairs.java ../report/AnswerResults.java ../report/ResultsFolder.java ../report/MemoryWall.java ../report/MachineDescription.java ../report/StudyResults.java ../report/PageText.java ChartImage.java
-//DEPS ../lib/tools/ForNotebooks.java
+// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
+//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/PageText.java ChartImage.java
+//DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
@@ -9,7 +9,7 @@
 // run. One machine's results (results/<machine>/cold.csv beside its scoreboard.csv). Two charts:
 // both side by side, and the cold figures alone on a scale of their own, where the chapters that
 // read around the page cache (14, 15) can be told apart, each named with its fraction of fio's best
-// on the same file, read size and job count (fio.csv, yardsticks/FioBeside.java). No memory wall: cold,
+// on the same file, read size and job count (fio.csv, lab/yardsticks/FioBeside.java). No memory wall: cold,
 // the disk is the limit.
 // Run from the project's root:   ./jbang notebooks/warm-vs-cold.jsh     (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/warm-vs-cold.jsh

@@ -6,53 +6,7 @@
 //DEPS tech.tablesaw:tablesaw-jsplot:0.44.4
 //DEPS org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.slf4j:slf4j-nop:2.0.17
-//SOURCES ../lib/**/*.java
-//SOURCES ../variants/*.java
-//SOURCES ../yardsticks/VersusGo.java
-//SOURCES ../experiments/CacheResidency.java
-//SOURCES ../study/SizeSweep.java
-//SOURCES ../yardsticks/FioBeside.java
-//SOURCES ../experiments/ColdTuning.java
-//SOURCES ../experiments/SearchOnly.java
-//SOURCES ../experiments/KernelProfiles.java
-//SOURCES ../notebooks/Report.java
-//SOURCES ../notebooks/MachineResults.java
-//SOURCES ../notebooks/ResultsTable.java
-//SOURCES ../notebooks/ChartColours.java
-//SOURCES ../notebooks/ChartFiles.java
-//SOURCES ../notebooks/ChartPage.java
-//SOURCES ../notebooks/ChromiumScreenshot.java
-//SOURCES ../notebooks/ChartImage.java
-//SOURCES **/*Test.java
-//SOURCES support/*.java
-//SOURCES ../report/StudyReport.java
-//SOURCES ../report/ReportTables.java
-//SOURCES ../report/ReportHtml.java
-//SOURCES ../yardsticks/NativeYardstick.java
-//SOURCES ../study/AnswerRound.java
-//SOURCES ../report/ReadmeTables.java
-//SOURCES ../report/CheckBook.java
-//SOURCES ../report/CostModel.java
-//SOURCES ../yardsticks/UnitCosts.java
-//SOURCES ../report/ReadmeBlocks.java
-//SOURCES ../report/ReadmeResults.java
-//SOURCES ../report/Table.java
-//SOURCES ../report/StudyResults.java
-//SOURCES ../report/PageText.java
-//SOURCES ../report/MachineDescription.java
-//SOURCES ../report/MemoryWall.java
-//SOURCES ../report/ResultsFolder.java
-//SOURCES ../report/AnswerResults.java
-//SOURCES ../report/VersusGoPairs.java
-//SOURCES ../report/FioBesideResults.java
-//SOURCES ../report/ArticleFigures.java
-//SOURCES ../study/FolderLock.java
-//SOURCES ../report/CommittedMachines.java
-//SOURCES ../yardsticks/WallMemoryRead.java
-//SOURCES ../yardsticks/WallMemoryReadHuge.java
-//SOURCES ../yardsticks/WallPageCacheCopy.java
-//SOURCES ../study/StudyProgress.java
-//SOURCES ../study/ChapterExit.java
+//SOURCES ../variants/Contents.java ../lab/Lab.java ../lab/study/*.java ../lab/report/*.java ../lab/yardsticks/*.java ../lab/experiments/*.java ../notebooks/*.java support/*.java **/*Test.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 

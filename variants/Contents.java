@@ -1,3 +1,4 @@
+//SOURCES V*.java
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.SequencedMap;
@@ -8,8 +9,8 @@ import lib.chapter.ChapterTrait;
  * The book's contents: every chapter's class, in order. Not a chapter, and nothing a chapter uses.
  *
  * <p>The tools that choose chapters by what they are (the study's rounds, the size sweep, fio beside
- * the cold chapters) compile the chapters with them ({@code //SOURCES ../variants/*.java}) and ask
- * these classes what they implement ({@link ChapterTrait#of}): a chapter's traits are read one way,
+ * the cold chapters) compile this file, and through its one line every chapter, with them ({@code //SOURCES
+ * ../../variants/Contents.java}), and ask these classes what they implement ({@link ChapterTrait#of}): a chapter's traits are read one way,
  * from its type, and no tool reads a chapter's source text or looks a class up by its name.
  * ChapterListsTest fails when a chapter file in this folder is missing here, or out of order.
  */

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/**/*.java
+//SOURCES ../lib/Library.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -29,8 +29,8 @@ import lib.linux.Native;
  * start-up). {@code firstNonZeroWord256} tests 128 bytes per step: four AVX2-sized loads, ORed, one
  * "any lane non-zero?" question. The CPU side of the scan becomes nearly free; whether that matters
  * depends on memory. Like the article's own v8, it advises the mapping as chapter 5 does, and v8
- * takes the same 128-byte step in assembly. {@code yardsticks/VersusGo.java} runs the two side by side,
- * and docs/jit.md shows the loop C2 compiled ({@code experiments/print-kernel-assembly} prints it on yours).
+ * takes the same 128-byte step in assembly. {@code lab/yardsticks/VersusGo.java} runs the two side by side,
+ * and docs/jit.md shows the loop C2 compiled ({@code lab/experiments/print-kernel-assembly} prints it on yours).
  *
  * <pre>
  * How to run:   ./jbang variants/V08Vector256.java haystack.bin

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../lib/**/*.java
+//SOURCES ../lib/Library.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 // Its vector kernels compile after 1 % of the JIT's usual calls, and a thread that calls one waits while it compiles
@@ -66,7 +66,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
     /**
      * Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB
-     * chunks. The best depth is the disk's (experiments/ColdTuning.java sweeps it; docs/cold.md): 16
+     * chunks. The best depth is the disk's (lab/experiments/ColdTuning.java sweeps it; docs/cold.md): 16
      * read 1.3 times as fast as 4 on one virtual disk, and within 2 % of it on two others.
      */
     static final int QUEUE_DEPTH = 16;

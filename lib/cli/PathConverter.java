@@ -1,6 +1,5 @@
 package lib.cli;
 
-import lib.harness.Harness;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import picocli.CommandLine;
@@ -10,7 +9,7 @@ import picocli.CommandLine;
  * name that the JVM cannot encode: in the POSIX locale its encoding is ASCII, and any other
  * character in a name is one it can neither open nor create. (The launcher runs its programs in a
  * UTF-8 locale for this reason; this is what a JVM started without it says.) Registered by
- * {@link Harness} and {@link ToolCommand} for every {@code Path} option and parameter.
+ * the harness (lib.harness.Harness) and the lab's ToolCommand for every {@code Path} option and parameter.
  */
 public final class PathConverter implements CommandLine.ITypeConverter<Path> {
 

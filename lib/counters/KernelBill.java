@@ -1,6 +1,6 @@
 package lib.counters;
 
-import lib.harness.Stats;
+import lib.counters.Stats;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * fast a mapped scan can go (one TLB entry per 2 MiB or per 4 KiB), and it changes from one run to
  * the next with the page cache, so every mapped chapter's run reports it.
  *
- * <p>The harness measures a mapped chapter's file once its runs are done ({@link PmdShares}). A yardstick
+ * <p>The harness measures a mapped chapter's file once its runs are done (lib.harness.PmdShares). A yardstick
  * that scans memory of its own, which the harness cannot map, calls {@link #recordAfterScan} after
  * its scan instead. When the harness asked for it ({@link #startRecording}), that reads
  * {@code smaps} for the memory (a few milliseconds: the kernel walks the page tables) and notes how

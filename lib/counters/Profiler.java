@@ -1,9 +1,8 @@
-//DEPS tools.profiler:async-profiler:4.2
 package lib.counters;
 
 import lib.cli.Quote;
+import lib.cli.OutputCheck;
 import lib.cli.UserMistakeException;
-import lib.harness.OutputCheck;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;

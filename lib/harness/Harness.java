@@ -1,14 +1,3 @@
-//DEPS info.picocli:picocli:4.7.7
-//DEPS org.apache.commons:commons-csv:1.14.1
-//DEPS me.tongfei:progressbar:0.10.1
-// Should a JVM still die of a fault (a mapped file cut under a scan: docs/safety.md), its banner goes
-// to stderr, never among the summary lines on stdout, and its crash report to /tmp, not into the
-// working directory. JBang gives every script that sources lib/ these options.
-//RUNTIME_OPTIONS -XX:+DisplayVMOutputToStderr -XX:ErrorFile=/tmp/hs_err_pid%p.log
-// The JVM says once, at every start, that it runs an incubator module (the Vector API); javac would
-// say it again, in two lines, at every build. Strings joined with + become StringBuilders, as in
-// java.base: invokedynamic spins a class per message shape before the first search (docs/startup.md).
-//COMPILE_OPTIONS -Xlint:-incubating -XDstringConcat=inline
 package lib.harness;
 
 import lib.chapter.ChunkedSearch;
@@ -18,7 +7,7 @@ import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
 import lib.chapter.Shard;
 import lib.chapter.SingleThreaded;
-import lib.cli.FoliosConverter;
+import lib.harness.FoliosConverter;
 import lib.cli.PathConverter;
 import lib.cli.CountConverter;
 import lib.cli.Quote;
@@ -28,7 +17,7 @@ import lib.cli.UserMistakeException;
 import lib.counters.KernelCounters;
 import lib.counters.PerfStat;
 import lib.counters.PmdMapping;
-import lib.counters.PmdShares;
+import lib.harness.PmdShares;
 import lib.counters.Profiler;
 import lib.haystack.MappedFileShrankException;
 import java.io.IOException;

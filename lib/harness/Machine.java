@@ -1,4 +1,3 @@
-//SOURCES AvailableMemory.java ../cli/Sizes.java ../cli/UserMistakeException.java
 package lib.harness;
 
 import lib.cli.Sizes;
@@ -29,7 +28,7 @@ import java.util.stream.Stream;
  * <p>This file needs nothing but the JDK and lib/harness/AvailableMemory: {@code java lib/harness/Machine.java}
  * prints this machine's name (from the project's root), and the notebooks, which JShell runs and
  * which cannot load a file with a package line, have JBang build it onto their class path
- * ({@code //DEPS ../lib/harness/Machine.java}) to name machines by this one rule (report/StudyResults.java).
+ * ({@code //DEPS ../lib/harness/Machine.java}) to name machines by this one rule (lab/results/StudyResults.java).
  *
  * @param cpuFamily      the "cpu family" of /proc/cpuinfo, or null where there is none
  * @param cpuModelNumber its "model" (a number, unlike "model name"), or null

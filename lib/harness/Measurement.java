@@ -1,5 +1,6 @@
 package lib.harness;
 
+import lib.counters.Stats;
 import lib.chapter.NeedleSearch;
 import lib.cli.Quote;
 import lib.counters.KernelBill;

@@ -3,7 +3,7 @@ package lib.harness;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.PmdMapping;
-import lib.counters.PmdShares;
+import lib.harness.PmdShares;
 import lib.haystack.FileChangedException;
 import lib.linux.CacheStat;
 import lib.linux.HugeFolios;

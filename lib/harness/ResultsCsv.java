@@ -1,5 +1,7 @@
 package lib.harness;
 
+import lib.cli.OutputCheck;
+import lib.counters.Stats;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.KernelBill;
@@ -43,7 +45,7 @@ public final class ResultsCsv {
             "page_cache", "pmd_mapped_pct", "read_mode"),
             KernelBill.keys().stream()).toList(); // the bill: read_calls_per_gib … involuntary_switches_per_gib
 
-    private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").get();
+    private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").build();
 
     private ResultsCsv() {}
 
@@ -109,7 +111,7 @@ public final class ResultsCsv {
         if (!Files.exists(csv)) {
             return List.of();
         }
-        CSVFormat withHeader = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
+        CSVFormat withHeader = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build();
         try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8); CSVParser parser = withHeader.parse(in)) {
             return parser.stream().map(CSVRecord::toMap).toList();
         } catch (java.io.UncheckedIOException | IllegalArgumentException | IllegalStateException unreadable) {

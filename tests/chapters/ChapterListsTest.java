@@ -119,16 +119,16 @@ class ChapterListsTest {
     /** The two rounds the study fills by choice name chapters that exist, and can run that round. */
     @Test
     void theStudysOwnChoicesNameRealChapters() throws IOException {
-        String study = Files.readString(Path.of("study/Study.java"));
+        String study = Files.readString(Path.of("lab/study/Study.java"));
         Set<String> numbers = chapterFiles().stream().map(chapter -> chapter.substring(0, 3)).collect(Collectors.toSet());
         SequencedMap<String, Set<ChapterTrait>> traits = Contents.traits();
         for (String choice : List.of("COLD_ROUND_CHOICE", "CHUNKS_ROUND_CHOICE")) {
             Matcher declared = Pattern.compile(choice + "\\s*=\\s*Set\\.of\\(([^)]*)\\)").matcher(study);
-            assertTrue(declared.find(), "study/Study.java no longer declares " + choice + " = Set.of(...); mend this test with it");
+            assertTrue(declared.find(), "lab/study/Study.java no longer declares " + choice + " = Set.of(...); mend this test with it");
             List<String> chosen = Pattern.compile("\"(V\\d\\d)\"").matcher(declared.group(1)).results().map(hit -> hit.group(1)).toList();
             assertFalse(chosen.isEmpty(), choice + " names no chapter");
             for (String number : chosen) {
-                assertTrue(numbers.contains(number), "study/Study.java's " + choice + " names " + number + ", which is no chapter in variants/");
+                assertTrue(numbers.contains(number), "lab/study/Study.java's " + choice + " names " + number + ", which is no chapter in variants/");
                 Set<ChapterTrait> declaredThere = traits.entrySet().stream().filter(entry -> entry.getKey().startsWith(number))
                         .findFirst().orElseThrow().getValue();
                 assertFalse(declaredThere.contains(ChapterTrait.EXTERNAL_PROGRAM), choice + " names " + number + ", which is not Java");
@@ -149,7 +149,7 @@ class ChapterListsTest {
         SequencedMap<String, Set<ChapterTrait>> traits = Contents.traits();
         assertFalse(SizeSweep.SIZE_ROUND_CHOICE.isEmpty(), "SizeSweep.SIZE_ROUND_CHOICE names no chapter");
         for (String chapter : SizeSweep.SIZE_ROUND_CHOICE) {
-            assertTrue(files.contains(chapter), "study/SizeSweep.java's SIZE_ROUND_CHOICE names " + chapter + ", which is no chapter in variants/");
+            assertTrue(files.contains(chapter), "lab/study/SizeSweep.java's SIZE_ROUND_CHOICE names " + chapter + ", which is no chapter in variants/");
             assertFalse(traits.get(chapter).contains(ChapterTrait.EXTERNAL_PROGRAM), "SIZE_ROUND_CHOICE names " + chapter + ", which is not Java");
         }
         List<Integer> chosen = SizeSweep.SIZE_ROUND_CHOICE.stream().map(chapter -> Integer.parseInt(chapter.substring(1, 3))).sorted().toList();
@@ -172,7 +172,7 @@ class ChapterListsTest {
     void noToolOrLibraryFileKeepsAChapterListOfItsOwn() throws IOException {
         Pattern list = Pattern.compile("(Set|List)\\.of\\(\"V\\d\\d|V\\d\\d-V\\d\\d|\"V\\d\\d, V\\d\\d");
         List<String> found = new ArrayList<>();
-        for (String folder : List.of("lib", "study", "report", "yardsticks", "experiments")) {
+        for (String folder : List.of("lib", "lab")) {
             try (Stream<Path> files = Files.walk(Path.of(folder))) {
                 for (Path file : files.filter(path -> path.toString().endsWith(".java")).sorted().toList()) {
                     List<String> lines = Files.readAllLines(file);

@@ -123,7 +123,7 @@ class DontCacheTest {
 
     private static CSVRecord onlyRow(Path csv) throws IOException {
         try (Reader in = Files.newBufferedReader(csv);
-             CSVParser rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+             CSVParser rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build().parse(in)) {
             List<CSVRecord> all = rows.getRecords();
             assertEquals(1, all.size());
             return all.getFirst();

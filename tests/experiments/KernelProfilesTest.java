@@ -7,7 +7,7 @@ import lib.haystack.Haystack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** experiments/KernelProfiles: its one line of two figures and their ratio, and one line for a FILE that is not there. No timing is asserted. */
+/** lab/experiments/KernelProfiles: its one line of two figures and their ratio, and one line for a FILE that is not there. No timing is asserted. */
 class KernelProfilesTest {
 
     @TempDir

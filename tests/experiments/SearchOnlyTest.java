@@ -6,7 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** experiments/SearchOnly: the needle's offset, as the planted byte says, its phases line, and one line for a FILE that is not there. */
+/** lab/experiments/SearchOnly: the needle's offset, as the planted byte says, its phases line, and one line for a FILE that is not there. */
 class SearchOnlyTest {
 
     private static final long KIB = 1024, MIB = 1024 * KIB;

@@ -273,7 +273,7 @@ class LauncherFaultsTest {
         Path project = Files.createDirectories(dir.resolve("new\nline"));
         Files.createDirectories(project.resolve("setup"));
         Files.copy(Path.of("jbang"), project.resolve("jbang"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-        Files.copy(Path.of("setup/jbang-bootstrap.pom.xml"), project.resolve("setup/jbang-bootstrap.pom.xml"));
+        Files.copy(Path.of("lab/setup/jbang-bootstrap.pom.xml"), project.resolve("lab/setup/jbang-bootstrap.pom.xml"));
         Files.createDirectories(project.resolve("lib"));
         Files.copy(script(), project.resolve("Hello.java"));
         Files.copy(dir.resolve("lib/Greeting.java"), project.resolve("lib/Greeting.java"));

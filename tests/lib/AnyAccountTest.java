@@ -133,7 +133,7 @@ class AnyAccountTest {
         Path project = Files.createDirectories(dir.resolve("project/setup"));
         Path m2 = dir.resolve("m2");
         Subprocess.Result linked = run(Path.of(""), List.of("bash", "-c", """
-                cp -r jbang lib variants "$1/" && cp setup/jbang-bootstrap.pom.xml "$1/setup/" && cp -al "$2" "$3" &&
+                cp -r jbang lib variants "$1/" && cp lab/setup/jbang-bootstrap.pom.xml "$1/setup/" && cp -al "$2" "$3" &&
                   find "$3" -type d -exec chown 65534:65534 {} +
                 """, "bash", project.getParent().toString(), repository.toString(), m2.toString()), Map.of(), "copy");
         assumeTrue(linked.exitCode() == 0, "cannot lend the Maven repository to that account (hard links across file systems?): " + linked);

@@ -9,11 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Stream;
-import lib.tools.AtomicWrite;
+import lab.tools.AtomicWrite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** lib/tools/AtomicWrite: a file is written whole or not at all, keeps its permissions, and a link stays a link. */
+/** lab/tools/AtomicWrite: a file is written whole or not at all, keeps its permissions, and a link stays a link. */
 class AtomicWriteTest {
 
     @Test

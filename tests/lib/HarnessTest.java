@@ -22,7 +22,7 @@ import lib.harness.Measurement;
 import lib.harness.PageCache;
 import lib.harness.ProjectVersion;
 import lib.harness.ResultsCsv;
-import lib.harness.Stats;
+import lib.counters.Stats;
 import lib.haystack.FileChangedException;
 import lib.haystack.Haystack;
 import lib.haystack.ReferenceSearch;
@@ -261,7 +261,7 @@ class HarnessTest {
 
     /**
      * The phases line says what its figures are (moments since launch, not lengths) after the pairs
-     * scripts read; study/AnswerRound reads the pairs before it.
+     * scripts read; lab/study/AnswerRound reads the pairs before it.
      */
     @Test
     void thePhasesLineEndsWithWhatItsFiguresAre() throws Exception {
@@ -442,7 +442,7 @@ class HarnessTest {
 
     static List<CSVRecord> rows(Path csv) throws IOException {
         try (Reader reader = Files.newBufferedReader(csv)) {
-            return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader).getRecords();
+            return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build().parse(reader).getRecords();
         }
     }
 }

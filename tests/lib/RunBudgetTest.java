@@ -124,7 +124,7 @@ class RunBudgetTest {
                 "--csv", csv.toString()}, quiet, quiet));
         assertEquals(Harness.ALL_ZEROS, Harness.execute(new V03ChunkedLong(), new String[] {file.toString(), "--runs", "7",
                 "--warmup", "0", "--csv", csv.toString()}, quiet, quiet));
-        List<CSVRecord> rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+        List<CSVRecord> rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build()
                 .parse(Files.newBufferedReader(csv)).getRecords();
         assertEquals("5", rows.get(0).get("runs"), "quick runs, no --runs: the default 5");
         assertEquals("7", rows.get(1).get("runs"), "--runs 7 is honoured");

@@ -2,7 +2,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import lib.cli.Sizes;
-import lib.harness.Stats;
+import lib.counters.Stats;
 import org.junit.jupiter.api.Test;
 
 class StatsTest {

@@ -7,7 +7,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import lib.cli.IoMessage;
-import lib.cli.ToolCommand;
+import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
 import org.junit.jupiter.api.Test;
 

@@ -148,7 +148,7 @@ class CheckBookTest {
 
     /** Multiplies every time of the rows {@code chosen} picks by {@code factor}, and divides their MB/s by it. */
     private static void scale(Path csv, Predicate<CSVRecord> chosen, double factor) throws IOException {
-        CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get();
+        CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build();
         List<String> header;
         List<List<String>> rows = new ArrayList<>();
         int changed = 0;

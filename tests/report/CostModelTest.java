@@ -64,7 +64,7 @@ class CostModelTest {
     @Test
     void aFolderWithoutItsUnitCostsIsRefusedInOneLineNamingTheCommand() {
         UserMistakeException refused = assertThrows(UserMistakeException.class, () -> CostModel.unitCosts(folder));
-        assertTrue(refused.getMessage().contains("yardsticks/UnitCosts.java"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("lab/yardsticks/UnitCosts.java"), refused.getMessage());
     }
 
     @Test

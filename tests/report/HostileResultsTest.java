@@ -17,7 +17,7 @@ import lib.counters.KernelBill;
 import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
-import lib.tools.Chromium;
+import lab.tools.Chromium;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -124,7 +124,7 @@ class HostileResultsTest {
 
     static Path chromium() {
         Optional<Path> chromium = Chromium.find();
-        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium here (setup/setup-chromium installs it): the DOM is not checked");
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium here (lab/setup/setup-chromium installs it): the DOM is not checked");
         return chromium.get();
     }
 

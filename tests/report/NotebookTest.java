@@ -390,7 +390,7 @@ class NotebookTest {
     }
 
     /**
-     * The study's way (report/Notebooks.java): several notebooks in one JShell, the shared code
+     * The study's way (lab/report/Notebooks.java): several notebooks in one JShell, the shared code
      * compiled once. They draw the same pages, byte for byte, and print the same lines as each
      * notebook run alone.
      */
@@ -412,7 +412,7 @@ class NotebookTest {
             aloneOut.append(result.stdout());
         }
         List<String> command = new java.util.ArrayList<>(List.of("./jbang", "-Dresults=" + together, "-Dmachine=" + ALPHA,
-                "-Dchromium=none", "report/Notebooks.java"));
+                "-Dchromium=none", "lab/report/Notebooks.java"));
         command.addAll(notebooks);
         Subprocess.Result session = Subprocess.run(command, dir.resolve("logs-together"));
         assertEquals(0, session.exitCode(), session.toString());
@@ -447,7 +447,7 @@ class NotebookTest {
         Files.writeString(quits, header + "\nimport tech.tablesaw.api.*;\nTable rows = Report.results(\"scoreboard\");\n"
                 + "Report.quit(\"nothing to draw: this notebook says so\");\nReport.loaded(\"rows\", rows);\n");
         Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none",
-                "report/Notebooks.java", "notebooks/scoreboard.jsh", leftover.toString(), quits.toString(), "notebooks/scoreboard.jsh"),
+                "lab/report/Notebooks.java", "notebooks/scoreboard.jsh", leftover.toString(), quits.toString(), "notebooks/scoreboard.jsh"),
                 dir.resolve("logs"));
         assertEquals(2, result.exitCode(), result.toString());
         List<String> said = result.stderr().lines().filter(line -> !line.startsWith("[jbang]")).toList();

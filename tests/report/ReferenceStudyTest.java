@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * README's figures come from one reference machine's study: the machine its scoreboard block names,
- * the marker report/ReadmeTables.java generates README's scoreboard from. That study must hold every
+ * the marker lab/report/ReadmeTables.java generates README's scoreboard from. That study must hold every
  * chapter in variants/, each with its bill from the kernel, so that the book can point at a figure
  * for each chapter and each bill. A study made before a chapter, or before the bill was counted,
  * fails here until a fresh one is committed as the reference.

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The one results model (report/StudyResults.java): the strict reader, this study's rows (the same
+ * The one results model (lab/results/StudyResults.java): the strict reader, this study's rows (the same
  * for the notebooks and the report), the walls, the trial rule, chapter numbers, the machine's folder
  * name, and the summary line read back where it is written (lib/harness/Measurement).
  */
@@ -312,7 +312,7 @@ class StudyResultsTest {
         assertEquals(List.of(), selected.notes());
     }
 
-    /** The answer round's rows, as study/AnswerRound.java writes them, read back typed; a bad one is left out with its line. */
+    /** The answer round's rows, as lab/study/AnswerRound.java writes them, read back typed; a bad one is left out with its line. */
     @Test
     void theAnswerRoundsRowsReadBackTypedAndABadOneIsLeftOutWithItsLine() throws IOException {
         Path csv = root.resolve("answer.csv");

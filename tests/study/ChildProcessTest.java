@@ -14,13 +14,13 @@ import java.util.concurrent.TimeUnit;
 import lib.chapter.NeedleSearch;
 import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
-import lib.tools.ChildProcess;
+import lab.tools.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * lib/tools/ChildProcess.java, the one way the tools start a program and wait for it: a child that
- * prints without end, never ends, or exits 1 without answering (study/ChapterExit.java).
+ * lab/tools/ChildProcess.java, the one way the tools start a program and wait for it: a child that
+ * prints without end, never ends, or exits 1 without answering (lab/study/ChapterExit.java).
  */
 class ChildProcessTest {
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The study's lock (study/FolderLock) still holds once it is taken: the system drops every
+ * The study's lock (lab/study/FolderLock) still holds once it is taken: the system drops every
  * {@code fcntl} lock a process holds on a file when that process closes any descriptor of it, so
  * a lock that reopened its file to read it would lock nothing.
  */

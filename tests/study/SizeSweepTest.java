@@ -88,7 +88,7 @@ class SizeSweepTest {
         assertFalse(Files.exists(directory.resolve("sizes-" + 6 * MIB + ".bin")), said);
         assertTrue(Files.readString(csv.resolveSibling("machine.json")).contains("\"name\""), "the notebooks find the folder by it");
         try (Reader in = Files.newBufferedReader(csv);
-             CSVParser rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
+             CSVParser rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build().parse(in)) {
             List<CSVRecord> all = rows.getRecords();
             assertEquals(List.of("2097152", "6291456"), all.stream().map(row -> row.get("file_bytes")).toList());
             assertEquals(List.of("warm", "cold"), all.stream().map(row -> row.get("cache")).toList());

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The study's time left (study/StudyProgress.java): none until a few steps have been timed, then
+ * The study's time left (lab/study/StudyProgress.java): none until a few steps have been timed, then
  * the plan's guesses scaled by the median of the timed steps' ratios to theirs, so that one step
  * far off its guess does not multiply the rest.
  */

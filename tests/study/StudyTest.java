@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The study as a user runs it, {@code ./jbang study/Study.java …}, on a tiny haystack: it writes into
+ * The study as a user runs it, {@code ./jbang lab/study/Study.java …}, on a tiny haystack: it writes into
  * its machine's folder under --results, describes the machine, and ends with the report.
  */
 class StudyTest {
@@ -30,11 +30,11 @@ class StudyTest {
     /** The study built once before any test: a test that counts a refusal's lines never counts JBang's build messages. */
     @org.junit.jupiter.api.BeforeAll
     static void buildTheStudy(@TempDir Path logs) throws IOException, InterruptedException {
-        Subprocess.run(List.of("./jbang", "study/Study.java", "--help"), logs);
+        Subprocess.run(List.of("./jbang", "lab/study/Study.java", "--help"), logs);
     }
 
     private Subprocess.Result study(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("./jbang", "study/Study.java"));
+        List<String> command = new ArrayList<>(List.of("./jbang", "lab/study/Study.java"));
         command.addAll(List.of(args));
         return Subprocess.run(command, directory.resolve("logs-" + System.nanoTime()));
     }
@@ -60,7 +60,7 @@ class StudyTest {
         List<String> rows = Files.readAllLines(folder.resolve("scoreboard.csv"));
         assertEquals(ResultsCsv.headerLine(), rows.getFirst());
         assertEquals(2, rows.size(), "--only V04: one row");
-        CSVRecord row = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+        CSVRecord row = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build()
                 .parse(new StringReader(String.join("\n", rows))).getRecords().getFirst();
         assertEquals("V04Mmap", row.get("chapter"), rows.get(1));
         assertEquals(MACHINE, row.get("machine"), "each row names its machine: " + rows.get(1));
@@ -88,7 +88,7 @@ class StudyTest {
                 "--skip", "scaling,cold,chunks,charts", "--results", directory.resolve("results").toString());
         List<String> wallSteps = walls.stdout().lines().filter(step -> step.startsWith("wall")).toList();
         assertFalse(wallSteps.isEmpty(), walls.toString());
-        assertTrue(wallSteps.stream().allMatch(step -> step.contains("yardsticks/WallProbe.java")
+        assertTrue(wallSteps.stream().allMatch(step -> step.contains("lab/yardsticks/WallProbe.java")
                 && step.contains(directory.resolve("results").resolve(MACHINE).resolve("wall.csv").toString())), walls.stdout());
     }
 
@@ -282,7 +282,7 @@ class StudyTest {
         assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before scaling", "scaling",
                 "wall after scaling, before chunks", "chunks", "wall after chunks", "cold", "costs", "model", "report"), withoutNative(rounds(steps)),
                 String.join("\n", steps));
-        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("yardsticks/WallProbe.java memory,copy " + directory.resolve("none.bin"))
+        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("lab/yardsticks/WallProbe.java memory,copy " + directory.resolve("none.bin"))
                 && step.contains("--workers " + (PROCESSORS == 1 ? "1" : "1," + PROCESSORS))), "the walls at 1 worker and one a core");
 
         List<String> mapped = dryRun("--only", "V04,walls", "--skip", "charts,answer");
@@ -331,7 +331,7 @@ class StudyTest {
     }
 
     private static List<CSVRecord> rows(Path csv) throws IOException {
-        return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+        return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build()
                 .parse(new StringReader(Files.readString(csv))).getRecords();
     }
 
@@ -382,7 +382,7 @@ class StudyTest {
         }
     }
 
-    /** The charts are one step: every notebook of one machine (not machines.jsh, nor chapters.jsh, which measures) in one JShell, report/Notebooks.java. */
+    /** The charts are one step: every notebook of one machine (not machines.jsh, nor chapters.jsh, which measures) in one JShell, lab/report/Notebooks.java. */
     @Test
     void theChartsAreOneStepRunningTheNotebooksInOneJShell() throws Exception {
         Assumptions.assumeTrue(java.util.stream.Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
@@ -392,7 +392,7 @@ class StudyTest {
         assertEquals(0, result.exitCode(), result.toString());
         List<String> charts = result.stdout().lines().filter(step -> step.startsWith("charts")).toList();
         assertEquals(1, charts.size(), result.stdout());
-        assertTrue(charts.getFirst().contains(" report/Notebooks.java notebooks/answer.jsh notebooks/chunks.jsh "), charts.getFirst());
+        assertTrue(charts.getFirst().contains(" lab/report/Notebooks.java notebooks/answer.jsh notebooks/chunks.jsh "), charts.getFirst());
         assertTrue(charts.getFirst().endsWith(" notebooks/warmup.jsh") && !charts.getFirst().contains("machines"), charts.getFirst());
         assertFalse(charts.getFirst().contains("chapters.jsh"), "the chapters notebook measures; it draws no study: " + charts.getFirst());
     }
@@ -467,7 +467,7 @@ class StudyTest {
     void aStudyStoppedBySigtermStopsAndWritesNoReport() throws Exception {
         Path results = directory.resolve("results");
         Path logs = directory.resolve("sigterm-logs");
-        Process process = Subprocess.start(List.of("./jbang", "study/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
+        Process process = Subprocess.start(List.of("./jbang", "lab/study/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
                 "--runs", "3", "--warmup", "1", "--only", "V02", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts",
                 "--results", results.toString()), logs);
         try {
@@ -521,7 +521,7 @@ class StudyTest {
         Path cc = Files.writeString(bin.resolve("cc"), "#!/bin/sh\necho $$ > '" + pidFile + "'\nexec sleep 600\n");
         cc.toFile().setExecutable(true);
         Path logs = directory.resolve("cc-logs");
-        List<String> command = List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "./jbang", "study/Study.java",
+        List<String> command = List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"), "./jbang", "lab/study/Study.java",
                 directory.resolve("small.bin").toString(), "--size", "64m", "--runs", "1", "--warmup", "0", "--only", "walls",
                 "--skip", "charts,answer", "--results", directory.resolve("results").toString());
         Process process = Subprocess.start(command, logs);
@@ -547,7 +547,7 @@ class StudyTest {
     void aStudyKilledOutrightTakesItsChapterWithIt() throws Exception {
         Path results = directory.resolve("results");
         Path logs = directory.resolve("kill-logs");
-        Process process = Subprocess.start(List.of("./jbang", "study/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
+        Process process = Subprocess.start(List.of("./jbang", "lab/study/Study.java", directory.resolve("small.bin").toString(), "--size", "64m",
                 "--runs", "5", "--warmup", "1", "--only", "V02", "--skip", "scaling,pagecache,cold,walls,chunks,answer,charts",
                 "--results", results.toString()), logs);
         ProcessHandle chapter = null;
@@ -598,6 +598,6 @@ class StudyTest {
         Subprocess.Result afterwards = study("--report-only", "--skip", "charts", "--results", directory.resolve("results").toString());
         assertEquals(0, afterwards.exitCode(), afterwards.toString());
         assertTrue(Files.exists(folder.resolve("index.html")));
-        assertEquals("", Files.readString(lockFile), "a study empties its lock file when it ends (never removes it: see study/FolderLock)");
+        assertEquals("", Files.readString(lockFile), "a study empties its lock file when it ends (never removes it: see lab/study/FolderLock)");
     }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A stand-in for the Go article's benchmark binary (cmd/bench of its code), so that the tests of
-# yardsticks/VersusGo.java need no Go. It speaks the same interface:
+# lab/yardsticks/VersusGo.java need no Go. It speaks the same interface:
 #
 #   WORKERS=N go-bench-stand-in.sh -file=PATH [-runs=5] [-only=a,b] [-json=OUT] [-warm=true]
 #

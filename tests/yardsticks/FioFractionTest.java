@@ -35,7 +35,7 @@ class FioFractionTest {
         Files.writeString(folder.resolve("machine.json"), Machine.json(Machine.current().description(folder, Instant.now(), false)));
     }
 
-    /** One fio.csv row as yardsticks/FioBeside writes it, {@code secondsIn} after the sitting began, at {@code mbps}. */
+    /** One fio.csv row as lab/yardsticks/FioBeside writes it, {@code secondsIn} after the sitting began, at {@code mbps}. */
     void row(String name, int jobs, long chunkBytes, long secondsIn, double mbps) throws IOException {
         List<Object> row = ResultsCsv.row(new Measurement.Result(name, jobs, "cold", 4 * GIB, OptionalLong.of(chunkBytes), -1,
                 new double[0], new double[] {4 * GIB / 1e6 / mbps}));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The native yardstick: yardsticks/native-yardstick.c built with the machine's cc, run in its four
+ * The native yardstick: lab/yardsticks/native-yardstick.c built with the machine's cc, run in its four
  * modes on a small haystack, its rows in the results schema; and its output read strictly.
  */
 class NativeYardstickTest {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * yardsticks/VersusGo.java against a stand-in for the Go article's benchmark (tests/support/go-bench-stand-in.sh,
+ * lab/yardsticks/VersusGo.java against a stand-in for the Go article's benchmark (tests/support/go-bench-stand-in.sh,
  * which speaks its interface and searches with cmp), on 1 MiB haystacks: no Go, no 4 GiB file.
  */
 class VersusGoTest {
@@ -82,7 +82,7 @@ class VersusGoTest {
     List<CSVRecord> csvRows() throws IOException {
         Path csv = directory.resolve("results").resolve("versus-go.csv");
         assertEquals(ResultsCsv.headerLine(), Files.readAllLines(csv).getFirst());
-        return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+        return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build()
                 .parse(new StringReader(Files.readString(csv))).getRecords();
     }
 

@@ -1,0 +1,238 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+// What a notebook has on its class path (notebooks/ForNotebooks.java), so that the notebooks run here as they run alone
+//SOURCES ../../notebooks/ForNotebooks.java
+//RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
+//RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import jdk.jshell.Diag;
+import jdk.jshell.EvalException;
+import jdk.jshell.JShell;
+import jdk.jshell.Snippet;
+import jdk.jshell.SnippetEvent;
+import jdk.jshell.SourceCodeAnalysis;
+
+/**
+ * Several notebooks in one JShell, one after the other, as the study draws its charts: the code
+ * they share (their {@code //SOURCES}: notebooks/Report.java and what it uses) is compiled once,
+ * not once per notebook, and JShell, Tablesaw and the JIT start once.
+ *
+ * <p>Each notebook still starts from that shared code alone: what one declares (its variables,
+ * methods, imports) is dropped before the next begins, and Report forgets the machine it chose.
+ * A notebook stops at its first snippet that does not compile or that throws, and one that stops,
+ * or never reaches its last line ({@code Report.loaded}), is named on stderr; the others still run.
+ * Each notebook also runs alone, as README says: {@code ./jbang notebooks/scoreboard.jsh}.
+ *
+ * <p>A notebook's header, read here too: its {@code //SOURCES} line names the shared code, which
+ * JBang hands to JShell from the last file back, and each class must be declared before one that
+ * uses it, so Report, which uses them all, is named first and loaded last. Its {@code //DEPS} line
+ * names notebooks/ForNotebooks.java, which brings Tablesaw and the packaged lib/ classes that
+ * shared code calls onto the class path. Its {@code //RUNTIME_OPTIONS} allow Tablesaw's class scanner its
+ * {@code sun.misc.Unsafe}, resolve no incubator module (the notebooks use none), and keep JShell's
+ * preferences store from logging (notebooks/logging.properties).
+ *
+ * <pre>
+ *   ./jbang -Dmachine=NAME lab/report/Notebooks.java notebooks/scoreboard.jsh notebooks/chunks.jsh
+ * </pre>
+ *
+ * Exit status: 0 when every notebook ran to its last line, 2 otherwise (one line on stderr each).
+ */
+public class Notebooks {
+
+    /**
+     * What a notebook finds declared before its first line when JBang runs it: JShell's DEFAULT
+     * startup, then JBang's own imports and {@code args} (its notebooks take no arguments).
+     */
+    static final List<String> STARTUP = List.of("import module java.base;", "import java.lang.*;", "import java.util.*;",
+            "import java.io.*;", "import java.net.*;", "import java.math.BigInteger;", "import java.math.BigDecimal;",
+            "String[] args = {};");
+
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0) {
+            System.err.println("Notebooks: name the notebooks to run, e.g. notebooks/scoreboard.jsh notebooks/chunks.jsh");
+            System.exit(2);
+        }
+        List<Path> notebooks = new ArrayList<>();
+        for (String arg : args) {
+            Path notebook = Path.of(arg);
+            if (!Files.isRegularFile(notebook) || !arg.endsWith(".jsh")) {
+                System.err.println("Notebooks: " + arg + " is not a notebook (a .jsh file)");
+                System.exit(2);
+            }
+            notebooks.add(notebook);
+        }
+        // Report.quit throws instead of ending the JVM, and registers no exit hook: the session says what stopped.
+        System.setProperty("report.quit", "throw");
+        System.out.flush();
+        System.exit(new Notebooks(System.out, System.err).run(notebooks) ? 0 : 2);
+    }
+
+    private final PrintStream out, err;
+    private final JShell shell;
+    private final Set<Path> sourcesLoaded = new HashSet<>();
+    /** The snippets every notebook keeps: the startup and the shared sources. */
+    private final Set<Snippet> shared = new HashSet<>();
+
+    Notebooks(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+        // "local": the snippets run in this JVM, on its class path, as JBang runs a notebook (--execution=local)
+        shell = JShell.builder().executionEngine("local").out(out).err(err).build();
+        shell.addToClasspath(System.getProperty("java.class.path"));
+        for (String line : STARTUP) {
+            shared.addAll(evalOrFail(line, "the startup"));
+        }
+    }
+
+    /** Runs each notebook in turn; false when any of them stopped before its last line. */
+    boolean run(List<Path> notebooks) throws IOException {
+        List<String> stopped = new ArrayList<>();
+        for (Path notebook : notebooks) {
+            if (!runOne(notebook)) {
+                stopped.add(notebook.toString());
+            }
+            out.flush();
+        }
+        stopped.forEach(notebook -> err.println("Notebooks: " + notebook + " stopped before its last line"));
+        return stopped.isEmpty();
+    }
+
+    private boolean runOne(Path notebook) throws IOException {
+        String text = Files.readString(notebook);
+        // JBang hands a notebook's //SOURCES to JShell in reverse order (see the notebooks' headers): so here too.
+        List<Path> sources = new ArrayList<>(sources(notebook, text));
+        java.util.Collections.reverse(sources);
+        for (Path source : sources) {
+            if (sourcesLoaded.add(source)) {
+                List<Snippet> loaded = new ArrayList<>();
+                if (!evaluate(source, Files.readString(source), loaded)) {
+                    err.println("Notebooks: " + source + " does not load, so no notebook can run");
+                    return false;
+                }
+                shared.addAll(loaded);
+            }
+        }
+        boolean finished = false;
+        try {
+            evaluate(notebook, "Report.startNotebook();", new ArrayList<>());
+            finished = evaluate(notebook, text, new ArrayList<>()) && "true".equals(value("Report.finished()"));
+        } finally {
+            // The next notebook starts from the shared code alone, as it would in a JShell of its own.
+            for (Snippet snippet : shell.snippets().toList()) {
+                if (!shared.contains(snippet) && shell.status(snippet).isActive()) {
+                    shell.drop(snippet);
+                }
+            }
+        }
+        return finished;
+    }
+
+    /** The files a notebook's //SOURCES lines name, relative to its folder, in their order. */
+    static Set<Path> sources(Path notebook, String text) {
+        Set<Path> sources = new LinkedHashSet<>();
+        Path folder = notebook.toAbsolutePath().getParent();
+        for (String line : text.lines().toList()) {
+            if (line.startsWith("//SOURCES ")) {
+                for (String name : line.substring("//SOURCES ".length()).trim().split("\\s+")) {
+                    sources.add(folder.resolve(name).normalize());
+                }
+            }
+        }
+        return sources;
+    }
+
+    /**
+     * Evaluates {@code text} snippet by snippet, as JShell's tool runs a file: line by line, each
+     * snippet handed over once complete (asking whether the whole rest of a file is complete would
+     * parse it all again for every snippet). The persistent snippets go to {@code declared}. Stops
+     * at the first snippet that does not compile or that throws, saying why: false.
+     */
+    private boolean evaluate(Path file, String text, List<Snippet> declared) {
+        SourceCodeAnalysis analysis = shell.sourceCodeAnalysis();
+        StringBuilder pending = new StringBuilder();
+        List<String> lines = text.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            pending.append(lines.get(i)).append('\n');
+            while (!pending.isEmpty()) {
+                SourceCodeAnalysis.CompletionInfo info = analysis.analyzeCompletion(pending.toString());
+                if (info.completeness() == SourceCodeAnalysis.Completeness.EMPTY) {
+                    pending.setLength(0);
+                    break;
+                }
+                if (!info.completeness().isComplete() && i + 1 < lines.size()) {
+                    break; // wait for the next line
+                }
+                String snippet = info.completeness().isComplete() ? info.source() : pending.toString();
+                String rest = info.completeness().isComplete() ? info.remaining() : "";
+                pending.setLength(0);
+                pending.append(rest);
+                if (!evalOne(file, snippet, declared)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean evalOne(Path file, String snippet, List<Snippet> declared) {
+        for (SnippetEvent event : shell.eval(snippet)) {
+            if (event.causeSnippet() != null) {
+                continue; // a declaration this one updated, not this one
+            }
+            if (event.status() == Snippet.Status.REJECTED) {
+                err.println(file + ": does not compile: " + firstLine(snippet));
+                shell.diagnostics(event.snippet()).filter(Diag::isError)
+                        .forEach(diag -> err.println("    " + diag.getMessage(Locale.ROOT)));
+                return false;
+            }
+            if (event.exception() != null) {
+                report(file, event.exception());
+                return false;
+            }
+            if (event.snippet().kind() != Snippet.Kind.EXPRESSION && event.snippet().kind() != Snippet.Kind.STATEMENT) {
+                declared.add(event.snippet());
+            }
+        }
+        return true;
+    }
+
+    /** Report.quit's line as it is (the notebook's one line, as it ends alone); any other exception with its trace. */
+    private void report(Path file, Exception exception) {
+        String thrown = exception instanceof EvalException eval ? eval.getExceptionClassName() : exception.getClass().getName();
+        if (thrown.endsWith("Report$Quit")) {
+            err.println(exception.getMessage());
+            return;
+        }
+        err.println(file + ": " + thrown + ": " + exception.getMessage());
+        for (StackTraceElement frame : exception.getStackTrace()) {
+            err.println("    at " + frame);
+        }
+    }
+
+    private String value(String expression) {
+        return shell.eval(expression).stream().filter(event -> event.causeSnippet() == null)
+                .map(SnippetEvent::value).filter(java.util.Objects::nonNull).findFirst().orElse("");
+    }
+
+    private List<Snippet> evalOrFail(String source, String what) {
+        List<Snippet> declared = new ArrayList<>();
+        if (!evaluate(Path.of(what), source, declared)) {
+            throw new IllegalStateException("JShell refused " + what + ": " + source);
+        }
+        return declared;
+    }
+
+    private static String firstLine(String snippet) {
+        return snippet.strip().lines().findFirst().orElse("");
+    }
+}

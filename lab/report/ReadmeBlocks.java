@@ -1,0 +1,368 @@
+// The kinds of README's generated blocks (lab/report/ReadmeTables.java): each reads rows through
+// ReadmeResults and lays them out as a Table, written as Markdown.
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+
+/** Each kind of generated block, from the results and the block's parameters to Markdown. */
+final class ReadmeBlocks {
+
+    private ReadmeBlocks() {}
+
+    /** Every machine with a machine.json, with a link to its report. */
+    static String machines(ReadmeResults results, ReadmeTables.Block block) {
+        Table table = new Table("machine (its report)", "CPU", "cores", "vectors", "memory", "kernel", "JDK", "file system", "THP", "study");
+        for (String machine : results.machines()) {
+            MachineDescription json = results.machineJson(machine);
+            table.row(Table.link(Table.code(machine), results.link(machine + "/index.html")), text(json, "cpu_model") + family(json),
+                    text(json, "logical_cores"), text(json, "vector_bits") + "-bit",
+                    json.number("memory_bytes").map(bytes -> String.format(Locale.ROOT, "%.0f GiB", bytes / (double) (1L << 30)))
+                            .orElse("not recorded"),
+                    text(json, "kernel"), text(json, "jdk"), text(json, "filesystem"), text(json, "thp_enabled"),
+                    text(json, "date").length() >= 10 ? text(json, "date").substring(0, 10) : text(json, "date"));
+        }
+        return table.markdown();
+    }
+
+    /** Every chapter, warm, as the study found the page cache, beside the article's figure. */
+    static String scoreboard(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scoreboard.csv").stream()
+                .filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        rows = ResultsFolder.newestOfEach(rows, StudyResults.Row::chapter);
+        double chapterOne = rows.stream().filter(row -> number(row) == 1).mapToDouble(StudyResults.Row::mbps).findFirst().orElse(Double.NaN);
+        boolean mapped = rows.stream().anyMatch(row -> row.pmdMappedPercent() != null);
+        Table table = mapped ? new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "PMD-mapped", "the article (Go), MB/s")
+                : new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "the article (Go), MB/s");
+        for (StudyResults.Row row : rows) {
+            List<Object> cells = new ArrayList<>(List.of(String.valueOf(number(row)), Table.code(row.chapter()),
+                    String.valueOf(row.workers()), Table.seconds(row.meanSeconds()), Table.mbps(row.mbps()),
+                    Double.isNaN(chapterOne) ? "–" : String.format(Locale.ROOT, row.mbps() < chapterOne ? "%.2f" : "%.1f", row.mbps() / chapterOne)));
+            if (mapped) {
+                cells.add(percent(row.pmdMappedPercent()));
+            }
+            cells.add(results.article("scoreboard", row.chapter()).map(article -> Table.mbps(article.mbps())).orElse("–"));
+            table.row(cells);
+        }
+        return table.markdown() + "\n" + source(block, "scoreboard.csv") + "; s is the trimmed mean of the timed runs, "
+                + "MB/s the file's bytes over it; the article's figures are from its own machine.\n";
+    }
+
+    /**
+     * One chapter's figures, for its section: warm, in 2 MiB folios where measured, cold where
+     * measured, and the article's; with {@code model=MACHINE}, the bound the cost model names for it
+     * there (warm, as found).
+     */
+    static String figure(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine");
+        String chapter = block.parameter("chapter");
+        List<String> parts = new ArrayList<>();
+        ResultsFolder.newestOfEach(results.rows(machine, "scoreboard.csv").stream()
+                .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && asFound(row)).toList(), StudyResults.Row::chapter)
+                .forEach(row -> parts.add(Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s" + workers(row)
+                        + (row.pmdMappedPercent() == null ? "" : ", " + percent(row.pmdMappedPercent()) + " PMD-mapped")
+                        + " (`scoreboard.csv`)"));
+        if (results.has(machine, "pagecache.csv")) {
+            results.rows(machine, "pagecache.csv").stream()
+                    .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b)
+                    .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps())
+                            + " MB/s, " + percent(row.pmdMappedPercent()) + " PMD-mapped (`pagecache.csv`)"));
+        }
+        if (results.has(machine, "cold.csv")) {
+            results.rows(machine, "cold.csv").stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b)
+                    .ifPresent(row -> parts.add("cold " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s (`cold.csv`)"));
+        }
+        if (parts.isEmpty()) {
+            throw new UserMistakeException("no row of " + chapter + " in " + machine + "'s scoreboard, page-cache or cold round");
+        }
+        String article = results.article("scoreboard", chapter)
+                .map(row -> " The article (Go, on its machine): " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s.")
+                .orElse("");
+        String model = block.parameters().get("model");
+        return "Measured: " + String.join("; ", parts) + "." + article + (model == null ? "" : modelLine(results, model, chapter)) + "\n";
+    }
+
+    /** How a bound reads in a sentence: "bound by one core's copy". */
+    private static final Map<String, String> BOUNDS = Map.of("core: copy", "one core's copy", "core: scan", "one core's scan",
+            "core: faults", "one core's faults", "core: read calls", "one core's read calls", "core: wake-ups", "one core's wake-ups",
+            "core: scan in cache", "one core's scan in its cache", "memory", "memory, shared",
+            "page-cache copy", "the page cache's copy, shared", "device", "the device");
+
+    /** The cost model's line for a chapter, warm and as found, from {@code machine}'s model.csv. */
+    private static String modelLine(ReadmeResults results, String machine, String chapter) {
+        return modelRows(results, machine).stream()
+                .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("as-is") && row.cache().equals("warm"))
+                .reduce((first, last) -> last)
+                .map(row -> " Cost model on `" + machine + "`: bound by " + BOUNDS.getOrDefault(row.bound(), Table.escapeMarkdown(row.bound()))
+                        + "; " + Table.seconds(row.predictedSeconds()) + " s predicted, " + Table.seconds(row.measuredSeconds()) + " s measured ("
+                        + String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()) + ").")
+                .orElse("");
+    }
+
+    /** The mapped chapters with the cache as found, in 4 KiB folios and in 2 MiB folios. */
+    static String pageCache(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine");
+        List<StudyResults.Row> asFound = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        List<StudyResults.Row> rounds = results.rows(machine, "pagecache.csv");
+        Table table = new Table("chapter", "as found, MB/s", "PMD-mapped", Table.join("4 KiB folios (", Table.code("small"), ")"),
+                Table.join("2 MiB folios (", Table.code("huge"), ")"), "PMD-mapped");
+        for (String chapter : rounds.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            Optional<StudyResults.Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
+            Optional<StudyResults.Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
+            Optional<StudyResults.Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
+            table.row(Table.code(chapter), found.map(row -> Table.mbps(row.mbps())).orElse("–"),
+                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"), small.map(row -> Table.mbps(row.mbps())).orElse("–"),
+                    huge.map(row -> Table.mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
+        }
+        return table.markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean.\n";
+    }
+
+    /** The walls round: each probe at each worker count it ran. */
+    static String walls(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "wall.csv");
+        TreeSet<Integer> workerCounts = rows.stream().map(StudyResults.Row::workers).collect(Collectors.toCollection(TreeSet::new));
+        List<String> header = new ArrayList<>(List.of("wall"));
+        workerCounts.forEach(count -> header.add(count + (count == 1 ? " thread" : " threads") + ", MB/s"));
+        Table table = new Table(header);
+        for (String wall : rows.stream().map(StudyResults.Row::chapter).distinct().toList()) {
+            List<Object> cells = new ArrayList<>(List.of(Table.code(wall)));
+            for (int count : workerCounts) {
+                cells.add(rows.stream().filter(row -> row.chapter().equals(wall) && row.workers() == count).reduce((a, b) -> b)
+                        .map(row -> Table.mbps(row.mbps())).orElse("–"));
+            }
+            table.row(cells);
+        }
+        return table.markdown() + "\n" + source(block, "wall.csv") + ".\n";
+    }
+
+    /** The worker sweep: one worker, the best and where, beside the article's. */
+    static String scaling(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scaling.csv");
+        Table table = new Table("chapter", "1 worker", "best", "at", "Go: 1 worker", "Go: best", "at");
+        for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            List<StudyResults.Row> sweep = ResultsFolder.newestOfEach(rows.stream().filter(row -> row.chapter().equals(chapter)).toList(), StudyResults.Row::workers);
+            Optional<StudyResults.Row> one = sweep.stream().filter(row -> row.workers() == 1).findFirst();
+            StudyResults.Row best = sweep.stream().max(Comparator.comparingDouble(StudyResults.Row::mbps)).orElseThrow();
+            Optional<ArticleFigures.ArticleRow> article = results.article("scaling", chapter);
+            table.row(Table.code(chapter), one.map(row -> Table.mbps(row.mbps())).orElse("–"), Table.mbps(best.mbps()), String.valueOf(best.workers()),
+                    article.map(row -> Table.mbps(row.oneWorkerMbps())).orElse("–"), article.map(row -> Table.mbps(row.peakMbps())).orElse("–"),
+                    article.map(row -> row.peakAt() == null ? "–" : String.valueOf(Math.round(row.peakAt()))).orElse("–"));
+        }
+        return table.markdown() + "\n" + source(block, "scaling.csv") + "; the Go columns are the article's, on its 12-thread machine.\n";
+    }
+
+    /** The cold round beside the same chapters warm, and the article's cold figures. */
+    static String cold(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine");
+        List<StudyResults.Row> warm = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
+        Table table = new Table("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
+        for (StudyResults.Row row : ResultsFolder.newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
+            table.row(Table.code(row.chapter()),
+                    warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> Table.mbps(w.mbps())).orElse("–"),
+                    Table.mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> Table.mbps(article.coldMbps())).orElse("–"));
+        }
+        return table.markdown() + "\n" + source(block, "cold.csv` and `scoreboard.csv") + ".\n";
+    }
+
+    /** The read-size round: MB/s of each chapter at each read size. */
+    static String chunks(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "chunks.csv");
+        TreeSet<Long> sizes = rows.stream().map(row -> Optional.ofNullable(row.chunkBytes()).orElseThrow(() -> new UserMistakeException(
+                row.file() + " line " + row.line() + ": a row of the read-size round without chunk_bytes"))).collect(Collectors.toCollection(TreeSet::new));
+        List<String> header = new ArrayList<>(List.of("chapter"));
+        sizes.forEach(size -> header.add(size >= 1 << 20 ? (size >> 20) + " MiB" : (size >> 10) + " KiB"));
+        Table table = new Table(header);
+        for (String chapter : rows.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
+            List<Object> cells = new ArrayList<>(List.of(Table.code(chapter)));
+            for (long size : sizes) {
+                cells.add(rows.stream().filter(row -> row.chapter().equals(chapter) && Objects.equals(row.chunkBytes(), size))
+                        .reduce((a, b) -> b).map(row -> Table.mbps(row.mbps())).orElse("–"));
+            }
+            table.row(cells);
+        }
+        return table.markdown() + "\n" + source(block, "chunks.csv") + ", MB/s.\n";
+    }
+
+    /**
+     * The article's Go benchmark and the chapters, alternately on one machine, read as every reader
+     * reads versus-go.csv ({@link VersusGoPairs#pairs}): per pair, the median of its rounds' ratios,
+     * the lowest and highest round, and the mark (ahead, behind, tie).
+     */
+    static String versusGo(ReadmeResults results, ReadmeTables.Block block) {
+        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "versus-go.csv");
+        return ReportTables.versusGoTable(VersusGoPairs.pairs(rows)).markdown() + "\n" + source(block, "versus-go.csv") + "; MB/s: the median over rounds of each call's median run. "
+                + VersusGoPairs.RULE + ".\n";
+    }
+
+    /** Every committed machine's Go pairs side by side: each pair's Java ÷ Go and, in brackets, its rounds' range. */
+    static String versusGoMachines(ReadmeResults results, ReadmeTables.Block block) {
+        List<String> machines = results.machines().stream().filter(machine -> results.has(machine, "versus-go.csv")).toList();
+        Map<Integer, Map<String, VersusGoPairs.GoPair>> byNumber = new java.util.TreeMap<>();
+        Map<Integer, String> chapters = new java.util.HashMap<>();
+        for (String machine : machines) {
+            for (VersusGoPairs.GoPair pair : VersusGoPairs.pairs(results.rowsOfEverySize(machine, "versus-go.csv"))) {
+                byNumber.computeIfAbsent(pair.number(), number -> new LinkedHashMap<>()).put(machine, pair);
+                chapters.put(pair.number(), pair.javaChapter());
+            }
+        }
+        List<Object> header = new ArrayList<>(List.of("pair"));
+        machines.forEach(machine -> header.add(Table.code(machine)));
+        Table table = new Table(header);
+        byNumber.forEach((number, pairs) -> {
+            List<Object> cells = new ArrayList<>(List.of(Table.join(number + " ", Table.code(chapters.get(number)))));
+            for (String machine : machines) {
+                VersusGoPairs.GoPair pair = pairs.get(machine);
+                cells.add(pair == null || pair.rounds().isEmpty() ? "–" : pair.ratioText() + " (" + pair.rangeText() + ")");
+            }
+            table.row(cells);
+        });
+        return table.markdown() + "\n`results/MACHINE/versus-go.csv` of every committed machine that has one; " + VersusGoPairs.RULE + ".\n";
+    }
+
+    /** Every committed machine's one-shot of {@code chapter} beside Go's {@code go}, from its answer.csv. */
+    static String answerMachines(ReadmeResults results, ReadmeTables.Block block) {
+        String chapter = block.parameter("chapter"), go = "Go " + block.parameter("go");
+        Table table = new Table("machine", Table.join(Table.code(chapter), ", s"), go + ", s", "÷ Go", "one-shots");
+        for (String machine : results.machines()) {
+            if (!results.has(machine, "answer.csv")) {
+                continue;
+            }
+            List<AnswerResults.Answer> newest = AnswerResults.read(results.root().resolve(machine).resolve("answer.csv")).newestOfEach();
+            Optional<AnswerResults.Answer> java = newest.stream().filter(row -> row.chapter().equals(chapter)).findFirst();
+            Optional<AnswerResults.Answer> goRow = newest.stream().filter(row -> row.chapter().equals(go)).findFirst();
+            if (java.isPresent() && goRow.isPresent()) {
+                table.row(Table.code(machine), Table.seconds(java.get().medianSeconds()), Table.seconds(goRow.get().medianSeconds()),
+                        String.format(Locale.ROOT, "%.2f", java.get().medianSeconds() / goRow.get().medianSeconds()), String.valueOf(java.get().runs()));
+            }
+        }
+        return table.markdown() + "\n`results/MACHINE/answer.csv` of every committed machine that has one: the median of each side's one-shots, interleaved.\n";
+    }
+
+    /**
+     * The cost model's table ({@code lab/report/CostModel.java}'s model.csv): each measured row beside its
+     * prediction from the bill and the unit costs, and the term that bounds it.
+     */
+    static String model(ReadmeResults results, ReadmeTables.Block block) {
+        return CostModel.table(modelRows(results, block.parameter("machine"))).markdown() + "\n" + source(block, "model.csv")
+                + " and `costs.csv`; `./jbang lab/report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
+    }
+
+    /** The rows of {@code machine}'s model.csv; its absence is said in one line, with the command that writes it. */
+    private static List<CostModel.ModelRow> modelRows(ReadmeResults results, String machine) {
+        Path file = results.root().resolve(machine).resolve("model.csv");
+        if (!results.has(machine, "model.csv")) {
+            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang lab/report/CostModel.java results/" + machine + " --csv " + file + ")");
+        }
+        return CostModel.read(file);
+    }
+
+    /**
+     * The cost model worked through for one chapter's one-worker row of {@code scaling.csv}: its
+     * bill, one core's terms at the machine's unit costs, the largest shared one, and the sum
+     * against what it measured.
+     */
+    static String modelExample(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine"), chapter = block.parameter("chapter");
+        StudyResults.Row row = ResultsFolder.newestOfEach(results.rows(machine, "scaling.csv").stream()
+                        .filter(candidate -> candidate.chapter().equals(chapter) && candidate.workers() == 1 && candidate.cache().equals("warm"))
+                        .toList(), StudyResults.Row::chapter).stream().findFirst()
+                .orElseThrow(() -> new UserMistakeException("no one-worker row of " + chapter + " in " + machine + "'s scaling.csv"));
+        CostModel.Costs costs;
+        try {
+            costs = CostModel.unitCosts(results.root().resolve(machine));
+        } catch (IOException | StudyResults.NotResultsException e) {
+            throw new UserMistakeException("the unit costs of " + machine + " do not read: " + e.getMessage());
+        }
+        CostModel.Terms terms = CostModel.terms(row, costs);
+        CostModel.Prediction prediction = CostModel.predict(terms, row.workers());
+        List<String> oneCore = terms.oneCore().entrySet().stream().filter(term -> term.getValue() >= 0.5e6) // from half a millisecond
+                .map(term -> term.getKey() + " " + Table.seconds(term.getValue() / 1e9) + " s").toList();
+        Map.Entry<String, Double> shared = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
+        double gib = row.fileBytes() / CostModel.GIB;
+        return "`" + Table.escapeMarkdown(chapter) + "` with one worker on a " + String.format(Locale.ROOT, gib == Math.rint(gib) ? "%.0f" : "%.2f", gib)
+                + " GiB file, its bill per GiB " + Table.mbps(row.billPerGiB("read_calls_per_gib")) + " read calls and "
+                + String.format(Locale.ROOT, "%.2f", Optional.ofNullable(row.billPerGiB("returned_bytes_per_gib")).orElse(0.0) / CostModel.GIB)
+                + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + Table.seconds(terms.core() / 1e9) + " s in all. The largest shared term, "
+                + shared.getKey() + ", " + Table.seconds(shared.getValue() / 1e9) + " s. Predicted " + Table.seconds(prediction.seconds()) + " s, "
+                + Table.mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps())
+                + " MB/s (" + source(block, "scaling.csv") + ", `costs.csv`, `wall.csv`): "
+                + String.format(Locale.ROOT, "%.2f", prediction.seconds() / row.meanSeconds()) + " of it.\n";
+    }
+
+    /** What each phase of a one-shot is, for a reader: lab/study/AnswerRound.java's names, in its order. */
+    private static final Map<String, Object> PHASE_LABELS = Map.of("launcher", Table.join("the launcher, ", Table.code("./jbang")),
+            "jvm_start", Table.join("the JVM's start, to ", Table.code("main")), "checks", "options and checks",
+            "preread", "the cache question (and a pre-read, if needed)", "first_search", "the first search",
+            "answer", "the answer printed", "exit", "the JVM's exit");
+
+    /**
+     * A one-shot command phase by phase, beside the Go article's one-shot of the same idea: the
+     * newest rows of {@code chapter} and of {@code go} ("v11" for "Go v11") in the machine's answer.csv.
+     */
+    static String answer(ReadmeResults results, ReadmeTables.Block block) {
+        String machine = block.parameter("machine"), chapter = block.parameter("chapter"), go = "Go " + block.parameter("go");
+        Path file = results.root().resolve(machine).resolve("answer.csv");
+        if (!results.has(machine, "answer.csv")) {
+            throw new UserMistakeException("no " + Quote.name(file));
+        }
+        List<AnswerResults.Answer> newest = AnswerResults.read(file).newestOfEach();
+        AnswerResults.Answer java = newest.stream().filter(row -> row.chapter().equals(chapter)).findFirst()
+                .orElseThrow(() -> new UserMistakeException(Quote.name(file) + " has no row of " + chapter));
+        AnswerResults.Answer goRow = newest.stream().filter(row -> row.chapter().equals(go)).findFirst()
+                .orElseThrow(() -> new UserMistakeException(Quote.name(file) + " has no row of " + go));
+        Table table = new Table("phase (median of " + java.runs() + " one-shots)", Table.code(chapter), go);
+        for (String phase : AnswerResults.ANSWER_PHASES) {
+            Double value = java.phaseSeconds().get(phase);
+            table.row(PHASE_LABELS.get(phase), value == null ? "–" : Table.seconds(value) + " s", "–");
+        }
+        table.row(Table.strong(true, "the whole process"), Table.strong(true, Table.seconds(java.medianSeconds()) + " s"),
+                Table.strong(true, Table.seconds(goRow.medianSeconds()) + " s"));
+        return table.markdown() + "\n" + source(block, "answer.csv") + "; each phase's median is taken on its own, so the phases do not add up to the whole's.\n";
+    }
+
+    private static String source(ReadmeTables.Block block, String csv) {
+        return "`results/" + block.parameter("machine") + "/" + csv + "`";
+    }
+
+    /** The chapter's number: 13 for {@code V13PreadVector}, 11 for {@code Go v11}; -1 for a wall. */
+    private static int number(StudyResults.Row row) {
+        String number = row.number();
+        return number.matches("V\\d\\d") ? Integer.parseInt(number.substring(1)) : -1;
+    }
+
+    /** Warm runs from the cache as the study found it, not refilled by {@code --page-cache}. */
+    private static boolean asFound(StudyResults.Row row) {
+        return row.pageCache().equals(StudyResults.PAGE_CACHE_AS_IS);
+    }
+
+    private static String workers(StudyResults.Row row) {
+        return row.workers() > 1 ? " with " + row.workers() + " workers" : "";
+    }
+
+    /** A share, or "–" where the row has none (a chapter that does not map the file). */
+    static String percent(Double value) {
+        return value == null ? "–" : String.format(Locale.ROOT, "%.1f %%", value);
+    }
+
+    private static String family(MachineDescription json) {
+        return json.text("cpu_family").isPresent()
+                ? " (family " + text(json, "cpu_family") + ", model " + text(json, "cpu_model_number") + ")" : "";
+    }
+
+    /** A machine.json field, or "not recorded". */
+    static String text(MachineDescription json, String field) {
+        return json.text(field).orElse("not recorded");
+    }
+
+}

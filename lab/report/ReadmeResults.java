@@ -1,0 +1,133 @@
+// The results README's generated blocks read (lab/report/ReadmeTables.java): only the committed machine
+// folders, every row read strictly. No package line, as every file of lab/report/.
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+
+/**
+ * The results this tool reads, each file once, through the project's one reader of results
+ * (lab/results/StudyResults.java): every CSV row read strictly (a row that does not read stops the
+ * tool with one line naming its file and line), machine.json, and the article's figures.
+ */
+final class ReadmeResults {
+    private final Path root;
+    private final Path documentFolder;
+    private final Map<Path, List<StudyResults.Row>> read = new LinkedHashMap<>();
+
+    ReadmeResults(Path root, Path documentFolder) {
+        this.root = root;
+        this.documentFolder = documentFolder;
+    }
+
+    Path root() {
+        return root;
+    }
+
+    /** The committed machine folders, when the results root names them (see the class comment). */
+    private Optional<java.util.Set<String>> committed;
+
+    private Optional<java.util.Set<String>> committed() {
+        if (committed == null) {
+            committed = CommittedMachines.of(root);
+        }
+        return committed;
+    }
+
+    /** Every folder of the results root that holds a machine.json, by name; only the committed ones where it names them. */
+    List<String> machines() {
+        try (Stream<Path> folders = Files.list(root)) {
+            return folders.filter(folder -> Files.isRegularFile(folder.resolve("machine.json")))
+                    .map(folder -> folder.getFileName().toString())
+                    .filter(name -> committed().map(names -> names.contains(name)).orElse(true)).sorted().toList();
+        } catch (IOException e) {
+            throw new UserMistakeException("cannot list " + Quote.name(root) + ": " + e.getMessage());
+        }
+    }
+
+    /** A machine's description, read as every reader of results reads it ({@link MachineDescription#read}). */
+    MachineDescription machineJson(String machine) {
+        Path file = folder(machine).resolve("machine.json");
+        MachineDescription description = MachineDescription.read(file);
+        if (description.fields().isEmpty() && !description.problems().isEmpty()) {
+            throw new UserMistakeException(description.problems().getFirst());
+        }
+        return description;
+    }
+
+    /** The path from the document to a file under the results root, for a link. */
+    String link(String underRoot) {
+        return documentFolder.relativize(root.toAbsolutePath().normalize()).resolve(underRoot).toString().replace('\\', '/');
+    }
+
+    boolean has(String machine, String csv) {
+        return Files.isRegularFile(folder(machine).resolve(csv));
+    }
+
+    /** The rows of one machine's CSV, in file order, of whatever file sizes: for a sweep of sizes. */
+    List<StudyResults.Row> rowsOfEverySize(String machine, String csv) {
+        return read.computeIfAbsent(folder(machine).resolve(csv), ReadmeResults::parse);
+    }
+
+    /** The rows of one machine's CSV, in file order; they must all be of one file size. */
+    List<StudyResults.Row> rows(String machine, String csv) {
+        Path file = folder(machine).resolve(csv);
+        List<StudyResults.Row> rows = rowsOfEverySize(machine, csv);
+        if (rows.stream().map(StudyResults.Row::fileBytes).distinct().count() > 1) {
+            throw new UserMistakeException(Quote.name(file) + " mixes file sizes (a trial appended to a study?): "
+                    + "a README table shows one study");
+        }
+        return rows;
+    }
+
+    private Path folder(String machine) {
+        if (!machine.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+            throw new UserMistakeException("machine " + Quote.name(machine) + " is not a folder name");
+        }
+        if (committed().isPresent() && !committed().get().contains(machine)) {
+            throw new UserMistakeException("machine " + Quote.name(machine) + " is not one of the folders committed with the project ("
+                    + root.resolve(CommittedMachines.FILE_NAME) + ")");
+        }
+        Path folder = root.resolve(machine);
+        if (!Files.isDirectory(folder)) {
+            throw new UserMistakeException("no results folder " + Quote.name(folder));
+        }
+        return folder;
+    }
+
+    /** Every row of the CSV, read strictly: a row that does not read stops the tool with its one line. */
+    private static List<StudyResults.Row> parse(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UserMistakeException("no " + Quote.name(file));
+        }
+        try {
+            return StudyResults.readEveryRow(file).rows();
+        } catch (StudyResults.NotResultsException e) {
+            throw new UserMistakeException(e.getMessage());
+        }
+    }
+
+    private final Map<String, Map<String, ArticleFigures.ArticleRow>> article = new HashMap<>();
+
+    /** The article's figures for {@code chapter} in one of its tables (scoreboard, scaling, cold), from beside the results. */
+    Optional<ArticleFigures.ArticleRow> article(String table, String chapter) {
+        Map<String, ArticleFigures.ArticleRow> byNumber = article.computeIfAbsent(table, t -> {
+            Map<String, ArticleFigures.ArticleRow> rows = new HashMap<>();
+            try {
+                ArticleFigures.of(root.resolve("reference").resolve("go-blog-figures.csv"), t).forEach(row -> rows.put(row.number(), row));
+            } catch (StudyResults.NotResultsException e) {
+                throw new UserMistakeException(e.getMessage());
+            }
+            return rows;
+        });
+        return Optional.ofNullable(byNumber.get(StudyResults.chapterNumber(chapter)));
+    }
+}

@@ -1,0 +1,140 @@
+// The cold chapters beside fio (fio.csv, written by lab/yardsticks/FioBeside.java). No package line:
+// JShell, which runs the notebooks, cannot take one.
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
+import lib.counters.Stats;
+
+/** fio.csv: the cold chapters as fractions of fio's best, in the newest sitting. */
+final class FioBesideResults {
+
+    private FioBesideResults() {}
+
+    /** lab/yardsticks/FioBeside's table: the cold chapters' rows and fio's, interleaved over rounds. */
+    static final String FIO_TABLE = "fio";
+    /** Rows further apart than this belong to different sittings: within one, a row follows the last within one run. */
+    static final java.time.Duration FIO_SITTING_GAP = java.time.Duration.ofMinutes(15);
+
+    /**
+     * A cold chapter as a fraction of fio's best in one sitting, on the same file with the same read
+     * size and job count: the chapter's median MB/s over the sitting's rounds, against the best of
+     * fio's O_DIRECT jobs that only read (engine, queue depth, buffer page size), each job taken by
+     * its own median over the same rounds; and against the best of those that check every byte as
+     * the chapters do ({@code checkingJob}, "" where the sitting has none: {@code checkingMbps} is then NaN).
+     */
+    record FioFraction(String chapter, int workers, long chunkBytes, double chapterMbps, int chapterRounds,
+                       String fioJob, double fioMbps, int fioRounds, String checkingJob, double checkingMbps) {
+        double fraction() {
+            return chapterMbps / fioMbps;
+        }
+
+        OptionalDouble checkingFraction() {
+            return checkingJob.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(chapterMbps / checkingMbps);
+        }
+    }
+
+    /** The last word of a fio job's name that checks what it reads (lab/yardsticks/FioBeside's CHECKING). */
+    static final String FIO_CHECKING = "checking";
+
+    private static boolean isFioDirectJob(String name, boolean checking) {
+        return name.startsWith("fio ") && name.contains("O_DIRECT") && name.endsWith(" " + FIO_CHECKING) == checking;
+    }
+
+    /**
+     * The fractions of fio.csv's newest sitting, with the sitting's first date, and the line that
+     * says them; or none, and the one line that says why. {@code notes}: the rows left out, by file and line.
+     */
+    record FioComparison(List<FioFraction> fractions, String sittingDate, String line, List<String> notes) {
+
+        Optional<FioFraction> of(String chapter) {
+            return fractions.stream().filter(fraction -> fraction.chapter().equals(chapter)).findFirst();
+        }
+    }
+
+    /**
+     * The cold chapters as fractions of fio's best (see {@link FioFraction}) in the newest sitting
+     * of {@code fio.csv}: this machine's cold rows of the study's file size, each sitting a run of
+     * rows no further apart than {@link #FIO_SITTING_GAP}. Without the file, or without a chapter
+     * and an O_DIRECT job of the same read size and job count in that sitting, no fractions and one
+     * line that says so.
+     */
+    static FioComparison comparison(ResultsFolder folder) {
+        Path csv = folder.csv(FIO_TABLE);
+        if (!folder.has(FIO_TABLE)) {
+            return new FioComparison(List.of(), "", "No fio.csv here, so no cold chapter is shown as a fraction of fio's "
+                    + "(lab/yardsticks/FioBeside.java measures fio beside them).", List.of());
+        }
+        StudyResults.Csv read;
+        try {
+            read = folder.read(FIO_TABLE);
+        } catch (StudyResults.NotResultsException notResults) {
+            return new FioComparison(List.of(), "", notResults.getMessage(), List.of());
+        }
+        List<StudyResults.Row> rows = read.rows().stream().filter(folder::measuredHere)
+                .filter(row -> row.cache().equals("cold") && row.fileBytes() == folder.mainFileBytes()).toList();
+        List<StudyResults.Row> sitting = new ArrayList<>();
+        java.time.Instant last = null;
+        for (StudyResults.Row row : rows) {
+            java.time.Instant at;
+            try {
+                at = java.time.Instant.parse(row.date());
+            } catch (java.time.format.DateTimeParseException undated) {
+                continue; // a row without its time cannot be placed in a sitting
+            }
+            if (last == null || at.isBefore(last) || java.time.Duration.between(last, at).compareTo(FIO_SITTING_GAP) > 0) {
+                sitting.clear();
+            }
+            sitting.add(row);
+            last = at;
+        }
+        Map<List<Object>, Map<String, List<Double>>> byShape = new LinkedHashMap<>(); // (read size, jobs) -> name -> MB/s of each round
+        for (StudyResults.Row row : sitting) {
+            if (row.chunkBytes() != null) {
+                byShape.computeIfAbsent(List.of(row.chunkBytes(), row.workers()), shape -> new LinkedHashMap<>())
+                        .computeIfAbsent(row.chapter(), name -> new ArrayList<>()).add(row.mbps());
+            }
+        }
+        List<FioFraction> fractions = new ArrayList<>();
+        byShape.forEach((shape, mbpsByName) -> {
+            Optional<Map.Entry<String, List<Double>>> checking = bestFioJob(mbpsByName, true);
+            bestFioJob(mbpsByName, false).ifPresent(best -> mbpsByName.forEach((name, mbps) -> {
+                if (!name.startsWith("fio ")) {
+                    fractions.add(new FioFraction(name, (int) shape.get(1), (long) shape.get(0), median(mbps), mbps.size(),
+                            best.getKey(), median(best.getValue()), best.getValue().size(),
+                            checking.map(Map.Entry::getKey).orElse(""), checking.map(job -> median(job.getValue())).orElse(Double.NaN)));
+                }
+            }));
+        });
+        if (fractions.isEmpty()) {
+            return new FioComparison(List.of(), "", csv + " has no sitting with a cold chapter and an O_DIRECT fio job of the same "
+                    + "read size and job count, so no cold chapter is shown as a fraction of fio's.", read.problems());
+        }
+        String date = sitting.getFirst().date();
+        String line = "Beside fio (" + csv.getFileName() + ", the sitting of " + date + "): " + fractions.stream()
+                .map(f -> String.format(Locale.ROOT, "%s %.2f × fio's best (%s, %,.0f MB/s%s; %s reads, %d jobs, medians of %d rounds)",
+                        f.chapter(), f.fraction(), f.fioJob().replaceFirst("^fio ", ""), f.fioMbps(),
+                        f.checkingFraction().isPresent() ? String.format(Locale.ROOT, "), %.2f × its best checking every byte (%s, %,.0f MB/s",
+                                f.checkingFraction().getAsDouble(), f.checkingJob().replaceFirst("^fio ", ""), f.checkingMbps()) : "",
+                        StudyResults.binarySize(f.chunkBytes()), f.workers(), f.chapterRounds()))
+                .collect(Collectors.joining("; ")) + ".";
+        return new FioComparison(fractions, date, line, read.problems());
+    }
+
+    /** The fio O_DIRECT job with the best median, among those that check every byte or those that only read. */
+    private static Optional<Map.Entry<String, List<Double>>> bestFioJob(Map<String, List<Double>> mbpsByName, boolean checking) {
+        return mbpsByName.entrySet().stream().filter(job -> isFioDirectJob(job.getKey(), checking))
+                .max(Comparator.comparingDouble(job -> median(job.getValue())));
+    }
+
+    private static double median(List<Double> values) {
+        return Stats.median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+}

@@ -1,0 +1,164 @@
+package lab.yardsticks;
+
+import lib.chapter.NeedleSearch;
+import lib.cli.UserMistakeException;
+import lib.counters.PmdMapping;
+import lib.harness.AvailableMemory;
+import lib.harness.PageCache;
+import lib.haystack.Haystack;
+import lib.linux.Native;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The first wall: how fast can a vector kernel read memory that is already ours?
+ *
+ * <p>Not a chapter but a yardstick, run by {@code lab/yardsticks/WallProbe.java}. It builds, once, an
+ * off-heap copy of a haystack, the same size with the needle in the same place, and then "searches"
+ * that with chapter 9's 256-bit kernel, divided among workers as chapter 9 divides its mapping:
+ * one shard per worker, 1 MiB between looks at the lowest hit (a copy of its loops, as each chapter
+ * keeps its own). No system call, no page fault, no copy: only loads from RAM.
+ *
+ * <p>The kernel is the 256-bit one because out of cache it is the fastest here: on the AMD EPYC
+ * this project was measured on, 512-bit loads from RAM scanned 21 bytes/ns against 27 for 256-bit
+ * ({@code lab/yardsticks/KernelBench.java}).
+ *
+ * <p>There are two memory walls, one per page size, because a mapped chapter meets one or the other
+ * depending on the page cache (see {@link PmdMapping}). This one is in 4 KiB pages
+ * ({@code MADV_NOHUGEPAGE}), like a mapping of a page cache in small folios; {@link WallMemoryReadHuge}
+ * is in 2 MiB pages, like a mapping of 2 MiB folios. Each checks, in {@code /proc/self/smaps}, that
+ * its memory really got the pages it asked for, and records the 2 MiB share of every run.
+ */
+public class WallMemoryRead implements NeedleSearch, AutoCloseable {
+
+    private final boolean hugePages;
+    private Arena arena;
+    private MemorySegment memory;
+
+    public WallMemoryRead() {
+        this(false);
+    }
+
+    protected WallMemoryRead(boolean hugePages) {
+        this.hugePages = hugePages;
+    }
+
+    @Override
+    public long search(Path file, int workers) throws IOException {
+        MemorySegment haystack = inMemory(Files.size(file));
+        long hit = searchShards(haystack, workers);
+        PmdMapping.recordAfterScan(haystack);
+        return hit;
+    }
+
+    private static final long SHARD_ALIGN_BYTES = 4096, CHECK_EVERY_BYTES = 1L << 20;
+    private static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
+    private static final int BLOCK_BYTES_256 = 4 * 32;
+
+    /** Chapter 9's shards and threads over {@code memory}: the lowest hit of any worker. */
+    private static long searchShards(MemorySegment memory, int workers) throws IOException {
+        long bytes = memory.byteSize();
+        long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(bytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
+        AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
+        List<Future<?>> results = new ArrayList<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
+            for (long start = 0; start < bytes; start += shardBytes) {
+                long shardStart = start, shardEnd = Math.min(bytes, start + shardBytes);
+                results.add(threads.submit(() -> {
+                    for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += CHECK_EVERY_BYTES) {
+                        long hit = firstNonZeroWord256(memory, from, Math.min(from + CHECK_EVERY_BYTES, shardEnd));
+                        if (hit >= 0) {
+                            lowestHit.accumulateAndGet(hit, Math::min);
+                            break;
+                        }
+                    }
+                    return null;
+                }));
+            }
+        }
+        for (Future<?> result : results) {
+            PageCache.await(result, "a worker");
+        }
+        long hit = lowestHit.get();
+        return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
+    }
+
+    /** Chapter 9's kernel: 128 bytes per step, then the block that hit, word by word. */
+    private static long firstNonZeroWord256(MemorySegment segment, long from, long to) {
+        long offset = from;
+        for (; offset <= to - BLOCK_BYTES_256; offset += BLOCK_BYTES_256) {
+            LongVector a = LongVector.fromMemorySegment(SPECIES_256, segment, offset, ByteOrder.LITTLE_ENDIAN);
+            LongVector b = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 32, ByteOrder.LITTLE_ENDIAN);
+            LongVector c = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
+            LongVector d = LongVector.fromMemorySegment(SPECIES_256, segment, offset + 96, ByteOrder.LITTLE_ENDIAN);
+            if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
+                break;
+            }
+        }
+        for (; offset < to; offset++) { // the block that hit, or the tail: its first non-zero byte's word
+            if (segment.get(ValueLayout.JAVA_BYTE, offset) != 0) {
+                return NeedleSearch.wordContaining(offset);
+            }
+        }
+        return NOT_FOUND;
+    }
+
+    /**
+     * The in-memory haystack, made on the first call (a warm-up run) and kept for the rest: an
+     * anonymous mapping on a 2 MiB boundary, advised before its first touch, then written through
+     * so every page is really there (untouched memory reads as the kernel's one shared zero page).
+     */
+    private synchronized MemorySegment inMemory(long bytes) throws IOException {
+        if (memory == null || memory.byteSize() != bytes) {
+            close();
+            arena = Arena.ofShared();
+            long rounded = Math.max(PmdMapping.PMD_BYTES, Math.ceilDiv(bytes, PmdMapping.PMD_BYTES) * PmdMapping.PMD_BYTES);
+            AvailableMemory.require(rounded + PmdMapping.PMD_BYTES, "the memory wall's copy of the haystack");
+            MemorySegment mapping = Native.mapAnonymous(rounded + PmdMapping.PMD_BYTES, arena);
+            long skip = Math.ceilDiv(mapping.address(), PmdMapping.PMD_BYTES) * PmdMapping.PMD_BYTES - mapping.address();
+            MemorySegment aligned = mapping.asSlice(skip, rounded);
+            Native.madvise(aligned, hugePages ? Native.MADV_HUGEPAGE : Native.MADV_NOHUGEPAGE);
+            aligned.fill((byte) 0);
+            memory = aligned.asSlice(0, bytes);
+            if (bytes >= Long.BYTES) {
+                memory.set(ValueLayout.JAVA_LONG_UNALIGNED, Haystack.needleOffset(bytes), Haystack.NEEDLE);
+            }
+            checkPages(PmdMapping.of(aligned));
+        }
+        return memory;
+    }
+
+    private void checkPages(PmdMapping pages) {
+        if (hugePages && pages.anonHugePagesBytes() == 0) {
+            throw new UserMistakeException("the kernel gave the memory wall no 2 MiB page (AnonHugePages 0 of " + pages.rssBytes()
+                    + " bytes resident; see /sys/kernel/mm/transparent_hugepage/enabled): no 2 MiB-page wall measured");
+        }
+        if (!hugePages && pages.anonHugePagesBytes() > 0) {
+            throw new UserMistakeException("the kernel put the 4 KiB-page memory wall in 2 MiB pages despite MADV_NOHUGEPAGE ("
+                    + pages.anonHugePagesBytes() + " bytes): no 4 KiB-page wall measured");
+        }
+    }
+
+    /** Gives the memory back now, not at the next garbage collection. */
+    @Override
+    public synchronized void close() {
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            memory = null;
+        }
+    }
+}

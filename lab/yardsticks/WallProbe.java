@@ -1,0 +1,70 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../Lab.java WallMemoryRead.java WallMemoryReadHuge.java WallPageCacheCopy.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.util.Arrays;
+import java.util.List;
+import lib.chapter.NeedleSearch;
+import lib.harness.Harness;
+import lab.yardsticks.WallMemoryRead;
+import lab.yardsticks.WallMemoryReadHuge;
+import lab.yardsticks.WallPageCacheCopy;
+
+/**
+ * Measures this machine's two walls, the figures no chapter can beat, with the chapters' own harness:
+ *
+ * <ul>
+ *   <li>{@code WallMemoryRead}: the 256-bit vector kernel over an in-memory copy of the haystack,
+ *       in 4 KiB pages. Pure memory-read bandwidth, the ceiling for a mapping of small folios.
+ *   <li>{@code WallMemoryReadHuge}: the same in 2 MiB pages, checked in {@code /proc/self/smaps}
+ *       ({@code AnonHugePages}): the ceiling for a mapping of a page cache in 2 MiB folios. Where the
+ *       kernel gives no 2 MiB page it says so (exit 2) and records nothing.
+ *   <li>{@code WallPageCacheCopy}: parallel positional reads of the cached file with no scan. The
+ *       kernel's copy rate, the ceiling for the pread chapters.
+ * </ul>
+ *
+ * Every option is the chapters' (FILE, --workers, --runs, --warmup, --csv, ...; {@code --chunk} for
+ * the copy probe only, since the memory probe reads nothing), and the output is theirs: a
+ * {@code variant=… workers=… mbps=…} line per worker count and, with {@code --csv}, a row with
+ * the chapter column set to the probe's name.
+ *
+ * <pre>
+ * How to run:   ./jbang lab/yardsticks/WallProbe.java [memory|memory-huge|copy] haystack.bin --workers 1,2 --csv results/wall.csv
+ * </pre>
+ *
+ * Without a first argument all three run, in that order; {@code memory,copy} runs those two. Each memory probe allocates a copy of the
+ * file in RAM (4 GiB for the default haystack) during its first warm-up run, so keep
+ * {@code --warmup} at 1 or more; it gives the memory back before the next probe starts.
+ */
+public class WallProbe {
+
+    public static void main(String[] args) {
+        List<String> which = List.of("memory", "memory-huge", "copy");
+        if (args.length > 0 && args[0].split(",").length > 0 && which.containsAll(List.of(args[0].split(",")))) {
+            which = List.of(args[0].split(","));
+            args = Arrays.copyOfRange(args, 1, args.length);
+        }
+        int status = Harness.FOUND, worst = Harness.FOUND;
+        for (String wall : which) {
+            NeedleSearch probe = switch (wall) {
+                case "memory" -> new WallMemoryRead();
+                case "memory-huge" -> new WallMemoryReadHuge();
+                default -> new WallPageCacheCopy();
+            };
+            try {
+                status = Harness.execute(probe, args, System.out, System.err);
+            } finally {
+                if (probe instanceof WallMemoryRead memory) {
+                    memory.close(); // its copy of the file goes back before the next probe allocates its own
+                }
+            }
+            if (status != Harness.FOUND && !wall.equals("memory-huge")) {
+                break; // a bad option or a failed run: one error line is enough
+            }
+            worst = Math.max(worst, status); // no 2 MiB page here is no reason to leave out the copy wall
+        }
+        System.exit(Math.max(worst, status));
+    }
+}
