@@ -6,7 +6,7 @@
 // The JVM says once, at every start, that it runs an incubator module (the Vector API); javac would
 // say it again, in two lines, at every build. Strings joined with + become StringBuilders, as in
 // java.base: invokedynamic spins a class per message shape before the first search (docs/startup.md).
-//COMPILE_OPTIONS -Xlint:-incubating -XDstringConcat=inline
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector -Xlint:-incubating -XDstringConcat=inline
 // Should a JVM still die of a fault (a mapped file cut under a scan: docs/safety.md), its banner goes
 // to stderr, never among the summary lines on stdout, and its crash report to /tmp, not into the
 // working directory.

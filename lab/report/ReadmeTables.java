@@ -159,7 +159,7 @@ public final class ReadmeTables {
                 }
             }
             if (check && differing > 0) {
-                err.println(differing + " generated block(s) differ from the CSVs: ./jbang lab/report/ReadmeTables.java rewrites them");
+                err.println(differing + " generated block(s) differ from the CSVs: ./jbang check-book --write rewrites them");
                 return 1;
             }
             if (check) {

@@ -271,7 +271,7 @@ class LauncherFaultsTest {
     @Test
     void aProjectPathWithALineBreakStartsItsScripts() throws Exception {
         Path project = Files.createDirectories(dir.resolve("new\nline"));
-        Files.createDirectories(project.resolve("setup"));
+        Files.createDirectories(project.resolve("lab/setup"));
         Files.copy(Path.of("jbang"), project.resolve("jbang"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
         Files.copy(Path.of("lab/setup/jbang-bootstrap.pom.xml"), project.resolve("lab/setup/jbang-bootstrap.pom.xml"));
         Files.createDirectories(project.resolve("lib"));
@@ -318,6 +318,24 @@ class LauncherFaultsTest {
             new ProcessBuilder("chmod", "-R", "u+w", cache.toString()).inheritIO().start().waitFor();
         }
         assertTrue(Files.notExists(cache.resolve("java-home")));
+    }
+
+    /** A cache folder that cannot be written before JBang was ever fetched: it is fetched for the one start, and nothing stays behind. */
+    @Test
+    void aFreshReadOnlyCacheFolderStillStartsTheScript() throws Exception {
+        Path readOnlyHome = Files.createDirectories(dir.resolve("read-only-cache"));
+        assertEquals(0, new ProcessBuilder("chmod", "a-w", readOnlyHome.toString()).inheritIO().start().waitFor());
+        Path temporary = Files.createDirectories(dir.resolve("tmp"));
+        try {
+            Launch launch = launch(Permissions.obeying(List.of("./jbang", script().toString())),
+                    Map.of("XDG_CACHE_HOME", readOnlyHome.toString(), "TMPDIR", temporary.toString()));
+            assertRan("first", launch);
+            try (var left = Files.list(temporary)) {
+                assertEquals(List.of(), left.toList(), "the class path fetched for one start stays behind");
+            }
+        } finally {
+            new ProcessBuilder("chmod", "u+w", readOnlyHome.toString()).inheritIO().start().waitFor();
+        }
     }
 
     @Test

@@ -51,7 +51,7 @@ class ReadmeTablesTest {
             String text = Files.readString(document);
             List<String> differences = ReadmeTables.differences(document.toString(), text,
                     new ReadmeResults(ReadmeTables.RESULTS, document.toAbsolutePath().getParent()));
-            assertTrue(differences.isEmpty(), String.join("\n", differences) + "\n(./jbang lab/report/ReadmeTables.java rewrites them)");
+            assertTrue(differences.isEmpty(), String.join("\n", differences) + "\n(./jbang check-book --write rewrites them)");
         }
     }
 
