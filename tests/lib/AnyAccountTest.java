@@ -130,12 +130,13 @@ class AnyAccountTest {
         Path repository = Path.of(System.getProperty("user.home"), ".m2", "repository");
         assumeTrue(Files.isDirectory(repository), "no Maven repository at " + repository + " to lend that account");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path project = Files.createDirectories(dir.resolve("project/setup"));
+        Path project = dir.resolve("project");
+        Files.createDirectories(project.resolve("lab/setup"));
         Path m2 = dir.resolve("m2");
         Subprocess.Result linked = run(Path.of(""), List.of("bash", "-c", """
-                cp -r jbang lib variants "$1/" && cp lab/setup/jbang-bootstrap.pom.xml "$1/setup/" && cp -al "$2" "$3" &&
+                cp -r jbang lib variants "$1/" && cp lab/setup/jbang-bootstrap.pom.xml "$1/lab/setup/" && cp -al "$2" "$3" &&
                   find "$3" -type d -exec chown 65534:65534 {} +
-                """, "bash", project.getParent().toString(), repository.toString(), m2.toString()), Map.of(), "copy");
+                """, "bash", project.toString(), repository.toString(), m2.toString()), Map.of(), "copy");
         assumeTrue(linked.exitCode() == 0, "cannot lend the Maven repository to that account (hard links across file systems?): " + linked);
         Path home = Files.createDirectories(dir.resolve("home"));
         copyClassPath(home, repository.toString(), m2.toString());
@@ -144,7 +145,7 @@ class AnyAccountTest {
         Map<String, String> environment = posixLocale(home);
         environment.put("JBANG_REPO", m2.toString()); // JBang's defaults are under the home folder of the account database's: /nonexistent
         environment.put("JBANG_DIR", home.resolve(".jbang").toString());
-        chapterSearchesAndRefuses(project.getParent(), List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
+        chapterSearchesAndRefuses(project, List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
                 environment, home);
     }
 }
