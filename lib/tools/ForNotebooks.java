@@ -1,6 +1,6 @@
 //DEPS tech.tablesaw:tablesaw-core:0.44.4 tech.tablesaw:tablesaw-jsplot:0.44.4 org.webjars.npm:plotly.js-dist:3.0.1
 //DEPS org.apache.commons:commons-csv:1.14.1 org.slf4j:slf4j-nop:2.0.17
-//SOURCES ../harness/Machine.java ../harness/Stats.java ChildProcess.java Chromium.java AtomicWrite.java
+//SOURCES ../harness/Machine.java ../harness/Stats.java ChildProcess.java Chromium.java AtomicWrite.java ../linux/DiesWithThisProcess.java
 package lib.tools;
 
 /**
