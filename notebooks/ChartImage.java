@@ -1,4 +1,5 @@
-// A chart's PNG: is it whole, and is it one the notebooks drew? Used after each screenshot
+// A chart's PNG: is it whole (its page said it had finished drawing every axis's ticks and title,
+// and the picture has no blank block), and is it one the notebooks drew? Used after each screenshot
 // (ChromiumScreenshot) and before a PNG is replaced (Report).
 
 import java.awt.image.BufferedImage;
@@ -8,7 +9,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import javax.imageio.ImageIO;
 import lab.tools.AtomicWrite;
@@ -28,6 +33,65 @@ final class ChartImage {
     static final double BLANK_SHARE_OF_IMAGE = 0.6;
 
     private ChartImage() {}
+
+    /** A part of the chart, as the page reports it: {@code x-ticks:5/1}, drawn and asked for. */
+    private static final Pattern PART = Pattern.compile("([a-z0-9-]+):(\\d{1,6})/(\\d{1,6})");
+
+    /**
+     * Why {@code png} is not a whole chart, or null when it is: the page it was taken of had not
+     * said it finished drawing, or had drawn less than it asked for ({@link #drawingProblem}), or the
+     * picture itself is wrong ({@link #problem(Path)}). {@code rootTag} is the opening tag of the
+     * page's root element as Chromium found it just before it took the picture.
+     */
+    static String problem(Path png, String rootTag) {
+        String drawing = drawingProblem(rootTag);
+        return drawing != null ? drawing : problem(png);
+    }
+
+    /**
+     * Why the page whose root element opens with {@code rootTag} had not drawn a whole chart, or null
+     * when it had: a script error, no report of a finished drawing ({@link ChartPage#DRAWING_REPORT}:
+     * plotly.js had not finished), or a part asked for and not drawn, such as an axis without tick
+     * labels or without its title.
+     */
+    static String drawingProblem(String rootTag) {
+        if (rootTag == null || rootTag.isBlank()) {
+            return "Chromium showed no page";
+        }
+        String error = attribute(rootTag, "data-script-error");
+        if (error != null) {
+            return "its page's script failed (" + error + ")";
+        }
+        String drawn = attribute(rootTag, ChartPage.DRAWN_ATTRIBUTE);
+        if (drawn == null) {
+            return "its page had not said it finished drawing (plotly.js was still at work)";
+        }
+        List<String> missing = new ArrayList<>();
+        boolean axes = false;
+        for (String part : drawn.strip().split("\\s+")) {
+            Matcher counts = PART.matcher(part);
+            if (!counts.matches()) {
+                return "its page reported its drawing in a form not known here: " + drawn;
+            }
+            axes |= counts.group(1).endsWith("-ticks");
+            if (Integer.parseInt(counts.group(2)) < Integer.parseInt(counts.group(3))) {
+                missing.add(counts.group(1));
+            }
+        }
+        if (!missing.isEmpty()) {
+            return "its page finished drawing without " + String.join(", ", missing) + " (" + drawn + ")";
+        }
+        return axes ? null : "its page reported no axis (" + drawn + ")";
+    }
+
+    /** The value of {@code name} in the opening tag {@code tag}, its entities read back; null when it has none. */
+    static String attribute(String tag, String name) {
+        Matcher value = Pattern.compile("\\s" + Pattern.quote(name) + "=\"([^\"]*)\"").matcher(tag);
+        if (!value.find()) {
+            return null;
+        }
+        return value.group(1).replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", "\u00a0").replace("&amp;", "&");
+    }
 
     /**
      * Why {@code png} is not a whole chart, or null when it is: it does not decode, or it holds a

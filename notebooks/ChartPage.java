@@ -40,7 +40,8 @@ final class ChartPage {
 
     /**
      * A page that needs nothing from the network: plotly.js inlined, then the figure. A script
-     * error is written onto the page's root element, where a test looks for it. The
+     * error is written onto the page's root element, where a test looks for it, and so is what
+     * plotly.js drew, once it has finished ({@link #DRAWING_REPORT}). The
      * figure's script holds text from the CSVs (chapter names, in strings that tablesaw-jsplot
      * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
      * its element ({@link PageText#insideScript}).
@@ -63,6 +64,7 @@ final class ChartPage {
                 </script>
                 <script>%s</script>
                 <script>%s</script>
+                <script>%s</script>
                 <script>var chartWalls = %s;
                 %s</script>
                 <script>var chartExtras = %s;
@@ -73,7 +75,7 @@ final class ChartPage {
                 <script>%s</script>
                 </body>
                 </html>
-                """.formatted(PageText.html(title), plotly(), TITLES_AND_TOOLBAR, wallsAsJavascript(walls), WALL_LINES,
+                """.formatted(PageText.html(title), plotly(), DRAWING_REPORT, TITLES_AND_TOOLBAR, wallsAsJavascript(walls), WALL_LINES,
                         extrasAsJavascript(extras), EXTRAS, figure.divString("chart"), figureScript(figure));
     }
 
@@ -119,6 +121,72 @@ final class ChartPage {
         }
         return literal.append('"').toString();
     }
+
+    /** The root element's attribute that {@link #DRAWING_REPORT} writes once plotly.js has finished drawing. */
+    static final String DRAWN_ATTRIBUTE = "data-chart-drawn";
+
+    /**
+     * What plotly.js drew, written onto the page's root element as {@value #DRAWN_ATTRIBUTE} only
+     * once it has finished: when the promise of its {@code newPlot} has resolved, two frames later.
+     * For each axis of the plot, its tick labels and its title, and for the chart its title, each
+     * as "drawn/asked" ({@code x-ticks:5/1 x-title:1/1 y-ticks:6/1 y-title:0/0 title:1/1}): a part
+     * counts as drawn only with text in a box of some size within the figure's; what is asked for is
+     * read from the layout handed to newPlot before drawing (an axis asks for at least one tick label
+     * unless it hides them, and for a title when it has one). The screenshot keeps a picture only
+     * when the page has said this, and every part asked for was drawn ({@link ChartImage#drawingProblem}).
+     * It wraps plotly.js's own newPlot, under every other script here, so it sees what the figure became.
+     */
+    static final String DRAWING_REPORT = """
+            (function () {
+              // How many of the elements hold text in a box of some size that overlaps the figure's own
+              function shown(gd, selector) {
+                var figure = gd.getBoundingClientRect(), n = 0;
+                Array.prototype.forEach.call(gd.querySelectorAll(selector), function (element) {
+                  var box = element.getBoundingClientRect();
+                  if (element.textContent.trim() !== '' && box.width > 0 && box.height > 0 && box.right > figure.left
+                      && box.bottom > figure.top && box.left < figure.right && box.top < figure.bottom) n++;
+                });
+                return n;
+              }
+              function text(title) {
+                return typeof title === 'string' ? title : (title && title.text) || '';
+              }
+              // What the figure asks for, read from the layout it is handed, before plotly.js draws
+              function asked(layout) {
+                var asks = { axes: {}, title: text(layout.title) !== '' ? 1 : 0 };
+                Object.keys(layout).forEach(function (key) {
+                  var axis = layout[key];
+                  if (/^[xy]axis[0-9]*$/.test(key) && axis) {
+                    asks.axes[key] = { ticks: axis.visible !== false && axis.showticklabels !== false ? 1 : 0,
+                      title: axis.visible !== false && text(axis.title) !== '' ? 1 : 0 };
+                  }
+                });
+                return asks;
+              }
+              function drawn(gd, asks) {
+                var subplots = gd._fullLayout._subplots || {}, parts = [];
+                (subplots.xaxis || []).concat(subplots.yaxis || []).forEach(function (id) {
+                  var ask = asks.axes[id.charAt(0) + 'axis' + id.slice(1)] || { ticks: 1, title: 0 };
+                  parts.push(id + '-ticks:' + shown(gd, 'g.' + id + 'tick text') + '/' + ask.ticks);
+                  parts.push(id + '-title:' + shown(gd, 'g.g-' + id + 'title text') + '/' + ask.title);
+                });
+                parts.push('title:' + shown(gd, 'g.g-gtitle text') + '/' + asks.title);
+                return parts.join(' ');
+              }
+              var newPlot = Plotly.newPlot;
+              Plotly.newPlot = function (target, data, layout, config) {
+                var asks = asked(layout || {});
+                return newPlot.call(Plotly, target, data, layout, config).then(function (gd) {
+                  requestAnimationFrame(function () {
+                    requestAnimationFrame(function () {
+                      document.documentElement.setAttribute('%s', drawn(gd, asks));
+                    });
+                  });
+                  return gd;
+                });
+              };
+            })();
+            """.formatted(DRAWN_ATTRIBUTE);
 
     /**
      * Tablesaw's layout has no shapes, so a wall is added as the plot is made: a dashed line from

@@ -5,7 +5,7 @@ package notebooks;
 
 /**
  * What every notebook needs on its class path, named by one line of its header,
- * {@code //DEPS ../lib/tools/ForNotebooks.java}: Tablesaw and its kin, and the packaged lib/ classes
+ * {@code //DEPS ForNotebooks.java}: Tablesaw and its kin, and the packaged lib/ classes
  * the notebooks' shared code calls (the machine's name, the one median, the one runner, Chromium,
  * the one atomic write). JShell, which runs the notebooks, cannot take a package line, so JBang
  * builds these onto its class path from this file's directives; the class itself holds nothing.

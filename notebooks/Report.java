@@ -409,13 +409,9 @@ final class Report {
             refuseForeign(page, png);
             AtomicWrite.write(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
             Optional<Path> chromium = Chromium.find();
-            if (chromium.isEmpty()) {
-                System.out.println("chart: " + page + " (PNG skipped: no Chromium here; lab/setup/setup-chromium installs it)");
-            } else if (ChromiumScreenshot.screenshot(chromium.get(), page, png, extras.heightPx())) {
-                System.out.println("chart: " + page + " and " + png);
-            } else {
-                System.out.println("chart: " + page + " (PNG skipped: Chromium failed to draw it)");
-            }
+            String notDrawn = chromium.isEmpty() ? "no Chromium here; lab/setup/setup-chromium installs it"
+                    : ChromiumScreenshot.screenshot(chromium.get(), page, png, extras.heightPx());
+            System.out.println("chart: " + page + (notDrawn == null ? " and " + png : " (PNG skipped: " + notDrawn + ")"));
             written = true;
             return page;
         } catch (IOException e) {

@@ -16,6 +16,7 @@ import lib.chapter.ExternalProgram;
 import lib.chapter.NeedleSearch;
 import lib.chapter.SingleThreaded;
 import lib.harness.Harness;
+import lib.linux.DiesWithThisProcess;
 
 /**
  * Chapter 0: {@code cmp haystack.bin /dev/zero} — before writing any Java, ask the shell.
@@ -50,7 +51,7 @@ public class V00Cmp implements NeedleSearch, SingleThreaded, ExternalProgram {
         ProcessBuilder builder = new ProcessBuilder("cmp", "--", file.toString(), "/dev/zero")
                 .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().put("LC_ALL", "C"); // its message in English, to be read below
-        Process process = builder.start();
+        Process process = DiesWithThisProcess.start(builder); // under the parent-death signal: a JVM killed outright takes cmp with it
         String output;
         int status;
         try (InputStream out = process.getInputStream()) {

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import lib.linux.DiesWithThisProcess;
 
 /**
  * A program the tools start and wait for: a chapter, a wall probe, a notebook, {@code cmp}, the Go
@@ -33,8 +34,8 @@ import java.util.function.Predicate;
  *   <li>it gets a time limit, after which it and its own children are stopped, and the caller says so;
  *   <li>Ctrl-C or a kill of the tool stops it too, so no child outlives the tool: SIGINT and SIGTERM
  *       through the tool's shutdown hook, and SIGKILL, which runs no hook, through the kernel's
- *       parent-death signal ({@code setpriv --pdeathsig KILL}, where util-linux's setpriv is there):
- *       a child whose tool dies is killed with it, so it never appends a row beside a resumed study.
+ *       parent-death signal ({@link DiesWithThisProcess}, the one way a chapter or a tool starts a
+ *       program): a child whose tool dies is killed with it, so it never appends a row beside a resumed study.
  * </ul>
  *
  * A chapter is always started as a user starts it, {@code ./jbang variants/VNN….java …}, so that the
@@ -179,9 +180,9 @@ public final class ChildProcess {
             throw new StoppedException("stopped by a signal before " + what);
         }
         notes.accept("waiting for " + what + " (at most " + human(limit) + ")");
-        ProcessBuilder builder = new ProcessBuilder(killedWithThisProcess(command)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().putAll(environment);
-        Process process = builder.start();
+        Process process = DiesWithThisProcess.start(builder);
         RUNNING.add(process);
         try {
             Deque<String> out = new ArrayDeque<>(), err = new ArrayDeque<>();
@@ -202,24 +203,6 @@ public final class ChildProcess {
         } finally {
             RUNNING.remove(process);
         }
-    }
-
-    /** util-linux's setpriv, which sets the parent-death signal of the program it then executes; null where there is none. */
-    private static final String SETPRIV = java.util.stream.Stream.of("/usr/bin/setpriv", "/bin/setpriv")
-            .filter(path -> java.nio.file.Files.isExecutable(Path.of(path))).findFirst().orElse(null);
-
-    /**
-     * {@code command}, started so that the kernel kills it (SIGKILL) the moment the thread that
-     * started it ends, as it does when this process is killed outright. The thread that calls
-     * {@link #run} waits for the child, so only this process's death ends it early.
-     */
-    public static List<String> killedWithThisProcess(List<String> command) {
-        if (SETPRIV == null) {
-            return command;
-        }
-        List<String> guarded = new ArrayList<>(List.of(SETPRIV, "--pdeathsig", "KILL", "--"));
-        guarded.addAll(command);
-        return guarded;
     }
 
     /** "45 s", "12 min 30 s", "1 h 5 min". */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import lib.linux.DiesWithThisProcess;
 
 /**
  * The CPU's own counters over the timed runs, for {@code --perf}: instructions, cycles, cache
@@ -39,9 +40,9 @@ public final class PerfStat {
     /** Attaches {@code perf stat} to this process: ask {@link #whyNot} first. */
     public static PerfStat start() throws IOException {
         Path output = Files.createTempFile("perf-stat-", ".csv");
-        Process perf = new ProcessBuilder("perf", "stat", "-x,", "-e", String.join(",", EVENTS),
+        Process perf = DiesWithThisProcess.start(new ProcessBuilder("perf", "stat", "-x,", "-e", String.join(",", EVENTS),
                 "-p", Long.toString(ProcessHandle.current().pid()), "-o", output.toString())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
         try {
             Thread.sleep(ATTACH_MILLIS);
         } catch (InterruptedException e) {
@@ -53,7 +54,7 @@ public final class PerfStat {
     /** Why perf cannot count instructions for this process here, or null where it can. */
     public static String whyNot() {
         try {
-            Process probe = new ProcessBuilder("perf", "stat", "-x,", "-e", "instructions", "true").redirectErrorStream(true).start();
+            Process probe = DiesWithThisProcess.start(new ProcessBuilder("perf", "stat", "-x,", "-e", "instructions", "true").redirectErrorStream(true));
             String said = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!probe.waitFor(30, TimeUnit.SECONDS)) {
                 probe.destroyForcibly();
@@ -67,7 +68,7 @@ public final class PerfStat {
             }
             return null;
         } catch (IOException e) {
-            return "no perf here (" + e.getMessage() + "); linux-perf or linux-tools installs it";
+            return "cannot start perf here (" + e.getMessage() + "); linux-perf or linux-tools installs it";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";
@@ -83,7 +84,7 @@ public final class PerfStat {
      * {@code bytesSearched}, and instructions per byte; an event perf could not count says so.
      */
     public String stop(long bytesSearched) throws IOException, InterruptedException {
-        new ProcessBuilder("kill", "-INT", Long.toString(perf.pid())).start().waitFor(10, TimeUnit.SECONDS);
+        DiesWithThisProcess.start(new ProcessBuilder("kill", "-INT", Long.toString(perf.pid()))).waitFor(10, TimeUnit.SECONDS);
         if (!perf.waitFor(30, TimeUnit.SECONDS)) {
             perf.destroyForcibly();
         }
