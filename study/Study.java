@@ -52,6 +52,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.chapter.ChapterTrait;
+import lib.cli.PathConverter;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
@@ -235,8 +236,8 @@ public class Study implements Callable<Integer> {
 
     public static void main(String[] args) {
         Study study = new Study();
-        CommandLine commandLine = new CommandLine(study)
-                .setParameterExceptionHandler((e, ignored) -> fail(e.getMessage()))
+        CommandLine commandLine = ToolCommand.commandLine(study) // every count through CountConverter, a Path through PathConverter
+                .setParameterExceptionHandler((e, ignored) -> fail(PathConverter.message(e)))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
         System.exit(commandLine.execute(args));
     }
