@@ -113,6 +113,11 @@ public class CacheResidency implements Callable<Integer> {
         ToolCommand.run("CacheResidency", new CacheResidency(), args);
     }
 
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        return ToolCommand.execute("CacheResidency", new CacheResidency(), args, out, err);
+    }
+
     @Override
     public Integer call() throws IOException {
         List<NeedleSearch> scans = new ArrayList<>();

@@ -126,6 +126,11 @@ public class UnitCosts implements Callable<Integer> {
         ToolCommand.run("UnitCosts", new UnitCosts(), args);
     }
 
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        return ToolCommand.execute("UnitCosts", new UnitCosts(), args, out, err);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (rounds < 1) {
