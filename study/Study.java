@@ -268,6 +268,7 @@ public class Study implements Callable<Integer> {
         if (steps.stream().noneMatch(StudyStep::measures) && !reportOnly) {
             throw new UserMistakeException("nothing to run: --only " + String.join(",", only) + " leaves no step");
         }
+        StudyPlan.requireMeasurable(this, steps); // a FILE the walls and the unit costs cannot read is refused now, not after the chapters
         int processors = Runtime.getRuntime().availableProcessors();
         if (dryRun) {
             steps.forEach(step -> System.out.println(step + "   " + (ReusedRows.sameAsScoreboard(step, processors)
