@@ -233,21 +233,9 @@ public final class CostModel {
      * folder it may not write, or a file of another kind (read no further than its first line).
      */
     static void checkOutput(Path csv) throws IOException {
-        if (Files.isDirectory(csv)) {
-            throw new UserMistakeException("--csv " + Quote.name(csv) + " is a directory, not a model.csv");
-        }
-        Path folder = csv.toAbsolutePath().getParent();
-        if (folder != null && !Files.isDirectory(folder)) {
-            throw new UserMistakeException("--csv " + Quote.name(csv) + ": no such folder " + Quote.name(folder) + " (it is not made)");
-        }
-        OutputCheck.requireWritable("--csv", csv);
-        if (Files.exists(csv)) {
-            if (!Files.isRegularFile(csv)) {
-                throw new UserMistakeException("--csv " + Quote.name(csv) + " is not a regular file: it is left as it is");
-            }
-            if (Files.size(csv) > 0 && !ResultsCsv.firstLine(csv).startsWith(FIRST_COLUMNS)) {
-                throw new UserMistakeException(Quote.name(csv) + " is not a model.csv: it is left as it is");
-            }
+        OutputCheck.requireWritableFile("--csv", csv);
+        if (Files.exists(csv) && Files.size(csv) > 0 && !ResultsCsv.firstLine(csv).startsWith(FIRST_COLUMNS)) {
+            throw new UserMistakeException(Quote.name(csv) + " is not a model.csv: it is left as it is");
         }
     }
 

@@ -140,7 +140,7 @@ public class UnitCosts implements Callable<Integer> {
             throw new UserMistakeException(Quote.name(file) + " is not a haystack (a chapter makes one: --size 1g)");
         }
         if (csv != null) { // a costs.csv of an earlier sitting is appended to; any other file is left alone
-            OutputCheck.requireWritable("--csv", csv);
+            OutputCheck.requireWritableFile("--csv", csv); // a directory, a missing folder: refused before any header is read
             if (Files.exists(csv) && Files.size(csv) > 0 && !HEADER.equals(ResultsCsv.firstLine(csv))) {
                 throw new UserMistakeException(Quote.name(csv) + " is not a costs.csv (its header is not " + HEADER + "): left it alone");
             }

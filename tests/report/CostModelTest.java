@@ -138,7 +138,7 @@ class CostModelTest {
         Path nowhere = folder.resolve("nowhere").resolve("model.csv");
         said = costModel(folder.toString(), "--csv", nowhere.toString());
         assertEquals(2, said.status(), said.toString());
-        assertTrue(said.err().contains("'" + nowhere + "'") && said.err().contains("no such folder"), said.toString());
+        assertTrue(said.err().contains("'" + nowhere + "'") && said.err().contains("its directory does not exist"), said.toString());
         assertFalse(said.err().contains("partial"), said.toString());
         assertTrue(Files.notExists(nowhere.getParent()));
     }
