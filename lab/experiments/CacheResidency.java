@@ -111,6 +111,11 @@ public class CacheResidency implements Callable<Integer> {
         ToolCommand.run("CacheResidency", new CacheResidency(), args);
     }
 
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        return ToolCommand.execute("CacheResidency", new CacheResidency(), args, out, err);
+    }
+
     @Override
     public Integer call() throws IOException {
         List<NeedleSearch> scans = new ArrayList<>();
@@ -166,12 +171,12 @@ public class CacheResidency implements Callable<Integer> {
 
     /** Refuses an existing CSV whose header is not this tool's, before anything is measured. */
     static void checkCsv(Path csv) throws IOException {
+        OutputCheck.requireWritableFile("--csv", csv);
         if (Files.exists(csv)) {
             if (!Files.isRegularFile(csv) || Files.size(csv) > 0 && !ResultsCsv.firstLine(csv).equals(String.join(",", COLUMNS))) {
                 throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a residency CSV (its first line differs); left it alone");
             }
         }
-        OutputCheck.requireWritable("--csv", csv);
     }
 
     /** Appends the rows (with the header to a new or empty file) whole or not at all, as every results CSV is. */

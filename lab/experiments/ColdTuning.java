@@ -92,6 +92,11 @@ public class ColdTuning implements Callable<Integer> {
         ToolCommand.run("ColdTuning", new ColdTuning(), args);
     }
 
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        return ToolCommand.execute("ColdTuning", new ColdTuning(), args, out, err);
+    }
+
     /** Chapter 14 at each block size, then with a read-ahead thread, then chapter 15's reader at each block size and depth. */
     static List<Setting> settings(List<Long> chunks, List<Integer> depths) {
         List<Setting> settings = new ArrayList<>();

@@ -5,6 +5,7 @@
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
@@ -35,9 +36,20 @@ public class KernelProfiles {
     private static final long MOST_MAPPED_BYTES = 1L << 30;
 
     public static void main(String[] args) throws IOException {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, PrintStream out, PrintStream err) throws IOException {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println("Usage: ./jbang lab/experiments/KernelProfiles.java FILE");
+            out.println("Scans FILE's first GiB, mapped, with chapter 4's copy of the scalar kernel (first fed a heap array and a native buffer)");
+            out.println("and chapter 5's (fed the mapping alone), taking turns, and prints both copies' MB/s: one kernel, two profiles.");
+            return 0;
+        }
         if (args.length != 1 || !Files.isRegularFile(Path.of(args[0]))) {
-            System.err.println("usage: KernelProfiles FILE (an existing file, such as a haystack a chapter made)");
-            System.exit(2);
+            err.println("usage: KernelProfiles FILE (an existing file, such as a haystack a chapter made; --help says more)");
+            return 2;
         }
         try (Arena arena = Arena.ofShared(); FileChannel channel = FileChannel.open(Path.of(args[0]))) {
             MemorySegment mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, Math.min(channel.size(), MOST_MAPPED_BYTES), arena);
@@ -59,8 +71,9 @@ public class KernelProfiles {
                 sawOne[scan] = (System.nanoTime() - between) / 1e9;
             }
             double three = Stats.median(sawThree), one = Stats.median(sawOne);
-            System.out.printf(Locale.ROOT, "one kernel, two profiles: saw three kinds of segment %,.0f MB/s, saw the mapping alone %,.0f MB/s: %.1f times slower%n",
+            out.printf(Locale.ROOT, "one kernel, two profiles: saw three kinds of segment %,.0f MB/s, saw the mapping alone %,.0f MB/s: %.1f times slower%n",
                     mapped.byteSize() / three / 1e6, mapped.byteSize() / one / 1e6, three / one);
         }
+        return 0;
     }
 }

@@ -5,6 +5,7 @@
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lib.harness.Phases;
@@ -30,15 +31,27 @@ import lib.harness.Phases;
 public class SearchOnly {
 
     public static void main(String[] args) throws IOException {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, PrintStream out, PrintStream err) throws IOException {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println("Usage: ./jbang lab/experiments/SearchOnly.java FILE");
+            out.println("Chapter 13's search alone, once, in a JVM that does nothing else (no options, checks, warm-up or early compile):");
+            out.println("prints the offset of FILE's first non-zero word, and the phases line on stderr (docs/startup.md).");
+            return 0;
+        }
         if (args.length != 1 || !Files.isRegularFile(Path.of(args[0]))) {
-            System.err.println("usage: SearchOnly FILE (an existing haystack, such as one a chapter made)");
-            System.exit(2);
+            err.println("usage: SearchOnly FILE (an existing haystack, such as one a chapter made; --help says more)");
+            return 2;
         }
         Phases.end("main");
         Phases.end("checked"); // there is nothing to check: the search starts at once
         long offset = new V13PreadVector().search(Path.of(args[0]), Runtime.getRuntime().availableProcessors()); // 1 MiB reads, the chapters' default
         Phases.end("first_search");
-        System.out.println(offset);
-        Phases.print(System.err);
+        out.println(offset);
+        Phases.print(err);
+        return 0;
     }
 }

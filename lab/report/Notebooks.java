@@ -58,6 +58,12 @@ public class Notebooks {
             "String[] args = {};");
 
     public static void main(String[] args) throws IOException {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println("Usage: ./jbang lab/report/Notebooks.java notebooks/NAME.jsh...");
+            System.out.println("Runs the notebooks named, in order, in one JShell whose shared code compiles once, as each runs alone");
+            System.out.println("(./jbang notebooks/NAME.jsh). Exit status: 0 every notebook ran to its end; 2 one stopped (its reason on stderr).");
+            System.exit(0);
+        }
         if (args.length == 0) {
             System.err.println("Notebooks: name the notebooks to run, e.g. notebooks/scoreboard.jsh notebooks/chunks.jsh");
             System.exit(2);

@@ -282,7 +282,7 @@ final class ReadmeBlocks {
         try {
             costs = CostModel.unitCosts(results.root().resolve(machine));
         } catch (IOException | StudyResults.NotResultsException e) {
-            throw new UserMistakeException("the unit costs of " + machine + " do not read: " + e.getMessage());
+            throw new UserMistakeException("the unit costs of " + machine + " do not read: " + (e instanceof IOException io ? lib.cli.IoMessage.of(io) : e.getMessage()));
         }
         CostModel.Terms terms = CostModel.terms(row, costs);
         CostModel.Prediction prediction = CostModel.predict(terms, row.workers());

@@ -170,7 +170,7 @@ public final class ReadmeTables {
             err.println(e.getMessage());
             return 2;
         } catch (IOException e) {
-            err.println("cannot read or write: " + e.getMessage());
+            err.println(lib.cli.IoMessage.of(e)); // the file and the reason, whichever Java left out
             return 2;
         }
     }

@@ -5,6 +5,7 @@
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -60,15 +61,27 @@ public final class StudyReport {
     }
 
     public static void main(String[] args) {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println("Usage: ./jbang lab/report/StudyReport.java results/MACHINE");
+            out.println("Writes results/MACHINE/index.html, the report of one machine's study, from the CSVs, machine.json and charts there");
+            out.println("(replacing only a page this report wrote). Exit status: 0 written; 2 an error (one line on stderr).");
+            return 0;
+        }
         if (args.length != 1 || args[0].startsWith("-")) {
-            System.err.println("usage: ./jbang lab/report/StudyReport.java results/MACHINE   (writes results/MACHINE/index.html)");
-            System.exit(2);
+            err.println("usage: ./jbang lab/report/StudyReport.java results/MACHINE   (writes results/MACHINE/index.html; --help says more)");
+            return 2;
         }
         try {
-            System.out.println("report: " + write(Path.of(args[0])));
+            out.println("report: " + write(Path.of(args[0])));
+            return 0;
         } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-            System.err.println("StudyReport: " + (e instanceof IOException io ? lib.cli.IoMessage.of(io) : e.getMessage()));
-            System.exit(2);
+            err.println("StudyReport: " + (e instanceof IOException io ? lib.cli.IoMessage.of(io) : e.getMessage()));
+            return 2;
         }
     }
 

@@ -16,7 +16,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -226,13 +229,29 @@ final class StudyResults {
                     problems.add(file + " line " + line + ": left out, " + badRow.getMessage());
                 }
             }
-        } catch (IOException | UncheckedIOException | IllegalStateException e) {
-            throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getMessage()));
+        } catch (IOException e) {
+            throw new NotResultsException(file + " cannot be read: " + firstLine(reason(e)));
+        } catch (UncheckedIOException | IllegalStateException e) {
+            throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getCause() instanceof IOException io ? reason(io) : e.getMessage()));
         }
         if (header == null) {
             throw new NotResultsException(file + " is empty: not " + kind);
         }
         return rows;
+    }
+
+    /**
+     * Why a file could not be read, as lib/cli/IoMessage says it (the notebooks, which load this file,
+     * have no lib/cli): Java's message for a missing file, or one the account may not read, is the
+     * file's name alone.
+     */
+    static String reason(IOException e) {
+        return switch (e) {
+            case NoSuchFileException _ -> "no such file";
+            case AccessDeniedException _ -> "permission denied";
+            case FileSystemException failed when failed.getReason() != null -> failed.getReason();
+            default -> e.getMessage() != null ? e.getMessage() : e.toString();
+        };
     }
 
     /** A reader of {@code file} as UTF-8 that skips the byte-order mark some editors write first. */

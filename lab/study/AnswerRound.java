@@ -143,7 +143,7 @@ public class AnswerRound implements Callable<Integer> {
             chapters.add(chapterFile(wanted));
         }
         if (csv != null) {
-            OutputCheck.requireWritable("--csv", csv);
+            OutputCheck.requireWritableFile("--csv", csv);
             checkHeader(csv);
         }
         GoBench bench = goBench == null ? null : new GoBench(goBench);

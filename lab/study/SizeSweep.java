@@ -110,6 +110,11 @@ public class SizeSweep implements Callable<Integer> {
         ToolCommand.run("SizeSweep", new SizeSweep(), args);
     }
 
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        return ToolCommand.execute("SizeSweep", new SizeSweep(), args, out, err);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         ChildProcess.requireProjectRoot();

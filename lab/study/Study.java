@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.chapter.ChapterTrait;
+import lib.cli.PathConverter;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
@@ -206,8 +207,8 @@ public class Study implements Callable<Integer> {
 
     public static void main(String[] args) {
         Study study = new Study();
-        CommandLine commandLine = new CommandLine(study)
-                .setParameterExceptionHandler((e, ignored) -> fail(e.getMessage()))
+        CommandLine commandLine = ToolCommand.commandLine(study) // every count through CountConverter, a Path through PathConverter
+                .setParameterExceptionHandler((e, ignored) -> fail(PathConverter.message(e)))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
         System.exit(commandLine.execute(args));
     }
@@ -238,6 +239,7 @@ public class Study implements Callable<Integer> {
         if (steps.stream().noneMatch(StudyStep::measures) && !reportOnly) {
             throw new UserMistakeException("nothing to run: --only " + String.join(",", only) + " leaves no step");
         }
+        StudyPlan.requireMeasurable(this, steps); // a FILE the walls and the unit costs cannot read is refused now, not after the chapters
         int processors = Runtime.getRuntime().availableProcessors();
         if (dryRun) {
             steps.forEach(step -> System.out.println(step + "   " + (ReusedRows.sameAsScoreboard(step, processors)

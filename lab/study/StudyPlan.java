@@ -11,6 +11,9 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.chapter.ChapterTrait;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+import lib.haystack.Haystack;
 import lib.linux.HugeFolios;
 import lab.tools.Chromium;
 
@@ -97,6 +100,23 @@ final class StudyPlan {
         }
         steps.addAll(finish(study));
         return steps;
+    }
+
+    /**
+     * Refuses, before the first step, a FILE that exists but is no haystack of the project's (one made elsewhere, whose
+     * non-zero word is not the needle in its last eight bytes, or a file of zeros) when the plan has the walls or the
+     * unit costs: the chapters would time it, but the copy wall looks only at the file's last word and the unit costs
+     * time faults over zeros, so both would refuse it late, after the chapters, and the study would end with failed
+     * steps. Measuring them on a haystack of their own instead would make a second file as large as FILE, which no
+     * tool does unasked (docs/safety.md), so the line says the two ways on: {@code --skip walls}, or a FILE to create.
+     */
+    static void requireMeasurable(Study study, List<StudyStep> steps) throws IOException {
+        boolean needsAHaystack = steps.stream().anyMatch(step -> step.table().equals(Study.WALL_TABLE) || step.table().equals(Study.COSTS));
+        if (needsAHaystack && Files.isRegularFile(study.file) && Files.size(study.file) > 0 && !Haystack.endsWithNeedle(study.file)) {
+            throw new UserMistakeException(Quote.name(study.file) + " is not a haystack of this project (its last 8 bytes are not the needle), so the walls"
+                    + " and the unit costs cannot measure on it; --skip walls times the chapters alone on it, or name a FILE that does not"
+                    + " exist yet and the study makes a haystack there");
+        }
     }
 
     private static boolean declares(Study study, String chapter, ChapterTrait trait) {

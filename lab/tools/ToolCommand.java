@@ -27,8 +27,7 @@ public final class ToolCommand {
 
     /** Runs {@code command} on {@code args}, picocli's output and the line of a failure to the streams given (a test's): the exit status. */
     public static int execute(String name, Object command, String[] args, PrintStream out, PrintStream err) {
-        return new CommandLine(command)
-                .registerConverter(java.nio.file.Path.class, new PathConverter())
+        return commandLine(command)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .setParameterExceptionHandler((e, ignored) -> {
@@ -37,6 +36,19 @@ public final class ToolCommand {
                 })
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(name, e, err))
                 .execute(args);
+    }
+
+    /**
+     * Picocli's command line for {@code command}, with the project's converters: a {@code Path} through
+     * {@link PathConverter}, and every {@code int} and {@code Integer} option through {@link CountConverter}
+     * (digits 0 to 9 only; a count no int holds is out of range), whether or not the option names it.
+     */
+    public static CommandLine commandLine(Object command) {
+        CountConverter counts = new CountConverter();
+        return new CommandLine(command)
+                .registerConverter(java.nio.file.Path.class, new PathConverter())
+                .registerConverter(Integer.class, counts)
+                .registerConverter(int.class, counts);
     }
 
     /**

@@ -258,6 +258,11 @@ public class FioBeside implements Callable<Integer> {
         ToolCommand.run("FioBeside", new FioBeside(), args);
     }
 
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        return ToolCommand.execute("FioBeside", new FioBeside(), args, out, err);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (rounds < 1 || queueDepths.stream().anyMatch(depth -> depth < 1 || depth > 4096) || (workers != null && workers < 1)) {

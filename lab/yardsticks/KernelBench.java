@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -127,7 +128,20 @@ public class KernelBench {
     }
 
     public static void main(String[] args) throws Exception {
-        CommandLineOptions given = new CommandLineOptions(args);
+        if (Arrays.asList(args).contains("--help")) { // JMH's own is -h
+            System.out.println("Usage: ./jbang lab/yardsticks/KernelBench.java [JMH's options]");
+            System.out.println("Times the scan kernels alone with JMH (one fork, 2 warm-up and 3 measured iterations of 1 s unless given), and the");
+            System.out.println("widest kernel this CPU runs. JMH's options:");
+            args = Arrays.stream(args).map(arg -> arg.equals("--help") ? "-h" : arg).toArray(String[]::new);
+        }
+        CommandLineOptions given;
+        try {
+            given = new CommandLineOptions(args);
+        } catch (org.openjdk.jmh.runner.options.CommandLineOptionException e) {
+            System.err.println("KernelBench: " + e.getMessage() + " (--help lists the options)");
+            System.exit(2);
+            return;
+        }
         if (given.shouldHelp() || given.shouldList()) {
             org.openjdk.jmh.Main.main(args);
             return;

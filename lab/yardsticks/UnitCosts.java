@@ -125,6 +125,11 @@ public class UnitCosts implements Callable<Integer> {
         ToolCommand.run("UnitCosts", new UnitCosts(), args);
     }
 
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        return ToolCommand.execute("UnitCosts", new UnitCosts(), args, out, err);
+    }
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (rounds < 1) {
@@ -134,7 +139,7 @@ public class UnitCosts implements Callable<Integer> {
             throw new UserMistakeException(Quote.name(file) + " is not a haystack (a chapter makes one: --size 1g)");
         }
         if (csv != null) { // a costs.csv of an earlier sitting is appended to; any other file is left alone
-            OutputCheck.requireWritable("--csv", csv);
+            OutputCheck.requireWritableFile("--csv", csv); // a directory, a missing folder: refused before any header is read
             if (Files.exists(csv) && Files.size(csv) > 0 && !HEADER.equals(ResultsCsv.firstLine(csv))) {
                 throw new UserMistakeException(Quote.name(csv) + " is not a costs.csv (its header is not " + HEADER + "): left it alone");
             }

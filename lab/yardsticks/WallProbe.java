@@ -41,6 +41,14 @@ import lab.yardsticks.WallPageCacheCopy;
 public class WallProbe {
 
     public static void main(String[] args) {
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) { // once, not once per probe
+            System.out.println("Usage: ./jbang lab/yardsticks/WallProbe.java [memory|memory-huge|copy[,...]] [FILE] [a chapter's options]");
+            System.out.println("Measures this machine's walls: memory scans an in-memory copy of FILE in 4 KiB pages, memory-huge in 2 MiB pages,");
+            System.out.println("copy reads the cached file in parallel with no scan; without a first argument all three run, in that order.");
+            System.out.println("Each probe takes a chapter's options and prints a chapter's output, its chapter column the probe's name:");
+            System.out.println();
+            System.exit(Harness.execute(new WallPageCacheCopy(), new String[] {"--help"}, System.out, System.err));
+        }
         List<String> which = List.of("memory", "memory-huge", "copy");
         if (args.length > 0 && args[0].split(",").length > 0 && which.containsAll(List.of(args[0].split(",")))) {
             which = List.of(args[0].split(","));

@@ -21,6 +21,27 @@ public final class OutputCheck {
      * missing one whose nearest existing directory we may not write in (directories on the way
      * are created when the output is written).
      */
+    /**
+     * As {@link #requireWritable}, for an output that is one file (a {@code --csv}): refuses too, in one line naming
+     * {@code option} and the file, a directory, anything but a regular file (a dangling link, a pipe), and a file whose
+     * directory does not exist, which is never made. So a tool reads no header of a folder, and never learns of a
+     * missing folder only when it writes, after its measurements.
+     */
+    public static void requireWritableFile(String option, Path file) throws IOException {
+        String what = option + " " + Quote.name(file);
+        if (Files.isDirectory(file)) {
+            throw new UserMistakeException(what + " is a directory");
+        }
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.isRegularFile(file)) {
+                throw new UserMistakeException(what + " is not a regular file");
+            }
+        } else if (file.toAbsolutePath().getParent() == null || !Files.isDirectory(file.toAbsolutePath().getParent())) {
+            throw new UserMistakeException(what + ": its directory does not exist");
+        }
+        requireWritable(option, file);
+    }
+
     public static void requireWritable(String option, Path path) throws IOException {
         Path existing = path.toAbsolutePath();
         while (existing.getParent() != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {

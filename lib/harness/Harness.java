@@ -12,6 +12,7 @@ import lib.cli.PathConverter;
 import lib.cli.CountConverter;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
+import lab.tools.ToolCommand;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
 import lib.counters.KernelCounters;
@@ -171,11 +172,10 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** Picocli's model of this command: its options, the chapter's own among them, and what it does with a mistake. */
     CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(this)
+        CommandLine commandLine = ToolCommand.commandLine(this) // every count through CountConverter, a Path through PathConverter
                 .setCommandName(chapter)
                 .setOut(new java.io.PrintWriter(out, true))
                 .setErr(new java.io.PrintWriter(err, true))
-                .registerConverter(Path.class, new PathConverter())
                 .setParameterExceptionHandler((e, ignored) -> fail(PathConverter.message(e)))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
         if (declaresOptions(search)) { // a chapter's own choice, such as chapter 2's --reader, set on the chapter itself

@@ -42,7 +42,22 @@ public record Machine(String cpuModel, Integer cpuFamily, Integer cpuModelNumber
 
     /** Prints the current machine's name, the folder its results go to under {@code results/}. */
     public static void main(String[] args) {
-        System.out.println(current().name());
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** The command line as a method, for tests: this machine's name, or the usage; returns the exit status. */
+    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println("Usage: java lib/harness/Machine.java");
+            out.println("Prints this machine's name, the folder of its results (results/NAME/): CPU model, family and model, cores, vector width.");
+            return 0;
+        }
+        if (args.length > 0) {
+            err.println("Machine: takes no arguments (--help says more)");
+            return 2;
+        }
+        out.println(current().name());
+        return 0;
     }
 
     public static Machine current() {

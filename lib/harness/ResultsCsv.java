@@ -75,20 +75,10 @@ public final class ResultsCsv {
 
     /** Fails, before any search runs, if {@code csv} exists and is not a results CSV, or cannot be written. */
     public static void checkWritable(Path csv) throws IOException {
-        if (Files.isDirectory(csv)) {
-            throw new UserMistakeException("--csv " + Quote.name(csv) + " is a directory");
+        OutputCheck.requireWritableFile("--csv", csv);
+        if (Files.exists(csv) && Files.size(csv) > 0 && columnsOf(firstLine(csv)) == null) {
+            throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a results CSV of this project (its first line differs); left it alone");
         }
-        if (Files.exists(csv, LinkOption.NOFOLLOW_LINKS)) {
-            if (!Files.isRegularFile(csv)) {
-                throw new UserMistakeException("--csv " + Quote.name(csv) + " is not a regular file");
-            }
-            if (Files.size(csv) > 0 && columnsOf(firstLine(csv)) == null) {
-                throw new UserMistakeException("--csv " + Quote.name(csv) + " exists and is not a results CSV of this project (its first line differs); left it alone");
-            }
-        } else if (csv.toAbsolutePath().getParent() == null || !Files.isDirectory(csv.toAbsolutePath().getParent())) {
-            throw new UserMistakeException("--csv " + Quote.name(csv) + ": its directory does not exist");
-        }
-        OutputCheck.requireWritable("--csv", csv);
     }
 
     /**

@@ -10,6 +10,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Stream;
 import lab.tools.AtomicWrite;
+import lib.cli.IoMessage;
+import lib.cli.Quote;
+import lab.tools.AtomicWrite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +26,7 @@ class AtomicWriteTest {
             out.write("<html>".getBytes(StandardCharsets.UTF_8));
             throw new IOException("No space left on device");
         }));
-        assertEquals("No space left on device", full.getMessage());
+        assertEquals("No space left on device: " + Quote.name(page), IoMessage.of(full), "the file asked for, and the reason");
         assertEquals(List.of(), filesIn(dir), "neither the file nor a partial file is left");
 
         Files.writeString(page, "the older chart");
@@ -45,6 +48,21 @@ class AtomicWriteTest {
         assertEquals("new", Files.readString(file));
         assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         assertEquals(List.of(file, link), filesIn(dir));
+    }
+
+    /** Java's message names the hidden partial file, or no file; the failure names the file asked for, and why. */
+    @Test
+    void aFailureNamesTheFileAskedForNotThePartialFile(@TempDir Path dir) throws IOException {
+        Path nowhere = dir.resolve("nowhere").resolve("model.csv");
+        IOException missing = assertThrows(IOException.class, () -> AtomicWrite.write(nowhere, "x"));
+        assertEquals("its folder does not exist: " + Quote.name(nowhere), IoMessage.of(missing));
+        assertTrue(Files.notExists(nowhere.getParent()), "no folder is made");
+
+        Path folder = Files.createDirectory(dir.resolve("model.csv"));
+        IOException isAFolder = assertThrows(IOException.class, () -> AtomicWrite.write(folder, "x"));
+        assertEquals("Is a directory: " + Quote.name(folder), IoMessage.of(isAFolder));
+        assertTrue(Files.isDirectory(folder));
+        assertEquals(List.of(folder), filesIn(dir), "no partial file is left");
     }
 
     private static List<Path> filesIn(Path dir) throws IOException {

@@ -1,7 +1,12 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -9,6 +14,7 @@ import java.nio.file.Path;
 import lib.cli.IoMessage;
 import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,5 +58,37 @@ class ToolCommandTest {
     void aMistakeIsItsOwnLineAndABugHasNone() {
         assertEquals("Study: --only names no chapter", ToolCommand.line("Study", new UserMistakeException("--only names no chapter")));
         assertNull(ToolCommand.line("Study", new IllegalStateException("a bug")));
+    }
+
+    /** What a command line printed on stderr, and its status. */
+    record Said(int status, String err) {}
+
+    private static Said run(String name, Object command, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int status = ToolCommand.execute(name, command, args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Said(status, err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A count of more digits than an int holds is out of range, not "not a whole number": for every count option of every tool. */
+    @Test
+    void aCountTooLargeForAnIntIsSaidToBeOutOfRange() {
+        for (Said said : List.of(
+                run("UnitCosts", new UnitCosts(), "haystack.bin", "--rounds", "99999999999"), // through CountConverter, named
+                run("ColdTuning", new ColdTuning(), "--depths", "4,99999999999"), // an int option that names no converter
+                run("SizeSweep", new SizeSweep(), "--runs", "-99999999999"))) {
+            assertEquals(ToolCommand.ERROR, said.status(), said.err());
+            assertTrue(said.err().contains("out of range"), said.err());
+            assertFalse(said.err().contains("whole number") || said.err().contains("not an int"), said.err());
+            assertEquals(1, said.err().lines().count(), said.err());
+        }
+    }
+
+    /** Digits of another script are refused in every count option, not only in those that name CountConverter. */
+    @Test
+    void aCountInOtherDigitsIsRefusedByEveryTool() {
+        Said said = run("SizeSweep", new SizeSweep(), "--runs", "\uFF12", "--dry-run");
+        assertEquals(ToolCommand.ERROR, said.status(), said.err());
+        assertTrue(said.err().contains("digits 0 to 9"), said.err());
     }
 }

@@ -1,14 +1,20 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import lib.cli.UserMistakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The model adds up a bill at the unit costs, term by term, and names the term that bounds the time. */
 class CostModelTest {
@@ -72,6 +78,118 @@ class CostModelTest {
         Files.writeString(folder.resolve("costs.csv"), UnitCosts.HEADER + "\n2026-01-01T00:00:00Z,m,read_call,ns,NaN,1,1,1\n");
         UserMistakeException refused = assertThrows(UserMistakeException.class, () -> CostModel.unitCosts(folder));
         assertTrue(refused.getMessage().contains("read_call"), refused.getMessage());
+    }
+
+    /** A cost out of all reason (10^308 ns a call is infinite seconds; 10^300 a 300-digit figure) is refused in one line, and no model.csv is written. */
+    @ParameterizedTest
+    @ValueSource(strings = {"1e308", "1e300", "1e-300", "0.0", "Infinity"})
+    void aReadCallOutOfBoundsIsRefusedAndNoModelIsWritten(String readCall) throws IOException {
+        machineFolder("read_call,ns," + readCall, "0.5", "1024,1073741824,0,0,0,0,0");
+        Path csv = folder.resolve("model.csv");
+        Said said = costModel(folder.toString(), "--csv", csv.toString());
+        assertEquals(2, said.status(), said.toString());
+        assertEquals(1, said.err().lines().count(), said.toString());
+        assertTrue(said.err().contains("costs.csv") && said.err().contains("read_call"), said.toString());
+        assertTrue(Files.notExists(csv), "no model.csv: " + said);
+        assertEquals("", said.out(), "no table either");
+    }
+
+    /** A hostile bill (10^300 read calls a GiB) would make a time model.csv cannot hold: refused in one line naming its row, nothing written. */
+    @Test
+    void aPredictionModelCsvCouldNotHoldIsRefusedNamingItsRow() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1e300,1073741824,0,0,0,0,0");
+        Path csv = folder.resolve("model.csv");
+        Said said = costModel(folder.toString(), "--csv", csv.toString());
+        assertEquals(2, said.status(), said.toString());
+        assertEquals(1, said.err().lines().count(), said.toString());
+        assertTrue(said.err().contains("scoreboard.csv line 2") && said.err().contains("predicted_s"), said.toString());
+        assertTrue(Files.notExists(csv), said.toString());
+    }
+
+    /** Every figure written reads back by the reader's rule: a time under a tenth of a millisecond is not rounded to a refused 0.0000. */
+    @Test
+    void aModelOfAShortSearchReadsBack() throws IOException {
+        machineFolder("read_call,ns,500", "0.00002", "1024,1073741824,0,0,0,0,0");
+        Path csv = folder.resolve("model.csv");
+        Said said = costModel(folder.toString(), "--csv", csv.toString());
+        assertEquals(0, said.status(), said.toString());
+        CostModel.ModelRow row = CostModel.read(csv).getFirst();
+        assertEquals(0.00002, row.measuredSeconds(), 1e-9);
+    }
+
+    /** costs.csv's unit is honoured: 0.0005 ms is 500 ns, and a unit the model does not know is refused in one line. */
+    @Test
+    void theUnitOfACostIsHonoured() throws IOException {
+        machineFolder("read_call,ms,0.0005", "0.5", "1024,1073741824,0,0,0,0,0");
+        assertEquals(500, CostModel.unitCosts(folder).call(), 1e-9);
+        machineFolder("read_call,furlongs,500", "0.5", "1024,1073741824,0,0,0,0,0");
+        UserMistakeException refused = assertThrows(UserMistakeException.class, () -> CostModel.unitCosts(folder));
+        assertTrue(refused.getMessage().contains("furlongs") && refused.getMessage().contains("costs.csv line 2"), refused.getMessage());
+    }
+
+    /** A --csv that is a folder, or in a folder that does not exist, is one line naming it and why, before anything is read. */
+    @Test
+    void aCsvThatCannotBeWrittenIsNamedWithTheReason() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0");
+        Path aFolder = Files.createDirectory(folder.resolve("a folder"));
+        Said said = costModel(folder.toString(), "--csv", aFolder.toString());
+        assertEquals(2, said.status(), said.toString());
+        assertTrue(said.err().contains("'" + aFolder + "'") && said.err().contains("is a directory"), said.toString());
+        Path nowhere = folder.resolve("nowhere").resolve("model.csv");
+        said = costModel(folder.toString(), "--csv", nowhere.toString());
+        assertEquals(2, said.status(), said.toString());
+        assertTrue(said.err().contains("'" + nowhere + "'") && said.err().contains("its directory does not exist"), said.toString());
+        assertFalse(said.err().contains("partial"), said.toString());
+        assertTrue(Files.notExists(nowhere.getParent()));
+    }
+
+    /** A folder without wall.csv is one line naming it and the command that measures the walls, not Java's bare path. */
+    @Test
+    void aMissingWallCsvIsNamedWithTheCommandThatMeasuresIt() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0");
+        Files.delete(folder.resolve("wall.csv"));
+        Said said = costModel(folder.toString());
+        assertEquals(2, said.status(), said.toString());
+        assertTrue(said.err().contains("no '" + folder.resolve("wall.csv") + "'") && said.err().contains("WallProbe.java"), said.toString());
+    }
+
+    @Test
+    void helpSaysTheUsage() {
+        Said said = costModel("--help");
+        assertEquals(0, said.status(), said.toString());
+        assertTrue(said.out().startsWith("Usage: ./jbang lab/report/CostModel.java results/MACHINE"), said.toString());
+    }
+
+    /** What the command printed, and its status. */
+    record Said(int status, String out, String err) {}
+
+    private static Said costModel(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int status = CostModel.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Said(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A machine's folder as a study leaves it: costs.csv with {@code readCall} ("read_call,ns,500") and the other costs in ns,
+     * the walls at 10,000 MB/s, and a scoreboard of one V13PreadVector row of {@code meanSeconds} with {@code bill}.
+     */
+    private void machineFolder(String readCall, String meanSeconds, String bill) throws IOException {
+        String date = "2026-01-01T00:00:00Z,m,";
+        Files.writeString(folder.resolve("costs.csv"), UnitCosts.HEADER + "\n" + date + readCall + ",1,1,1\n" + date + "minor_fault,ns,1000,1,1,1\n"
+                + date + "wake_up,ns,10000,1,1,1\n" + date + "scan_in_cache,ns,0.01,1,1,1\n");
+        StringBuilder walls = new StringBuilder(HEADER);
+        for (String wall : List.of("WallMemoryRead", "WallPageCacheCopy")) {
+            for (int workers : List.of(1, 2)) {
+                walls.append(resultsRow(wall, workers, "0.1", "10000", "0,0,0,0,0,0,0"));
+            }
+        }
+        Files.writeString(folder.resolve("wall.csv"), walls);
+        Files.writeString(folder.resolve("scoreboard.csv"), HEADER + resultsRow("V13PreadVector", 2, meanSeconds, "1074", bill));
+    }
+
+    private static String resultsRow(String chapter, int workers, String meanSeconds, String mbps, String bill) {
+        return "2026-01-01T00:00:00Z," + chapter + "," + workers + ",warm,1073741824,,1073741816,1,5," + meanSeconds + ",1.0,1.0,1.0," + mbps + ","
+                + "1.0 1.0 1.0 1.0 1.0,1.0,Test CPU,2,25000000000,Linux,JDK,512,m,as-is,,," + bill + "\n";
     }
 
     /** A 1 GiB warm row with the bill's seven counts per GiB, as a study writes it. */

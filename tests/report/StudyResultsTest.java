@@ -37,6 +37,17 @@ class StudyResultsTest {
         System.setProperty("report.quit", "throw");
     }
 
+    /** A CSV that cannot be read is said with its name once and the reason: Java's message for a missing file is its name alone. */
+    @Test
+    void aCsvThatCannotBeReadIsSaidWithTheReason() throws IOException {
+        Path missing = root.resolve("wall.csv");
+        StudyResults.NotResultsException refused = assertThrows(StudyResults.NotResultsException.class, () -> StudyResults.readEveryRow(missing));
+        assertEquals(missing + " cannot be read: no such file", refused.getMessage());
+        Path folder = Files.createDirectory(root.resolve("costs.csv"));
+        refused = assertThrows(StudyResults.NotResultsException.class, () -> StudyResults.readEveryRow(folder));
+        assertEquals(folder + " cannot be read: Is a directory", refused.getMessage());
+    }
+
     /** This machine's folder under {@link #root}: rows written here are measured here. */
     Path folder() throws IOException {
         return Files.createDirectories(root.resolve(Machine.current().name()));

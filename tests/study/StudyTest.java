@@ -105,6 +105,29 @@ class StudyTest {
         assertFalse(Files.exists(results.resolve(MACHINE).resolve("scoreboard.csv")), "a step ran: " + result);
     }
 
+    /**
+     * A file made elsewhere, zeros with one non-zero word that is not the needle: the chapters could time it, but the walls
+     * and the unit costs cannot, so a study that plans them refuses it in one line before its first step, and says how to go on.
+     */
+    @Test
+    void aFileThatIsNoHaystackIsRefusedBeforeTheFirstStepWhenTheWallsArePlanned() throws Exception {
+        byte[] zeros = new byte[4 << 20];
+        zeros[1 << 20] = 1;
+        Path foreign = Files.write(directory.resolve("foreign.bin"), zeros);
+        Path results = directory.resolve("results");
+        Subprocess.Result result = study(foreign.toString(), "--quick", "--only", "V04,walls", "--results", results.toString(), "--skip", "charts");
+        assertEquals(2, result.exitCode(), result.toString());
+        List<String> lines = result.errorLines().stream().filter(line -> line.startsWith("Study:")).toList();
+        assertEquals(1, lines.size(), result.toString());
+        assertTrue(lines.getFirst().contains(foreign.toString()) && lines.getFirst().contains("not a haystack")
+                && lines.getFirst().contains("--skip walls"), lines.getFirst());
+        assertFalse(result.stderr().contains("[1/"), "no step ran: " + result);
+        assertFalse(Files.exists(results), "nothing is written: " + result);
+
+        Subprocess.Result chaptersAlone = study(foreign.toString(), "--quick", "--only", "V04", "--results", results.toString(), "--dry-run");
+        assertEquals(0, chaptersAlone.exitCode(), "without the walls, the chapters time it: " + chaptersAlone);
+    }
+
     /** A report measures nothing, so it never refuses a folder for a table it cannot read: it lists the table and goes on. */
     @Test
     void reportOnlyListsATableItCannotReadAndWritesTheRest() throws Exception {

@@ -56,6 +56,26 @@ class UnitCostsTest {
         assertEquals("name,value\nx,1\n", Files.readString(foreign));
     }
 
+    /** A --csv that is a folder, or in a folder that does not exist, is refused in one line naming it and why, before a cost is measured. */
+    @Test
+    void aCsvThatIsAFolderOrInAMissingFolderIsRefusedNamingIt() throws IOException {
+        Path haystack = folder.resolve("small.bin");
+        Haystack.create(haystack, 1L << 20, System.err);
+        Path aFolder = Files.createDirectory(folder.resolve("costs"));
+        Path nowhere = folder.resolve("nowhere").resolve("costs.csv");
+        for (String[] csvAndWhy : new String[][] {{aFolder.toString(), "is a directory"}, {nowhere.toString(), "its directory does not exist"}}) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+            int status = UnitCosts.execute(new String[] {haystack.toString(), "--rounds", "1", "--csv", csvAndWhy[0]},
+                    new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8), new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(2, status, said);
+            assertEquals(1, said.lines().count(), said);
+            assertTrue(said.startsWith("UnitCosts: --csv '" + csvAndWhy[0] + "'") && said.contains(csvAndWhy[1]), said);
+            assertEquals("", out.toString(java.nio.charset.StandardCharsets.UTF_8), "no cost was measured");
+        }
+        assertTrue(Files.notExists(nowhere.getParent()), "no folder is made");
+    }
+
     /** The command as {@code UnitCosts FILE --rounds 1 --csv CSV} would set it up. */
     private static UnitCosts oneRound(Path file, Path csv) {
         UnitCosts command = new UnitCosts();
