@@ -13,8 +13,48 @@
 //                                ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g -Druns=3 notebooks/chapters.jsh
 // Step through it yourself:      ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g --interactive notebooks/chapters.jsh
 
+// The options, read as a chapter reads FILE, --size and --runs (lib/harness/NotebookOptions.java), and the
+// haystack, found or created: a mistake is one line and status 2, before anything is compiled. (The /env
+// below resets the session and runs this again: the second time, the haystack is there.)
+// -Dhaystack=FILE, haystack.bin by default, created (-Dsize, 4g by default) when missing; -Druns=N, 3 by default.
+import lib.cli.IoMessage;
+import lib.cli.UserMistakeException;
+import lib.harness.NotebookOptions;
+Path haystack;
+String timedRuns;
+try {
+    NotebookOptions options = NotebookOptions.read(System::getProperty);
+    haystack = options.findOrCreateFile(System.err);
+    timedRuns = Integer.toString(options.runs());
+} catch (UserMistakeException mistake) {
+    Report.quit(mistake.getMessage());
+} catch (IOException failed) {
+    Report.quit(IoMessage.of(failed));
+}
+
 // The chapters import the Vector API, an incubator module that JShell's compiler resolves only when told.
 /env --add-modules jdk.incubator.vector
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import lib.chapter.NeedleSearch;
+import lib.cli.Sizes;
+import lib.harness.Harness;
+import lib.harness.ResultsCsv;
+import lib.haystack.Haystack;
+import lib.haystack.ReferenceSearch;
+import tech.tablesaw.api.*;
+import tech.tablesaw.plotly.components.*;
+import tech.tablesaw.plotly.traces.*;
+
+// The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it.
+long expected;
+try {
+    expected = new ReferenceSearch().search(haystack, 1);
+} catch (IOException failed) {
+    Report.quit(IoMessage.of(failed));
+}
 
 // Each chapter's file, as it is, opened as this session's own code, so that a cell can name it:
 // new V13PreadVector().search(haystack, 2, 1 << 20).
@@ -36,26 +76,6 @@
 /open variants/V15IoUring.java
 /open variants/V16MmapHugePages.java
 /open variants/V17ReadDontCache.java
-
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import lib.chapter.NeedleSearch;
-import lib.cli.Sizes;
-import lib.harness.Harness;
-import lib.harness.ResultsCsv;
-import lib.haystack.Haystack;
-import lib.haystack.ReferenceSearch;
-import tech.tablesaw.api.*;
-import tech.tablesaw.plotly.components.*;
-import tech.tablesaw.plotly.traces.*;
-
-// The haystack: -Dhaystack=FILE, haystack.bin by default, created (-Dsize, 4g by default) when missing.
-Path haystack = Haystack.findOrCreate(Path.of(System.getProperty("haystack", Haystack.DEFAULT_PATH.toString())),
-        System.getProperty("size") == null ? OptionalLong.empty() : OptionalLong.of(Sizes.parse(System.getProperty("size"))), System.err);
-String timedRuns = System.getProperty("runs", "3");
-// The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it.
-long expected = new ReferenceSearch().search(haystack, 1);
 
 // The figures do not come from those classes. So that a cell can be stopped (/stop), JShell puts a
 // check of its own before every jump in its snippets' code, every turn of a loop included: that keeps
@@ -125,7 +145,8 @@ Outcome run(Class<?> chapter) throws Exception {
     Files.delete(csv); // the harness creates it, with its header
     ByteArrayOutputStream said = new ByteArrayOutputStream();
     try (PrintStream quiet = new PrintStream(said, true, StandardCharsets.UTF_8)) {
-        int status = Harness.execute(search, new String[] {haystack.toString(), "--runs", timedRuns, "--warmup", "1", "--csv", csv.toString()},
+        // "--" ends the options: a haystack whose name starts with "-" is still the FILE
+        int status = Harness.execute(search, new String[] {"--runs", timedRuns, "--warmup", "1", "--csv", csv.toString(), "--", haystack.toString()},
                 quiet, quiet);
         List<Map<String, String>> rows = ResultsCsv.rows(csv);
         if (status == Harness.FOUND || status == Harness.ALL_ZEROS) {

@@ -1,10 +1,12 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import lib.haystack.Haystack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * notebooks/chapters.jsh, the book in one JShell, run as README runs it on a small haystack: a row for
  * every chapter, with its figures or the reason it could not run here, every answer checked; and, with
- * {@code --interactive}, a session in which a chapter's class can be named and its search called.
+ * {@code --interactive}, a session in which a chapter's class can be named and its search called. A bad
+ * {@code -D} option is refused in one line before a chapter is compiled.
  */
 class ChaptersNotebookTest {
 
@@ -25,6 +28,54 @@ class ChaptersNotebookTest {
         command.addAll(List.of(jbangOptions));
         command.add("notebooks/chapters.jsh");
         return command;
+    }
+
+    /** The notebook with only these {@code -D} options (and its own temporary folder and results folder, both under {@code dir}). */
+    private List<String> notebookWith(String... properties) throws Exception {
+        List<String> command = new ArrayList<>(List.of("./jbang", "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")),
+                "-Dresults=" + dir.resolve("results"), "-Dchromium=none"));
+        command.addAll(List.of(properties));
+        command.add("notebooks/chapters.jsh");
+        return command;
+    }
+
+    /** Exit 2, one line on stderr saying {@code said}, no chapter run, nothing made: no haystack, no chart, no temporary file. */
+    private void assertRefusedBeforeCompiling(String said, Path haystack, String... properties) throws Exception {
+        Subprocess.Result result = Subprocess.run(notebookWith(properties), dir.resolve("logs"));
+        String options = String.join(" ", properties);
+        assertEquals(2, result.exitCode(), options + "\n" + result);
+        assertEquals(1, result.errorLines().size(), options + "\n" + result);
+        assertTrue(result.stderr().contains(said), options + "\n" + result);
+        assertFalse(result.stdout().contains("V00Cmp"), "no chapter runs: " + options + "\n" + result);
+        assertFalse(Files.exists(haystack), "no haystack is made: " + options);
+        assertFalse(Files.exists(dir.resolve("results")), "no chart is drawn: " + options);
+        assertNothingLeftIn(dir.resolve("tmp"));
+    }
+
+    private static void assertNothingLeftIn(Path temporary) throws Exception {
+        try (Stream<Path> left = Files.list(temporary)) {
+            assertEquals(List.of(), left.toList(), "the notebook leaves nothing in its temporary folder");
+        }
+    }
+
+    @Test
+    void aBadRunsOptionIsRefusedInOneLineBeforeAnyChapterIsCompiled() throws Exception {
+        Path haystack = dir.resolve("not-made.bin"); // missing: made only once the options are found good
+        assertRefusedBeforeCompiling("-Druns='abc' is not a whole number", haystack, "-Dhaystack=" + haystack, "-Dsize=1m", "-Druns=abc");
+        assertRefusedBeforeCompiling("-Druns must be at least 1, not 0", haystack, "-Dhaystack=" + haystack, "-Dsize=1m", "-Druns=0");
+        // a full-width 2, which Java's own Integer.valueOf reads as 2
+        assertRefusedBeforeCompiling("is not a whole number (digits 0 to 9)", haystack, "-Dhaystack=" + haystack, "-Dsize=1m", "-Druns=\uFF12");
+    }
+
+    @Test
+    void aHaystackNoChapterCanReadIsRefusedInOneLineBeforeAnyChapterIsCompiled() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        Path missing = dir.resolve("missing.bin");
+        assertRefusedBeforeCompiling("is a directory, not a file", missing, "-Dhaystack=" + Files.createDirectories(dir.resolve("folder")));
+        assertRefusedBeforeCompiling("is not a regular file", missing, "-Dhaystack=" + fifo);
+        assertRefusedBeforeCompiling("-Dhaystack is empty", missing, "-Dhaystack=");
+        assertRefusedBeforeCompiling("-Dsize='garbage' is not a size", missing, "-Dhaystack=" + missing, "-Dsize=garbage");
     }
 
     @Test
