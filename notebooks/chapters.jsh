@@ -80,27 +80,48 @@ try {
 // The figures do not come from those classes. So that a cell can be stopped (/stop), JShell puts a
 // check of its own before every jump in its snippets' code, every turn of a loop included: that keeps
 // the JIT from unrolling a scalar loop, which then scans 3 to 4 times slower. So the chapters are also
-// compiled here as javac compiles a chapter run alone, and the harness times those.
+// compiled here as javac compiles a chapter run alone, and the harness times those. Their classes are
+// kept in memory, never in a folder: nothing is left behind, however the session ends.
 ClassLoader compiledAlone;
 {
-    Path classes = Files.createTempDirectory("chapters-");
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> { // the compiled classes go with the session
-        try (var files = Files.walk(classes)) {
-            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary folder: the system's own clean-up has it
+    var javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+    Map<String, ByteArrayOutputStream> classFiles = new java.util.concurrent.ConcurrentHashMap<>();
+    var files = javac.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+    var inMemory = new javax.tools.ForwardingJavaFileManager<javax.tools.StandardJavaFileManager>(files) {
+        @Override
+        public javax.tools.JavaFileObject getJavaFileForOutput(javax.tools.JavaFileManager.Location location, String className,
+                javax.tools.JavaFileObject.Kind kind, javax.tools.FileObject sibling) {
+            return new javax.tools.SimpleJavaFileObject(java.net.URI.create("memory:///" + className.replace('.', '/') + kind.extension), kind) {
+                @Override
+                public java.io.OutputStream openOutputStream() {
+                    ByteArrayOutputStream classFile = new ByteArrayOutputStream();
+                    classFiles.put(className, classFile);
+                    return classFile;
+                }
+            };
         }
-    }));
-    List<String> javac = new ArrayList<>(List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-            "--add-modules", "jdk.incubator.vector", "-Xlint:-incubating", "-proc:none", "-nowarn"));
-    try (var sources = Files.list(Path.of("variants"))) {
-        sources.filter(file -> file.toString().endsWith(".java")).forEach(file -> javac.add(file.toString()));
+    };
+    List<Path> sources;
+    try (var listed = Files.list(Path.of("variants"))) {
+        sources = listed.filter(file -> file.toString().endsWith(".java")).sorted().toList();
     }
-    ByteArrayOutputStream compilerSaid = new ByteArrayOutputStream();
-    if (javax.tools.ToolProvider.getSystemJavaCompiler().run(null, compilerSaid, compilerSaid, javac.toArray(String[]::new)) != 0) {
-        Report.quit("the chapters do not compile: " + compilerSaid.toString(StandardCharsets.UTF_8));
+    List<String> options = List.of("-cp", System.getProperty("java.class.path"),
+            "--add-modules", "jdk.incubator.vector", "-Xlint:-incubating", "-proc:none", "-nowarn");
+    java.io.StringWriter compilerSaid = new java.io.StringWriter();
+    if (!javac.getTask(compilerSaid, inMemory, null, options, null, files.getJavaFileObjectsFromPaths(sources)).call()) {
+        Report.quit("the chapters do not compile: " + compilerSaid);
     }
-    compiledAlone = new java.net.URLClassLoader(new java.net.URL[] {classes.toUri().toURL()}, NeedleSearch.class.getClassLoader());
+    compiledAlone = new ClassLoader("chapters-compiled-alone", NeedleSearch.class.getClassLoader()) {
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            ByteArrayOutputStream classFile = classFiles.get(name);
+            if (classFile == null) {
+                throw new ClassNotFoundException(name);
+            }
+            byte[] bytes = classFile.toByteArray();
+            return defineClass(name, bytes, 0, bytes.length);
+        }
+    };
 }
 
 /** A chapter's class as javac compiled it, by its name ("V13PreadVector"). */
