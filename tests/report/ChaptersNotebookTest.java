@@ -30,9 +30,13 @@ class ChaptersNotebookTest {
         return command;
     }
 
-    /** The notebook with only these {@code -D} options (and its own temporary folder and results folder, both under {@code dir}). */
+    /**
+     * The notebook with only these {@code -D} options, and its own temporary folder and results folder, both under
+     * {@code dir}. The temporary folder is a JVM option ({@code -R}): JBang sets a {@code -D} once the JVM runs, too late
+     * for the JDK, which reads java.io.tmpdir as it starts.
+     */
     private List<String> notebookWith(String... properties) throws Exception {
-        List<String> command = new ArrayList<>(List.of("./jbang", "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")),
+        List<String> command = new ArrayList<>(List.of("./jbang", "-R-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")),
                 "-Dresults=" + dir.resolve("results"), "-Dchromium=none"));
         command.addAll(List.of(properties));
         command.add("notebooks/chapters.jsh");
