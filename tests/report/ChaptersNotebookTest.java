@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * notebooks/chapters.jsh, the book in one JShell, run as README runs it on a small haystack: a row for
  * every chapter, with its figures or the reason it could not run here, every answer checked; and, with
  * {@code --interactive}, a session in which a chapter's class can be named and its search called. A bad
- * {@code -D} option is refused in one line before a chapter is compiled.
+ * {@code -D} option is refused in one line before a chapter is compiled; a chapter that could not run
+ * makes the run fail, with no chart.
  */
 class ChaptersNotebookTest {
 
@@ -80,6 +81,20 @@ class ChaptersNotebookTest {
         assertRefusedBeforeCompiling("is not a regular file", missing, "-Dhaystack=" + fifo);
         assertRefusedBeforeCompiling("-Dhaystack is empty", missing, "-Dhaystack=");
         assertRefusedBeforeCompiling("-Dsize='garbage' is not a size", missing, "-Dhaystack=" + missing, "-Dsize=garbage");
+    }
+
+    @Test
+    void aNotebookInWhichAChapterCouldNotRunEndsWithStatus2AndDrawsNoChart() throws Exception {
+        Path haystack = dir.resolve("small.bin");
+        Haystack.create(haystack, 1 << 20);
+        // No temporary folder: the CSV through which the harness hands over each chapter's row cannot be made, so no chapter runs.
+        List<String> command = List.of("./jbang", "-R-Djava.io.tmpdir=" + dir.resolve("no-such-folder"), "-Dhaystack=" + haystack, "-Druns=1",
+                "-Dresults=" + dir.resolve("results"), "-Dchromium=none", "notebooks/chapters.jsh");
+        Subprocess.Result result = Subprocess.run(command, dir.resolve("logs"));
+        int chapters = Contents.CHAPTERS.size();
+        assertEquals(2, result.exitCode(), result.toString());
+        assertTrue(result.errorLines().getLast().startsWith(chapters + " of " + chapters + " chapters could not run (V00Cmp, "), result.toString());
+        assertFalse(Files.exists(dir.resolve("results")), "no chart of nothing: " + result);
     }
 
     @Test
