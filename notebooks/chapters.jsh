@@ -38,7 +38,9 @@ try {
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.attribute.BasicFileAttributes;
 import lib.chapter.NeedleSearch;
+import lib.cli.Quote;
 import lib.cli.Sizes;
 import lib.harness.Harness;
 import lib.harness.ResultsCsv;
@@ -48,9 +50,46 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-// The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it.
+/** The haystack as the answer below was read from it: its identity, its size and the times it was last changed. */
+record FileState(Object key, long size, Object modified, Object changed) {
+    static FileState of(Path file) throws IOException {
+        BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class);
+        Object changed; // the inode's change time, which a write moves even where the modification time is put back
+        try {
+            changed = Files.getAttribute(file, "unix:ctime");
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            changed = null;
+        }
+        return new FileState(now.fileKey(), now.size(), now.lastModifiedTime(), changed);
+    }
+
+    /** Why {@code file} is no longer the file this state describes, or null when it still is. */
+    String changeOf(Path file) {
+        FileState now;
+        try {
+            now = of(file);
+        } catch (IOException gone) {
+            return Quote.name(file) + " changed during the notebook: " + IoMessage.of(gone);
+        }
+        if (key != null && !key.equals(now.key)) {
+            return Quote.name(file) + " changed during the notebook: another file was put in its place";
+        }
+        if (size != now.size) {
+            return Quote.name(file) + " changed size during the notebook (" + size + " -> " + now.size + " bytes)";
+        }
+        if (!modified.equals(now.modified) || changed != null && !changed.equals(now.changed)) {
+            return Quote.name(file) + " changed during the notebook: it was written to";
+        }
+        return null;
+    }
+}
+
+// The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it; the
+// file is checked again after every chapter against what it was when this scan began.
+FileState checked;
 long expected;
 try {
+    checked = FileState.of(haystack);
     expected = new ReferenceSearch().search(haystack, 1);
 } catch (IOException failed) {
     Report.quit(IoMessage.of(failed));
@@ -202,13 +241,20 @@ System.out.printf(Locale.ROOT, "%s, %s runs after 1 warm-up, every answer checke
 System.out.printf(Locale.ROOT, "%-26s %10s %8s %12s %8s %10s  %s%n", "chapter", "MB/s", "x ch. 1", "reads/GiB", "GiB/GiB", "faults/GiB", "idea");
 double chapterOneSoFar = Double.NaN; // chapter 0 comes before it: its "x ch. 1" is in the table at the end
 List<String> failed = new ArrayList<>(); // chapters that did not run, for another reason than this CPU
+String fileChanged = null; // why the haystack is no longer the file the answer was read from
 for (Class<?> chapter : book) {
     Outcome outcome = run(chapter);
     String name = chapter.getSimpleName(), idea = ideaOf(chapter);
     chapterColumn.append(name);
     ideaColumn.append(idea);
-    if (outcome.row() == null) {
+    fileChanged = checked.changeOf(haystack); // checked after every chapter: a changed file makes its answer no answer
+    if (outcome.row() == null || fileChanged != null) {
         mbpsColumn.appendMissing(); readCalls.appendMissing(); returnedGib.appendMissing(); minorFaults.appendMissing();
+        if (fileChanged != null) {
+            answerColumn.append("file changed");
+            System.out.printf(Locale.ROOT, "%-26s not timed: %s%n", name, fileChanged);
+            break; // the chapters after it would time another file than the ones before
+        }
         answerColumn.append("not run: " + outcome.whyNot());
         System.out.printf(Locale.ROOT, "%-26s %s: %s%n", name, outcome.notOnThisCpu() ? "not run here" : "could not run", outcome.whyNot());
         if (!outcome.notOnThisCpu()) {
@@ -249,6 +295,10 @@ Table chapters = Table.create("The chapters in one JVM, warm: " + haystack + " o
         chapterColumn, mbpsColumn, speedupColumn, readCalls, returnedGib, minorFaults, answerColumn, ideaColumn);
 System.out.println(chapters.printAll());
 // A notebook that did not time every chapter it could draws nothing: the chart of the last whole run stays.
+if (fileChanged != null) {
+    Report.quit(fileChanged + ": the chapters from " + chapterColumn.get(chapterColumn.size() - 1)
+            + " on have no figure, and no chart is drawn");
+}
 if (answerColumn.asList().stream().anyMatch(answer -> answer.startsWith("WRONG"))) {
     Report.quit("a chapter gave a wrong answer: see the answer column above; no chart is drawn");
 }

@@ -2,10 +2,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import lib.haystack.Haystack;
 import org.junit.jupiter.api.Test;
@@ -16,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * every chapter, with its figures or the reason it could not run here, every answer checked; and, with
  * {@code --interactive}, a session in which a chapter's class can be named and its search called. A bad
  * {@code -D} option is refused in one line before a chapter is compiled; a chapter that could not run
- * makes the run fail, with no chart.
+ * makes the run fail, with no chart; a haystack that changes under it is said to have changed; a failed
+ * run leaves no temporary file.
  */
 class ChaptersNotebookTest {
 
@@ -81,6 +85,37 @@ class ChaptersNotebookTest {
         assertRefusedBeforeCompiling("is not a regular file", missing, "-Dhaystack=" + fifo);
         assertRefusedBeforeCompiling("-Dhaystack is empty", missing, "-Dhaystack=");
         assertRefusedBeforeCompiling("-Dsize='garbage' is not a size", missing, "-Dhaystack=" + missing, "-Dsize=garbage");
+    }
+
+    @Test
+    void aHaystackCutWhileTheChaptersRunIsSaidToHaveChangedNotAnsweredWrongAndNothingIsLeftBehind() throws Exception {
+        Path haystack = dir.resolve("small.bin");
+        Haystack.create(haystack, 16 << 20);
+        Process notebook = Subprocess.start(notebookWith("-Dhaystack=" + haystack, "-Druns=1"), dir.resolve("logs"));
+        Path stdout = dir.resolve("logs").resolve("stdout");
+        try {
+            // Once chapter 0's row is out, the haystack is cut in half: its needle goes, and every later chapter would answer -1.
+            long waited = 0;
+            while (notebook.isAlive() && Files.readString(stdout).lines().noneMatch(line -> line.startsWith("V00Cmp "))) {
+                TimeUnit.MILLISECONDS.sleep(50);
+                assertTrue((waited += 50) < Subprocess.PATIENCE_SECONDS * 1000, "chapter 0 never ran:\n" + Files.readString(stdout));
+            }
+            try (FileChannel cut = FileChannel.open(haystack, StandardOpenOption.WRITE)) {
+                cut.truncate(8 << 20);
+            }
+            assertTrue(notebook.waitFor(Subprocess.PATIENCE_SECONDS, TimeUnit.SECONDS), "still running");
+        } finally {
+            notebook.descendants().forEach(ProcessHandle::destroyForcibly); // only where the test failed on the way
+            notebook.destroyForcibly();
+        }
+        String out = Files.readString(stdout), err = Files.readString(dir.resolve("logs").resolve("stderr"));
+        String result = "exit " + notebook.exitValue() + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        assertEquals(2, notebook.exitValue(), result);
+        assertTrue(out.lines().noneMatch(line -> line.contains("WRONG")), "no chapter is said to be wrong: " + result);
+        List<String> lines = err.lines().filter(line -> !line.isBlank()).toList();
+        assertTrue(lines.getLast().contains("changed size during the notebook (16777216 -> 8388608 bytes)"), result);
+        assertFalse(Files.exists(dir.resolve("results")), "no chart is drawn: " + result);
+        assertNothingLeftIn(dir.resolve("tmp"));
     }
 
     @Test
