@@ -9,6 +9,11 @@
 // warm-up run, then a few timed ones), each answer checked, with the bill the kernel kept. Unlike
 // ./jbang variants/VNN….java, no figure here holds a JVM's start or a first run's compiling, and the
 // JIT has warmed the shared code (the harness, the haystack) on the chapters before.
+// Its -D options are read as a chapter reads FILE, --size and --runs: a bad one is refused in one line,
+// status 2, before anything is compiled. It draws its chart only when every chapter ran (but one this
+// CPU cannot run); a chapter that could not run, or a haystack that changed during the run (checked
+// after every chapter), is one line and status 2, and no chart. It leaves no temporary folder behind
+// (docs/safety.md, "The chapters' notebook").
 // Run from the project's root:   ./jbang notebooks/chapters.jsh
 //                                ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g -Druns=3 notebooks/chapters.jsh
 // Step through it yourself:      ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g --interactive notebooks/chapters.jsh
