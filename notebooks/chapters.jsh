@@ -9,12 +9,96 @@
 // warm-up run, then a few timed ones), each answer checked, with the bill the kernel kept. Unlike
 // ./jbang variants/VNN….java, no figure here holds a JVM's start or a first run's compiling, and the
 // JIT has warmed the shared code (the harness, the haystack) on the chapters before.
+// Its -D options are read as a chapter reads FILE, --size and --runs: a bad one is refused in one line,
+// status 2, before anything is compiled. It draws its chart only when every chapter ran (but one this
+// CPU cannot run); a chapter that could not run, or a haystack that changed during the run (checked
+// after every chapter), is one line and status 2, and no chart. It leaves no temporary folder behind
+// (docs/safety.md, "The chapters' notebook").
 // Run from the project's root:   ./jbang notebooks/chapters.jsh
 //                                ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g -Druns=3 notebooks/chapters.jsh
 // Step through it yourself:      ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g --interactive notebooks/chapters.jsh
 
+// The options, read as a chapter reads FILE, --size and --runs (lib/harness/NotebookOptions.java), and the
+// haystack, found or created: a mistake is one line and status 2, before anything is compiled. (The /env
+// below resets the session and runs this again: the second time, the haystack is there.)
+// -Dhaystack=FILE, haystack.bin by default, created (-Dsize, 4g by default) when missing; -Druns=N, 3 by default.
+import lib.cli.IoMessage;
+import lib.cli.UserMistakeException;
+import lib.harness.NotebookOptions;
+Path haystack;
+String timedRuns;
+try {
+    NotebookOptions options = NotebookOptions.read(System::getProperty);
+    haystack = options.findOrCreateFile(System.err);
+    timedRuns = Integer.toString(options.runs());
+} catch (UserMistakeException mistake) {
+    Report.quit(mistake.getMessage());
+} catch (IOException failed) {
+    Report.quit(IoMessage.of(failed));
+}
+
 // The chapters import the Vector API, an incubator module that JShell's compiler resolves only when told.
 /env --add-modules jdk.incubator.vector
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.attribute.BasicFileAttributes;
+import lib.chapter.NeedleSearch;
+import lib.cli.Quote;
+import lib.cli.Sizes;
+import lib.harness.Harness;
+import lib.harness.ResultsCsv;
+import lib.haystack.Haystack;
+import lib.haystack.ReferenceSearch;
+import tech.tablesaw.api.*;
+import tech.tablesaw.plotly.components.*;
+import tech.tablesaw.plotly.traces.*;
+
+/** The haystack as the answer below was read from it: its identity, its size and the times it was last changed. */
+record FileState(Object key, long size, Object modified, Object changed) {
+    static FileState of(Path file) throws IOException {
+        BasicFileAttributes now = Files.readAttributes(file, BasicFileAttributes.class);
+        Object changed; // the inode's change time, which a write moves even where the modification time is put back
+        try {
+            changed = Files.getAttribute(file, "unix:ctime");
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            changed = null;
+        }
+        return new FileState(now.fileKey(), now.size(), now.lastModifiedTime(), changed);
+    }
+
+    /** Why {@code file} is no longer the file this state describes, or null when it still is. */
+    String changeOf(Path file) {
+        FileState now;
+        try {
+            now = of(file);
+        } catch (IOException gone) {
+            return Quote.name(file) + " changed during the notebook: " + IoMessage.of(gone);
+        }
+        if (key != null && !key.equals(now.key)) {
+            return Quote.name(file) + " changed during the notebook: another file was put in its place";
+        }
+        if (size != now.size) {
+            return Quote.name(file) + " changed size during the notebook (" + size + " -> " + now.size + " bytes)";
+        }
+        if (!modified.equals(now.modified) || changed != null && !changed.equals(now.changed)) {
+            return Quote.name(file) + " changed during the notebook: it was written to";
+        }
+        return null;
+    }
+}
+
+// The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it; the
+// file is checked again after every chapter against what it was when this scan began.
+FileState checked;
+long expected;
+try {
+    checked = FileState.of(haystack);
+    expected = new ReferenceSearch().search(haystack, 1);
+} catch (IOException failed) {
+    Report.quit(IoMessage.of(failed));
+}
 
 // Each chapter's file, as it is, opened as this session's own code, so that a cell can name it:
 // new V13PreadVector().search(haystack, 2, 1 << 20).
@@ -37,50 +121,51 @@
 /open variants/V16MmapHugePages.java
 /open variants/V17ReadDontCache.java
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import lib.chapter.NeedleSearch;
-import lib.cli.Sizes;
-import lib.harness.Harness;
-import lib.harness.ResultsCsv;
-import lib.haystack.Haystack;
-import lib.haystack.ReferenceSearch;
-import tech.tablesaw.api.*;
-import tech.tablesaw.plotly.components.*;
-import tech.tablesaw.plotly.traces.*;
-
-// The haystack: -Dhaystack=FILE, haystack.bin by default, created (-Dsize, 4g by default) when missing.
-Path haystack = Haystack.findOrCreate(Path.of(System.getProperty("haystack", Haystack.DEFAULT_PATH.toString())),
-        System.getProperty("size") == null ? OptionalLong.empty() : OptionalLong.of(Sizes.parse(System.getProperty("size"))), System.err);
-String timedRuns = System.getProperty("runs", "3");
-// The answer every chapter must give: a plain scan, one byte at a time, as the harness checks it.
-long expected = new ReferenceSearch().search(haystack, 1);
-
 // The figures do not come from those classes. So that a cell can be stopped (/stop), JShell puts a
 // check of its own before every jump in its snippets' code, every turn of a loop included: that keeps
 // the JIT from unrolling a scalar loop, which then scans 3 to 4 times slower. So the chapters are also
-// compiled here as javac compiles a chapter run alone, and the harness times those.
+// compiled here as javac compiles a chapter run alone, and the harness times those. Their classes are
+// kept in memory, never in a folder: nothing is left behind, however the session ends.
 ClassLoader compiledAlone;
 {
-    Path classes = Files.createTempDirectory("chapters-");
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> { // the compiled classes go with the session
-        try (var files = Files.walk(classes)) {
-            files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary folder: the system's own clean-up has it
+    var javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+    Map<String, ByteArrayOutputStream> classFiles = new java.util.concurrent.ConcurrentHashMap<>();
+    var files = javac.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+    var inMemory = new javax.tools.ForwardingJavaFileManager<javax.tools.StandardJavaFileManager>(files) {
+        @Override
+        public javax.tools.JavaFileObject getJavaFileForOutput(javax.tools.JavaFileManager.Location location, String className,
+                javax.tools.JavaFileObject.Kind kind, javax.tools.FileObject sibling) {
+            return new javax.tools.SimpleJavaFileObject(java.net.URI.create("memory:///" + className.replace('.', '/') + kind.extension), kind) {
+                @Override
+                public java.io.OutputStream openOutputStream() {
+                    ByteArrayOutputStream classFile = new ByteArrayOutputStream();
+                    classFiles.put(className, classFile);
+                    return classFile;
+                }
+            };
         }
-    }));
-    List<String> javac = new ArrayList<>(List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-            "--add-modules", "jdk.incubator.vector", "-Xlint:-incubating", "-proc:none", "-nowarn"));
-    try (var sources = Files.list(Path.of("variants"))) {
-        sources.filter(file -> file.toString().endsWith(".java")).forEach(file -> javac.add(file.toString()));
+    };
+    List<Path> sources;
+    try (var listed = Files.list(Path.of("variants"))) {
+        sources = listed.filter(file -> file.toString().endsWith(".java")).sorted().toList();
     }
-    ByteArrayOutputStream compilerSaid = new ByteArrayOutputStream();
-    if (javax.tools.ToolProvider.getSystemJavaCompiler().run(null, compilerSaid, compilerSaid, javac.toArray(String[]::new)) != 0) {
-        Report.quit("the chapters do not compile: " + compilerSaid.toString(StandardCharsets.UTF_8));
+    List<String> options = List.of("-cp", System.getProperty("java.class.path"),
+            "--add-modules", "jdk.incubator.vector", "-Xlint:-incubating", "-proc:none", "-nowarn");
+    java.io.StringWriter compilerSaid = new java.io.StringWriter();
+    if (!javac.getTask(compilerSaid, inMemory, null, options, null, files.getJavaFileObjectsFromPaths(sources)).call()) {
+        Report.quit("the chapters do not compile: " + compilerSaid);
     }
-    compiledAlone = new java.net.URLClassLoader(new java.net.URL[] {classes.toUri().toURL()}, NeedleSearch.class.getClassLoader());
+    compiledAlone = new ClassLoader("chapters-compiled-alone", NeedleSearch.class.getClassLoader()) {
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            ByteArrayOutputStream classFile = classFiles.get(name);
+            if (classFile == null) {
+                throw new ClassNotFoundException(name);
+            }
+            byte[] bytes = classFile.toByteArray();
+            return defineClass(name, bytes, 0, bytes.length);
+        }
+    };
 }
 
 /** A chapter's class as javac compiled it, by its name ("V13PreadVector"). */
@@ -115,24 +200,34 @@ String ideaOf(Class<?> chapter) throws IOException {
 /**
  * Runs one chapter through the harness's own command line, in this JVM: one warm-up, then the timed
  * runs, every answer checked. Its row, as it appends it to a CSV of this notebook's own; or, where the
- * chapter could not run here, the harness's one line saying why.
+ * chapter did not run, the harness's one line saying why, and whether that is because this CPU lacks
+ * what the chapter needs (status 3, chapter 12 without AVX-512), as the study counts it: not a failure.
  */
-record Outcome(Map<String, String> row, String whyNot) {}
+record Outcome(Map<String, String> row, String whyNot, boolean notOnThisCpu) {}
 
 Outcome run(Class<?> chapter) throws Exception {
+    try {
+        return runThroughTheHarness(chapter);
+    } catch (Exception failed) { // the notebook's own CSV, the chapter's class: one line, and the chapter counts as not run
+        return new Outcome(null, failed instanceof IOException io ? IoMessage.of(io) : failed.toString(), false);
+    }
+}
+
+Outcome runThroughTheHarness(Class<?> chapter) throws Exception {
     NeedleSearch search = (NeedleSearch) chapter.getDeclaredConstructor().newInstance();
     Path csv = Files.createTempFile("chapters-", ".csv");
     Files.delete(csv); // the harness creates it, with its header
     ByteArrayOutputStream said = new ByteArrayOutputStream();
     try (PrintStream quiet = new PrintStream(said, true, StandardCharsets.UTF_8)) {
-        int status = Harness.execute(search, new String[] {haystack.toString(), "--runs", timedRuns, "--warmup", "1", "--csv", csv.toString()},
+        // "--" ends the options: a haystack whose name starts with "-" is still the FILE
+        int status = Harness.execute(search, new String[] {"--runs", timedRuns, "--warmup", "1", "--csv", csv.toString(), "--", haystack.toString()},
                 quiet, quiet);
         List<Map<String, String>> rows = ResultsCsv.rows(csv);
         if (status == Harness.FOUND || status == Harness.ALL_ZEROS) {
-            return new Outcome(rows.getLast(), null);
+            return new Outcome(rows.getLast(), null, false);
         }
         String why = said.toString(StandardCharsets.UTF_8).lines().filter(line -> !line.isBlank()).reduce((first, last) -> last).orElse("status " + status);
-        return new Outcome(null, why.replaceFirst("^" + chapter.getSimpleName() + ":\\s*", ""));
+        return new Outcome(null, why.replaceFirst("^" + chapter.getSimpleName() + ":\\s*", ""), status == Harness.NOT_ON_THIS_CPU);
     } finally {
         Files.deleteIfExists(csv);
     }
@@ -150,15 +245,26 @@ StringColumn ideaColumn = StringColumn.create("idea");
 System.out.printf(Locale.ROOT, "%s, %s runs after 1 warm-up, every answer checked against %d%n", haystack, timedRuns, expected);
 System.out.printf(Locale.ROOT, "%-26s %10s %8s %12s %8s %10s  %s%n", "chapter", "MB/s", "x ch. 1", "reads/GiB", "GiB/GiB", "faults/GiB", "idea");
 double chapterOneSoFar = Double.NaN; // chapter 0 comes before it: its "x ch. 1" is in the table at the end
+List<String> failed = new ArrayList<>(); // chapters that did not run, for another reason than this CPU
+String fileChanged = null; // why the haystack is no longer the file the answer was read from
 for (Class<?> chapter : book) {
     Outcome outcome = run(chapter);
     String name = chapter.getSimpleName(), idea = ideaOf(chapter);
     chapterColumn.append(name);
     ideaColumn.append(idea);
-    if (outcome.row() == null) {
+    fileChanged = checked.changeOf(haystack); // checked after every chapter: a changed file makes its answer no answer
+    if (outcome.row() == null || fileChanged != null) {
         mbpsColumn.appendMissing(); readCalls.appendMissing(); returnedGib.appendMissing(); minorFaults.appendMissing();
+        if (fileChanged != null) {
+            answerColumn.append("file changed");
+            System.out.printf(Locale.ROOT, "%-26s not timed: %s%n", name, fileChanged);
+            break; // the chapters after it would time another file than the ones before
+        }
         answerColumn.append("not run: " + outcome.whyNot());
-        System.out.printf(Locale.ROOT, "%-26s not run here: %s%n", name, outcome.whyNot());
+        System.out.printf(Locale.ROOT, "%-26s %s: %s%n", name, outcome.notOnThisCpu() ? "not run here" : "could not run", outcome.whyNot());
+        if (!outcome.notOnThisCpu()) {
+            failed.add(name);
+        }
         continue;
     }
     Map<String, String> row = outcome.row();
@@ -181,7 +287,8 @@ for (Class<?> chapter : book) {
             Double.isNaN(chapterOneSoFar) ? "" : String.format(Locale.ROOT, "%.1f", mbps / chapterOneSoFar), readCalls.get(readCalls.size() - 1), returnedGib.get(returnedGib.size() - 1), minorFaults.get(minorFaults.size() - 1), idea);
 }
 // How many times faster than chapter 1, which reads it all and looks at every byte (none where it could not run).
-double chapterOneMbps = mbpsColumn.get(chapterColumn.indexOf("V01ReadAll"));
+int chapterOne = chapterColumn.indexOf("V01ReadAll");
+double chapterOneMbps = chapterOne < 0 || mbpsColumn.isMissing(chapterOne) ? Double.NaN : mbpsColumn.get(chapterOne);
 for (int i = 0; i < mbpsColumn.size(); i++) {
     if (mbpsColumn.isMissing(i) || Double.isNaN(chapterOneMbps)) {
         speedupColumn.appendMissing();
@@ -192,8 +299,20 @@ for (int i = 0; i < mbpsColumn.size(); i++) {
 Table chapters = Table.create("The chapters in one JVM, warm: " + haystack + " on " + StudyResults.currentMachineName(),
         chapterColumn, mbpsColumn, speedupColumn, readCalls, returnedGib, minorFaults, answerColumn, ideaColumn);
 System.out.println(chapters.printAll());
+// A notebook that did not time every chapter it could draws nothing: the chart of the last whole run stays.
+if (fileChanged != null) {
+    Report.quit(fileChanged + ": the chapters from " + chapterColumn.get(chapterColumn.size() - 1)
+            + " on have no figure, and no chart is drawn");
+}
 if (answerColumn.asList().stream().anyMatch(answer -> answer.startsWith("WRONG"))) {
-    Report.quit("a chapter gave a wrong answer: see the answer column above");
+    Report.quit("a chapter gave a wrong answer: see the answer column above; no chart is drawn");
+}
+if (!failed.isEmpty()) {
+    Report.quit(failed.size() + " of " + book.size() + " chapters could not run (" + String.join(", ", failed)
+            + "): see the answer column above; no chart is drawn");
+}
+if (mbpsColumn.countMissing() == mbpsColumn.size()) {
+    Report.quit("no chapter ran on this CPU: there is nothing to draw");
 }
 
 // The progression as a chart: one bar per chapter that ran, chapter 0 at the top, MB/s on a log scale
