@@ -207,7 +207,7 @@ public class Study implements Callable<Integer> {
 
     public static void main(String[] args) {
         Study study = new Study();
-        CommandLine commandLine = ToolCommand.commandLine(study) // every count through CountConverter, a Path through PathConverter
+        CommandLine commandLine = lib.cli.ProjectCommandLine.of(study) // every count through CountConverter, a Path through PathConverter
                 .setParameterExceptionHandler((e, ignored) -> fail(PathConverter.message(e)))
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
         System.exit(commandLine.execute(args));

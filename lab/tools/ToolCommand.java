@@ -3,6 +3,7 @@ package lab.tools;
 import java.io.IOException;
 import lib.cli.IoMessage;
 import lib.cli.PathConverter;
+import lib.cli.ProjectCommandLine;
 import lib.cli.UserMistakeException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -27,7 +28,7 @@ public final class ToolCommand {
 
     /** Runs {@code command} on {@code args}, picocli's output and the line of a failure to the streams given (a test's): the exit status. */
     public static int execute(String name, Object command, String[] args, PrintStream out, PrintStream err) {
-        return commandLine(command)
+        return ProjectCommandLine.of(command)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .setParameterExceptionHandler((e, ignored) -> {
@@ -36,19 +37,6 @@ public final class ToolCommand {
                 })
                 .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(name, e, err))
                 .execute(args);
-    }
-
-    /**
-     * Picocli's command line for {@code command}, with the project's converters: a {@code Path} through
-     * {@link PathConverter}, and every {@code int} and {@code Integer} option through {@link CountConverter}
-     * (digits 0 to 9 only; a count no int holds is out of range), whether or not the option names it.
-     */
-    public static CommandLine commandLine(Object command) {
-        CountConverter counts = new CountConverter();
-        return new CommandLine(command)
-                .registerConverter(java.nio.file.Path.class, new PathConverter())
-                .registerConverter(Integer.class, counts)
-                .registerConverter(int.class, counts);
     }
 
     /**

@@ -6,7 +6,7 @@ import picocli.CommandLine;
  * Reads a picocli option written as a count ({@code --runs 5}, {@code --workers 2}) in the digits 0 to 9
  * only: Java's own {@code Integer.valueOf} also reads other scripts' digits (a full-width {@code ２}),
  * which no one types on purpose. A count of digits that no int holds is out of range, and said so.
- * {@link ToolCommand#commandLine} registers it for every int and Integer option of every tool, the
+ * {@link ProjectCommandLine#of} registers it for every int and Integer option of every tool, the
  * harness for the chapters' (lib/harness/Harness).
  */
 public final class CountConverter implements CommandLine.ITypeConverter<Integer> {

@@ -12,12 +12,12 @@ import lib.cli.PathConverter;
 import lib.cli.CountConverter;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
-import lab.tools.ToolCommand;
+import lib.cli.ProjectCommandLine;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
 import lib.counters.KernelCounters;
 import lib.counters.PerfStat;
-import lib.counters.PmdMapping;
+import lib.linux.PmdMapping;
 import lib.harness.PmdShares;
 import lib.counters.Profiler;
 import lib.haystack.MappedFileShrankException;
@@ -172,7 +172,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
 
     /** Picocli's model of this command: its options, the chapter's own among them, and what it does with a mistake. */
     CommandLine commandLine() {
-        CommandLine commandLine = ToolCommand.commandLine(this) // every count through CountConverter, a Path through PathConverter
+        CommandLine commandLine = ProjectCommandLine.of(this) // every count through CountConverter, a Path through PathConverter
                 .setCommandName(chapter)
                 .setOut(new java.io.PrintWriter(out, true))
                 .setErr(new java.io.PrintWriter(err, true))

@@ -2,7 +2,6 @@ package lib.linux;
 
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
-import lib.counters.PmdMapping;
 import lib.haystack.MappedFileShrankException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

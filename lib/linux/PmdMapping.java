@@ -1,4 +1,4 @@
-package lib.counters;
+package lib.linux;
 
 import java.io.BufferedReader;
 import java.io.IOException;
