@@ -240,18 +240,9 @@ final class StudyResults {
         return rows;
     }
 
-    /**
-     * Why a file could not be read, as lib/cli/IoMessage says it (the notebooks, which load this file,
-     * have no lib/cli): Java's message for a missing file, or one the account may not read, is the
-     * file's name alone.
-     */
+    /** Why a file could not be read, as every command says it (lib/cli/IoMessage). */
     static String reason(IOException e) {
-        return switch (e) {
-            case NoSuchFileException _ -> "no such file";
-            case AccessDeniedException _ -> "permission denied";
-            case FileSystemException failed when failed.getReason() != null -> failed.getReason();
-            default -> e.getMessage() != null ? e.getMessage() : e.toString();
-        };
+        return lib.cli.IoMessage.reason(e);
     }
 
     /** A reader of {@code file} as UTF-8 that skips the byte-order mark some editors write first. */
@@ -319,13 +310,9 @@ final class StudyResults {
 
     /** 10 TB/s: more than any memory system reads, so a row that claims it was not measured. */
     static final double MOST_MEGABYTES_PER_SECOND = 10_000_000;
-    /**
-     * The most workers a chapter takes and the largest read it makes (lib/harness/RunOptions and
-     * lib/chapter/ChunkedSearch say so): repeated here because the notebooks load this file without
-     * lib/; StudyResultsTest holds the two equal.
-     */
-    static final int MOST_WORKERS = 4096;
-    static final long MOST_CHUNK_BYTES = 1L << 30;
+    /** The most workers a chapter takes and the largest read it makes. */
+    static final int MOST_WORKERS = lib.harness.RunOptions.MAX_WORKERS;
+    static final long MOST_CHUNK_BYTES = lib.chapter.ChunkedSearch.MAX_CHUNK_BYTES;
 
     static long whole(Map<String, String> values, String column, long least, long most) {
         String value = values.get(column);
@@ -435,11 +422,8 @@ final class StudyResults {
         return reasons;
     }
 
-    /**
-     * lib/harness/RunBudget.STANDARD's slow run, in seconds: a study keeps taking runs until one takes longer,
-     * then stops at 3 or 1. (This file must stay free of lib/ for JShell; a test ties the two.)
-     */
-    static final double BUDGET_SLOW_RUN_SECONDS = 5;
+    /** The time budget's slow run, in seconds: a study keeps taking runs until one takes longer, then stops at 3 or 1. */
+    static final double BUDGET_SLOW_RUN_SECONDS = lib.harness.RunBudget.STANDARD.slowRunSeconds();
 
     /**
      * The runs a row counts as for the trial rule: a row the time budget cut (fewer than
@@ -488,9 +472,8 @@ final class StudyResults {
     // ---------------------------------------------------------------------------------------------
     // The machine's folder name: lib/harness/Machine's rule
     //
-    // lib/harness/Machine is on the class path of every program that reads results: the tools and tests compile
-    // it with the rest of lib/ (//SOURCES), and a notebook, which JShell runs and which cannot load a
-    // source file with a package line, has it built by JBang as a dependency (//DEPS ../lib/harness/Machine.java).
+    // lib/ is on the class path of every program that reads results: the lab's commands and the tests
+    // compile it (lab/Lab.java), and a notebook has it from notebooks/ForNotebooks.java.
 
     /** This machine's folder name, as the study names it. */
     static String currentMachineName() {

@@ -23,7 +23,15 @@ public final class IoMessage {
         if (!(e instanceof FileSystemException failed) || failed.getFile() == null) {
             return e.getMessage() != null ? e.getMessage() : e.toString();
         }
-        String reason = failed.getReason() != null ? failed.getReason() : switch (failed) {
+        return reason(e) + ": " + Quote.name(failed.getFile()) + (failed.getOtherFile() != null ? " (and " + Quote.name(failed.getOtherFile()) + ")" : "");
+    }
+
+    /** Why {@code e} failed, without the file: "no such file", "permission denied", Java's reason, or its message. */
+    public static String reason(IOException e) {
+        if (!(e instanceof FileSystemException failed)) {
+            return e.getMessage() != null ? e.getMessage() : e.toString();
+        }
+        return failed.getReason() != null ? failed.getReason() : switch (failed) {
             case NoSuchFileException _ -> "no such file";
             case AccessDeniedException _ -> "permission denied";
             case FileAlreadyExistsException _ -> "already exists";
@@ -31,7 +39,6 @@ public final class IoMessage {
             case DirectoryNotEmptyException _ -> "directory not empty";
             default -> failed.getClass().getSimpleName();
         };
-        return reason + ": " + Quote.name(failed.getFile()) + (failed.getOtherFile() != null ? " (and " + Quote.name(failed.getOtherFile()) + ")" : "");
     }
 
     /**

@@ -105,8 +105,6 @@ class StudyResultsTest {
         append(csv, with(good, "chunk_bytes", "4294967296"));          // 6
         StudyResults.Csv read = StudyResults.read(csv);
         assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
-        assertEquals(lib.harness.RunOptions.MAX_WORKERS, StudyResults.MOST_WORKERS);
-        assertEquals(lib.chapter.ChunkedSearch.MAX_CHUNK_BYTES, StudyResults.MOST_CHUNK_BYTES);
         assertLeftOut(csv, read, 3, 6);
     }
 
@@ -240,7 +238,6 @@ class StudyResultsTest {
                 StudyResults.trialReasons(false, 64 * MIB, 1, true));
         assertEquals(List.of("machine.json marks the study as a trial"), StudyResults.trialReasons(true, 4 * GIB, 5, false));
         // A chapter the time budget cut to fewer runs (each slower than its slow run) is measured as meant, not a trial's.
-        assertEquals(lib.harness.RunBudget.STANDARD.slowRunSeconds(), StudyResults.BUDGET_SLOW_RUN_SECONDS);
         assertEquals(5, StudyResults.runsForTrialRule(1, new double[] {55.0}));
         assertEquals(3, StudyResults.runsForTrialRule(3, new double[] {0.4, 0.5, 0.4}));
         for (String name : List.of("V06MmapParallel", "v6", "V06", "Go v6", "6")) {
