@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 import java.util.SequencedMap;
 import java.util.function.Consumer;
 import lib.cli.UserMistakeException;
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import lib.harness.AvailableMemory;
 import lib.harness.Measurement;
 import lib.harness.PageCache;

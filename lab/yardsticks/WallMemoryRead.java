@@ -2,7 +2,7 @@ package lab.yardsticks;
 
 import lib.chapter.NeedleSearch;
 import lib.cli.UserMistakeException;
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import lib.harness.AvailableMemory;
 import lib.harness.PageCache;
 import lib.haystack.Haystack;

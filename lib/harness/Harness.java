@@ -17,7 +17,7 @@ import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
 import lib.counters.KernelCounters;
 import lib.counters.PerfStat;
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import lib.harness.PmdShares;
 import lib.counters.Profiler;
 import lib.haystack.MappedFileShrankException;

@@ -5,7 +5,7 @@ import lib.chapter.NeedleSearch;
 import lib.cli.Quote;
 import lib.counters.KernelBill;
 import lib.counters.KernelCounters;
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import lib.haystack.FileChangedException;
 import lib.haystack.Haystack;
 import lib.haystack.ReferenceSearch;

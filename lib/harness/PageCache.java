@@ -2,7 +2,7 @@ package lib.harness;
 
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import lib.harness.PmdShares;
 import lib.haystack.FileChangedException;
 import lib.linux.CacheStat;

@@ -1,6 +1,6 @@
 package lib.harness;
 
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import lib.counters.Stats;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import lib.counters.Stats;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.KernelBill;
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.ByteBuffer;

@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * {@code MADV_HUGEPAGE} on a file mapping makes the page-cache misses of its faults allocate 2 MiB
  * folios; {@code MADV_POPULATE_READ} (Linux 5.14) takes those faults up front, under the mapping
  * lock held for reading, so several threads can populate disjoint parts at once. A 2 MiB folio at a
- * 2 MiB-aligned address is then mapped by one PMD entry (see {@link PmdMapping}). A folio already
+ * 2 MiB-aligned address is then mapped by one PMD entry (see lib.counters.PmdMapping). A folio already
  * in the cache keeps its size: advice only shapes what is read in next.
  *
  * <p>Where this cannot work, the calls here say why in one line ({@link UserMistakeException}).

@@ -10,7 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import lib.chapter.NeedleSearch;
-import lib.linux.PmdMapping;
+import lib.counters.PmdMapping;
 import lib.harness.PageCache;
 import lib.linux.HugeFolios;
 import org.junit.jupiter.api.Assumptions;

@@ -1,4 +1,4 @@
-package lib.linux;
+package lib.counters;
 
 import java.io.BufferedReader;
 import java.io.IOException;
