@@ -255,14 +255,14 @@ final class ReadmeBlocks {
      */
     static String model(ReadmeResults results, ReadmeTables.Block block) {
         return CostModel.table(modelRows(results, block.parameter("machine"))).markdown() + "\n" + source(block, "model.csv")
-                + " and `costs.csv`; `./jbang lab/report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
+                + " and `costs.csv`; `./jbang cost-model` writes it from the bill, the walls and the unit costs.\n";
     }
 
     /** The rows of {@code machine}'s model.csv; its absence is said in one line, with the command that writes it. */
     private static List<CostModel.ModelRow> modelRows(ReadmeResults results, String machine) {
         Path file = results.root().resolve(machine).resolve("model.csv");
         if (!results.has(machine, "model.csv")) {
-            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang lab/report/CostModel.java results/" + machine + " --csv " + file + ")");
+            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang cost-model results/" + machine + " --csv " + file + ")");
         }
         return CostModel.read(file);
     }
