@@ -158,7 +158,7 @@ final class ReadmeBlocks {
             }
             table.row(cells);
         }
-        return table.markdown() + "\n" + source(block, "wall.csv") + ".\n";
+        return table.markdown() + "\n" + source(block, "wall.csv") + ", the newest sitting of each wall.\n";
     }
 
     /** The worker sweep: one worker, the best and where, beside the article's. */
