@@ -110,22 +110,37 @@ final class ReadmeBlocks {
                 .orElse("");
     }
 
-    /** The mapped chapters with the cache as found, in 4 KiB folios and in 2 MiB folios. */
+    /**
+     * The mapped chapters with the cache as found, refilled with {@code --page-cache small} and with
+     * {@code --page-cache huge}, each beside what was measured of its folios: the minor faults per GiB
+     * (about 16,384 is 4 KiB folios, about 512 is 2 MiB ones) and the share PMD-mapped. A column is
+     * named by the option asked for, never by the folios it was meant to make: {@code small} keeps a
+     * cache already held in folios under 2 MiB as it is.
+     */
     static String pageCache(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
         List<StudyResults.Row> asFound = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
         List<StudyResults.Row> rounds = results.rows(machine, "pagecache.csv");
-        Table table = new Table("chapter", "as found, MB/s", "PMD-mapped", Table.join("4 KiB folios (", Table.code("small"), ")"),
-                Table.join("2 MiB folios (", Table.code("huge"), ")"), "PMD-mapped");
+        Table table = new Table("chapter", "as found, MB/s", "faults per GiB", "PMD-mapped",
+                Table.join("refilled ", Table.code("small"), ", MB/s"), "faults per GiB",
+                Table.join("refilled ", Table.code("huge"), ", MB/s"), "faults per GiB", "PMD-mapped");
         for (String chapter : rounds.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
             Optional<StudyResults.Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
             Optional<StudyResults.Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
             Optional<StudyResults.Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
-            table.row(Table.code(chapter), found.map(row -> Table.mbps(row.mbps())).orElse("–"),
-                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"), small.map(row -> Table.mbps(row.mbps())).orElse("–"),
-                    huge.map(row -> Table.mbps(row.mbps())).orElse("–"), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
+            table.row(Table.code(chapter), found.map(row -> Table.mbps(row.mbps())).orElse("–"), faults(found),
+                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"),
+                    small.map(row -> Table.mbps(row.mbps())).orElse("–"), faults(small),
+                    huge.map(row -> Table.mbps(row.mbps())).orElse("–"), faults(huge), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
         }
-        return table.markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean.\n";
+        return table.markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv")
+                + ", MB/s from each row's trimmed mean; refilled with `--page-cache small` or `huge`; faults: minor faults per GiB,"
+                + " about 16,384 in 4 KiB folios, about 512 in 2 MiB ones.\n";
+    }
+
+    /** A row's minor faults per GiB, as its bill counted them; "–" where it has none. */
+    private static String faults(Optional<StudyResults.Row> row) {
+        return row.map(found -> Table.mbps(found.billPerGiB("minor_faults_per_gib"))).orElse("–");
     }
 
     /** The walls round: each probe at each worker count it ran. */
@@ -143,7 +158,7 @@ final class ReadmeBlocks {
             }
             table.row(cells);
         }
-        return table.markdown() + "\n" + source(block, "wall.csv") + ".\n";
+        return table.markdown() + "\n" + source(block, "wall.csv") + ", the newest sitting of each wall.\n";
     }
 
     /** The worker sweep: one worker, the best and where, beside the article's. */
@@ -255,14 +270,14 @@ final class ReadmeBlocks {
      */
     static String model(ReadmeResults results, ReadmeTables.Block block) {
         return CostModel.table(modelRows(results, block.parameter("machine"))).markdown() + "\n" + source(block, "model.csv")
-                + " and `costs.csv`; `./jbang lab/report/CostModel.java` writes it from the bill, the walls and the unit costs.\n";
+                + " and `costs.csv`; `./jbang cost-model` writes it from the bill, the walls and the unit costs.\n";
     }
 
     /** The rows of {@code machine}'s model.csv; its absence is said in one line, with the command that writes it. */
     private static List<CostModel.ModelRow> modelRows(ReadmeResults results, String machine) {
         Path file = results.root().resolve(machine).resolve("model.csv");
         if (!results.has(machine, "model.csv")) {
-            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang lab/report/CostModel.java results/" + machine + " --csv " + file + ")");
+            throw new UserMistakeException("no " + Quote.name(file) + " (./jbang cost-model results/" + machine + " --csv " + file + ")");
         }
         return CostModel.read(file);
     }

@@ -75,9 +75,8 @@ import lab.tools.AtomicWrite;
 public final class ReadmeTables {
 
     static final Path RESULTS = Path.of("results");
-    static final List<Path> DOCUMENTS = List.of(Path.of("README.md"), RESULTS.resolve("README.md"),
-            Path.of("docs", "investigations.md"), Path.of("docs", "versus-go.md"), Path.of("docs", "startup.md"),
-            Path.of("docs", "cost-model.md"));
+    /** README.md, results/README.md and every page of docs/: a block on any of them is checked, none skipped. */
+    static final List<Path> DOCUMENTS = documents();
 
     static final Pattern OPENING = Pattern.compile("<!-- generated:([a-z-]+)((?: [a-z]+=[A-Za-z0-9._-]+)*) -->");
     static final String CLOSING = "<!-- /generated -->";
@@ -111,6 +110,16 @@ public final class ReadmeTables {
         System.exit(run(args, System.out, System.err));
     }
 
+    private static List<Path> documents() {
+        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), RESULTS.resolve("README.md")));
+        try (Stream<Path> pages = Files.list(Path.of("docs"))) {
+            pages.filter(page -> page.toString().endsWith(".md")).sorted().forEach(documents::add);
+        } catch (IOException e) {
+            // no docs/ here: the two READMEs alone
+        }
+        return List.copyOf(documents);
+    }
+
     static int run(String[] args, PrintStream out, PrintStream err) {
         boolean check = false;
         Path results = RESULTS;
@@ -127,7 +136,7 @@ public final class ReadmeTables {
                     }
                     case "--help", "-h" -> {
                         out.println("Usage: ./jbang lab/report/ReadmeTables.java [--check] [--results DIR] [FILE...]");
-                        out.println("Rewrites the generated tables of FILE (default: README.md, results/README.md and the docs with tables) from DIR's CSVs;");
+                        out.println("Rewrites the generated tables of FILE (default: README.md, results/README.md and every page of docs/) from DIR's CSVs;");
                         out.println("with --check, rewrites nothing and exits 1 naming each block that differs.");
                         return 0;
                     }

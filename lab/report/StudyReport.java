@@ -175,7 +175,8 @@ public final class StudyReport {
 
         if (!pageCache.isEmpty()) {
             ReportHtml.section(html, "pagecache", "The page cache in small and in 2 MiB folios", "The mapped chapters again, with the "
-                    + "cache refilled in 4 KiB folios (small) and in 2 MiB folios (huge) before their runs (pagecache.csv); "
+                    + "cache refilled before their runs with small (4 KiB folios asked for; a cache already whole in folios under 2 MiB is kept) and "
+                    + "with huge (2 MiB folios) (pagecache.csv); "
                     + "PMD-mapped is the share of each mapping the kernel mapped 2 MiB at a time, as the run recorded it.");
             html.append(ReportTables.pageCacheTable(pageCache, walls));
         }

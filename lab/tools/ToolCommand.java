@@ -1,6 +1,7 @@
 package lab.tools;
 
 import java.io.IOException;
+import lib.cli.CountConverter;
 import lib.cli.IoMessage;
 import lib.cli.PathConverter;
 import lib.cli.ProjectCommandLine;
