@@ -1,7 +1,6 @@
 package lab.tools;
 
 import java.io.IOException;
-import lib.cli.CountConverter;
 import lib.cli.IoMessage;
 import lib.cli.PathConverter;
 import lib.cli.ProjectCommandLine;
