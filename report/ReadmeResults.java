@@ -68,9 +68,38 @@ final class ReadmeResults {
         return documentFolder.relativize(root.toAbsolutePath().normalize()).resolve(underRoot).toString().replace('\\', '/');
     }
 
+    /** The machine's description as every reader reads it: a field that does not read is left out, never a refusal. */
+    MachineDescription description(String machine) {
+        return MachineDescription.read(folder(machine).resolve("machine.json"));
+    }
+
     boolean has(String machine, String csv) {
         return Files.isRegularFile(folder(machine).resolve(csv));
     }
+
+    Path file(String machine, String csv) {
+        return folder(machine).resolve(csv);
+    }
+
+    private final Map<Path, List<AnswerResults.Answer>> answers = new LinkedHashMap<>();
+
+    /** The newest row of each one-shot in the machine's answer.csv, read strictly as every CSV here is. */
+    List<AnswerResults.Answer> answers(String machine) {
+        return answers.computeIfAbsent(folder(machine).resolve(ANSWER_CSV), file -> {
+            try {
+                AnswerResults.AnswerCsv csv = AnswerResults.read(file);
+                if (!csv.problems().isEmpty()) {
+                    throw new UserMistakeException(csv.problems().getFirst());
+                }
+                return csv.newestOfEach();
+            } catch (StudyResults.NotResultsException e) {
+                throw new UserMistakeException(e.getMessage());
+            }
+        });
+    }
+
+    /** The answer round's file (study/AnswerRound.TABLE, which the report's tools do not compile). */
+    private static final String ANSWER_CSV = "answer.csv";
 
     /** The rows of one machine's CSV, in file order, of whatever file sizes: for a sweep of sizes. */
     List<StudyResults.Row> rowsOfEverySize(String machine, String csv) {
