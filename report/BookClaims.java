@@ -2,8 +2,8 @@
 //SOURCES CostModel.java
 // The book's claims: the comments under its lessons that compare figures of a machine's results.
 // Read from the book's pages, each parsed whole before any is checked, and judged on a machine's
-// folder by one evaluator, for the book's check (report/CheckBook.java). No package line, as every
-// file of report/.
+// folder by one evaluator, for the book's check (report/CheckBook.java) and for a learner's own
+// study (report/BookVerdicts.java). No package line, as every file of report/.
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,6 +55,8 @@ import lib.harness.Stats;
 final class BookClaims {
 
     static final String EVERY_MACHINE = "every machine";
+    /** The committed machines' folders, beside the book's pages: the machines a claim may be written for. */
+    static final Path COMMITTED_RESULTS = Path.of("results");
 
     /** Where a claim may start: any comment that opens with the word, so that a misspelt claim is refused, not skipped. */
     static final Pattern OPENING = Pattern.compile("<!--\\s*claim\\b", Pattern.CASE_INSENSITIVE);
@@ -145,7 +147,7 @@ final class BookClaims {
 
     /** README.md, results/README.md and every page of docs/: where lessons live. */
     static List<Path> documents() throws IOException {
-        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), Path.of("results", "README.md")));
+        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), COMMITTED_RESULTS.resolve("README.md")));
         try (Stream<Path> pages = Files.list(Path.of("docs"))) {
             pages.filter(page -> page.toString().endsWith(".md")).sorted().forEach(documents::add);
         }
@@ -482,8 +484,9 @@ final class BookClaims {
             this(value, low, high, unit, null);
         }
 
+        /** "scoreboard:V13PreadVector = 34,951 MB/s (34,665–35,203)": the spread left out where it prints as one figure. */
         String describe(String term) {
-            String spread = low == high ? "" : " (" + decimal(low) + "–" + decimal(high) + ")";
+            String spread = decimal(low).equals(decimal(high)) ? "" : " (" + decimal(low) + "–" + decimal(high) + ")";
             return term + " = " + decimal(value) + unit + spread;
         }
     }

@@ -18,12 +18,13 @@
 //SOURCES Table.java
 //SOURCES ReportTables.java
 //SOURCES ReportHtml.java
-//SOURCES BookClaims.java
+//SOURCES BookVerdicts.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,16 +35,19 @@ import lib.cli.UserMistakeException;
 /**
  * Checks the book against its data: every generated block of README.md and the docs is what the
  * committed CSVs give ({@link ReadmeTables}), and every lesson that compares figures still holds
- * there ({@link BookClaims} says how a claim is written and judged).
+ * there ({@link BookClaims} says how a claim is written and judged). With {@code --judge FOLDER}
+ * it judges every lesson on one machine's folder instead, a learner's own study
+ * ({@link BookVerdicts}), and checks no block.
  *
  * <pre>
  * How to run:   ./jbang report/CheckBook.java                          # check; exit 1 naming each stale block and failing lesson
  *               ./jbang report/CheckBook.java --write                  # rewrite the generated blocks from the CSVs, then check the lessons
+ *               ./jbang report/CheckBook.java --judge results/MACHINE  # which lessons hold on that folder
  * </pre>
  *
- * Exit status: 0 the book holds, 1 a block is stale or a claim fails
- * (one line each), 2 a usage error, a claim that is not one (one line each, naming its file and
- * line), or a CSV that does not read.
+ * Exit status: 0 the book holds, 1 a block is stale or a claim fails (one line each); with
+ * {@code --judge}, 0 no lesson fails on the folder, 1 one does not hold; 2 a usage error, a claim
+ * that is not one (one line each, naming its file and line), or a CSV that does not read.
  */
 public final class CheckBook {
 
@@ -53,20 +57,38 @@ public final class CheckBook {
 
     static int run(String[] args, PrintStream out, PrintStream err) {
         boolean write = false;
-        for (String arg : args) {
-            switch (arg) {
+        Path judged = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
                 case "--write" -> write = true;
+                case "--judge" -> {
+                    if (judged != null || i + 1 == args.length || args[i + 1].isEmpty() || args[i + 1].startsWith("-")) {
+                        err.println("--judge takes one machine's results folder, such as results/MACHINE (--help says more)");
+                        return 2;
+                    }
+                    judged = Path.of(args[++i]);
+                }
                 case "--help", "-h" -> {
                     out.println("Usage: ./jbang report/CheckBook.java [--write]");
+                    out.println("       ./jbang report/CheckBook.java --judge results/MACHINE      (or: jbang lessons results/MACHINE)");
                     out.println("Checks that every generated block of README.md and the docs is what results/ gives, and that every lesson's claim holds;");
                     out.println("with --write, rewrites the blocks first. Exit 1 names each stale block and failing lesson.");
+                    out.println("With --judge, says of every lesson that carries claims whether it holds on that machine's folder (your own study),");
+                    out.println("does not hold, or cannot be told there, with its figures. Exit 0 when none fails there, 1 when one does not hold.");
                     return 0;
                 }
                 default -> {
-                    err.println("unknown option " + Quote.name(arg) + " (--help lists them)");
+                    err.println("unknown option " + Quote.name(args[i]) + " (--help lists them)");
                     return 2;
                 }
             }
+        }
+        if (judged != null) {
+            if (write) {
+                err.println("--judge writes nothing and checks no block: it does not go with --write");
+                return 2;
+            }
+            return judge(judged, out, err);
         }
         int blocks = ReadmeTables.run(write ? new String[0] : new String[] {"--check"}, out, err);
         if (blocks == 2) {
@@ -148,6 +170,39 @@ public final class CheckBook {
             failures.add("no committed machine has the figures of " + Quote.name(claim.text()));
         }
         return failures;
+    }
+
+    /**
+     * Every lesson judged on one folder: its verdicts on {@code out}, the rows left out of it on
+     * {@code err}; the status as {@link BookVerdicts.Judgement#status}, or 2.
+     */
+    static int judge(Path folder, PrintStream out, PrintStream err) {
+        if (!Files.isDirectory(folder)) {
+            err.println("no results folder " + Quote.name(folder) + ": --judge takes one machine's folder, such as results/MACHINE");
+            return 2;
+        }
+        if (!holdsResults(folder)) {
+            err.println(Quote.name(folder) + " holds no results: no machine.json and no CSV of the study's (a machine's folder is results/MACHINE)");
+            return 2;
+        }
+        try {
+            BookVerdicts.Judgement judgement = BookVerdicts.ofTheBook(folder);
+            judgement.leftOut().forEach(err::println); // each line names its file and line, and says it was left out
+            judgement.lines().forEach(out::println);
+            return judgement.status();
+        } catch (UserMistakeException e) {
+            err.println(e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("cannot read the book's pages (run it from the project's root): " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /** A machine's folder: a description, or a CSV of a round the book's claims read. */
+    private static boolean holdsResults(Path folder) {
+        return Files.isRegularFile(folder.resolve("machine.json"))
+                || BookClaims.ROUNDS.keySet().stream().anyMatch(table -> Files.isRegularFile(folder.resolve(table + ".csv")));
     }
 
     private CheckBook() {}

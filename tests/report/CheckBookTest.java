@@ -240,6 +240,111 @@ class CheckBookTest {
                 factor, new BookClaims.Constant(String.valueOf(right), right)));
     }
 
+    // ---- Your machine against the book (issue 69): the same check, told which folder to judge
+
+    /**
+     * On every committed machine, the verdict --judge gives each claim written for that machine or
+     * for every machine is CheckBook's: it holds where the check finds it holding, does not where
+     * the check fails it, and cannot be told only where the machine lacks its figures. Run on the
+     * committed CSVs, and again with chapter 9 halved, so that some claims fail.
+     */
+    @Test
+    void onEveryCommittedMachineTheJudgedVerdictsAreTheChecks() throws IOException {
+        Path clone = cloneOfTheBook();
+        agreeOnEveryMachine(clone.resolve("results"));
+        scale(clone.resolve("results").resolve(REFERENCE).resolve("scoreboard.csv"), row -> row.get("chapter").equals("V09MmapParallelVector"), 2.0);
+        assertTrue(agreeOnEveryMachine(clone.resolve("results")) > 0, "chapter 9 halved fails a claim on " + REFERENCE);
+    }
+
+    /** Asserts that the judged and the checked verdicts agree for every claim and committed machine; returns how many do not hold. */
+    private static int agreeOnEveryMachine(Path root) throws IOException {
+        ReadmeResults committed = new ReadmeResults(root, root.toAbsolutePath());
+        BookClaims.Book book = BookClaims.read(BookClaims.documents(), java.util.Set.copyOf(committed.machines()));
+        int failing = 0;
+        for (String machine : committed.machines()) {
+            BookVerdicts.Judgement judgement = BookVerdicts.judge(root.resolve(machine), book.claims());
+            assertEquals(List.of(), judgement.leftOut(), "a committed folder reads whole");
+            for (BookVerdicts.Lesson lesson : judgement.lessons()) {
+                for (BookVerdicts.ClaimVerdict judged : lesson.claims()) {
+                    BookClaims.Claim claim = judged.claim();
+                    if (!claim.onEveryMachine() && !claim.machine().equals(machine)) {
+                        continue;
+                    }
+                    BookClaims.Claim onThisMachine = new BookClaims.Claim(claim.document(), claim.line(), claim.lesson(), machine,
+                            claim.text(), claim.comparison());
+                    List<String> checked = CheckBook.check(committed, onThisMachine);
+                    BookVerdicts.Verdict expected = checked.isEmpty() ? BookVerdicts.Verdict.HOLDS
+                            : checked.getFirst().contains(" is not ") ? BookVerdicts.Verdict.DOES_NOT_HOLD : BookVerdicts.Verdict.CANNOT_TELL;
+                    assertEquals(expected, judged.verdict(), machine + ", " + claim.where() + ": " + claim.text() + "\n" + checked + "\n" + judged.said());
+                    if (expected == BookVerdicts.Verdict.CANNOT_TELL) {
+                        assertTrue(claim.onEveryMachine(), "a claim written for " + machine + " can be told there: " + checked);
+                    }
+                    failing += expected == BookVerdicts.Verdict.DOES_NOT_HOLD ? 1 : 0;
+                }
+            }
+        }
+        return failing;
+    }
+
+    /**
+     * One CSV changed so that a lesson fails (chapter 4 at half its speed, below chapter 3): the
+     * command says "does not hold" for that lesson with both figures and their spreads, exits 1,
+     * and the report's section says the same.
+     */
+    @Test
+    void aLessonMadeToFailOnALearnersFolderDoesNotHoldInTheCommandAndTheReport() throws IOException {
+        Path mine = learnersCopyOfTheReference();
+        scale(mine.resolve("scoreboard.csv"), row -> row.get("chapter").equals("V04Mmap"), 2.0);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = CheckBook.run(new String[] {"--judge", mine.toString()}, new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        String said = out.toString(StandardCharsets.UTF_8);
+        assertEquals(1, status, said + err.toString(StandardCharsets.UTF_8));
+        assertTrue(said.lines().findFirst().orElseThrow().matches("The book on .*: \\d+ of \\d+ lessons hold here: [1-9]\\d* do not hold, \\d+ cannot tell\\."),
+                said.lines().findFirst().orElseThrow());
+        List<String> lines = said.lines().toList();
+        int lesson = lines.indexOf(lines.stream().filter(line -> line.startsWith("does not hold: README.md \"Chapter 4: map the file")).findFirst()
+                .orElseThrow(() -> new AssertionError("chapter 4's lesson does not fail:\n" + said)));
+        String figures = "scoreboard:V04Mmap = 11,580 MB/s (11,432–11,686) is not > scoreboard:V03ChunkedLong = 19,444 MB/s (19,281–19,587)";
+        assertEquals("    does not hold: " + figures + " (each with its spread)", lines.get(lesson + 1));
+
+        String page = Files.readString(StudyReport.write(mine));
+        assertTrue(page.contains("<li class=\"does-not-hold\">does not hold: README.md &quot;Chapter 4: map the file"), page);
+        assertTrue(page.contains("<li>does not hold: " + figures.replace(">", "&gt;") + " (each with its spread)</li>"), page);
+    }
+
+    /** --judge without a machine's folder is a usage error: one line saying what is wrong, status 2. */
+    @Test
+    void judgingAFolderThatIsNoneIsAUsageError() throws IOException {
+        Path empty = Files.createDirectories(folder.resolve("empty"));
+        Map<List<String>, String> said = new LinkedHashMap<>();
+        said.put(List.of("--judge"), "--judge takes one machine's results folder");
+        said.put(List.of("--judge", ""), "--judge takes one machine's results folder");
+        said.put(List.of("--judge", folder.resolve("none").toString()), "no results folder '" + folder.resolve("none") + "'");
+        said.put(List.of("--judge", empty.toString()), "'" + empty + "' holds no results");
+        said.put(List.of("--judge", REFERENCE, "--write"), "it does not go with --write");
+        for (Map.Entry<List<String>, String> usage : said.entrySet()) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+            int status = CheckBook.run(usage.getKey().toArray(String[]::new), new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                    new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+            List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(2, status, usage.getKey().toString());
+            assertEquals(1, lines.size(), usage.getKey() + ": " + lines);
+            assertTrue(lines.getFirst().contains(usage.getValue()), usage.getKey() + ": " + lines);
+        }
+    }
+
+    /** The reference machine's folder, its CSVs and machine.json, as a learner's own study under another name. */
+    private Path learnersCopyOfTheReference() throws IOException {
+        Path mine = Files.createDirectories(folder.resolve("results").resolve("my-machine"));
+        try (Stream<Path> files = Files.list(ReadmeTables.RESULTS.resolve(REFERENCE))) {
+            for (Path file : files.filter(file -> file.toString().endsWith(".csv") || file.getFileName().toString().equals("machine.json")).toList()) {
+                Files.copy(file, mine.resolve(file.getFileName()));
+            }
+        }
+        return mine;
+    }
+
     /** README.md, docs/ and every CSV and machine.json under results/, copied. */
     private Path cloneOfTheBook() throws IOException {
         Path clone = folder.resolve("clone");
