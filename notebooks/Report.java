@@ -195,7 +195,7 @@ final class Report {
     static String caption(MachineResults machine, Table rows) {
         List<String> parts = new ArrayList<>();
         parts.add(machine.name);
-        parts.add(StudyResults.binarySize(machine.folder.mainFileBytes()) + " file");
+        parts.add(PageText.binarySize(machine.folder.mainFileBytes()) + " file");
         if (!rows.isEmpty()) {
             parts.add(range(rows.intColumn("runs")) + " runs, " + range(rows.intColumn("warmup_runs")) + " warm-up");
         }

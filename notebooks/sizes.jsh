@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -44,12 +44,12 @@ double gib = 1L << 30;
 StringColumn sizeNames = StringColumn.create("size");
 DoubleColumn secondsPerGib = DoubleColumn.create("s_per_gib");
 for (Row row : rows) {
-    sizeNames.append(StudyResults.binarySize(row.getLong("file_bytes")));
+    sizeNames.append(PageText.binarySize(row.getLong("file_bytes")));
     secondsPerGib.append(Math.round(row.getDouble("median_s") / (row.getLong("file_bytes") / gib) * 1000) / 1000.0);
 }
 rows.addColumns(sizeNames, secondsPerGib);
 Table sweep = rows.selectColumns("chapter", "size", "cache", "median_s", "mbps", "s_per_gib");
-sweep.setName("MB/s by file size, " + Report.machine().name + " (memory: " + StudyResults.binarySize(memoryBytes) + ")");
+sweep.setName("MB/s by file size, " + Report.machine().name + " (memory: " + PageText.binarySize(memoryBytes) + ")");
 System.out.println(sweep.printAll());
 
 // A tick at each size measured, and the memory; a dashed vertical line at the memory.
@@ -58,7 +58,7 @@ List<Double> tickValues = new ArrayList<>();
 List<String> tickLabels = new ArrayList<>();
 for (double bytes : sizesMeasured) {
     tickValues.add(bytes);
-    tickLabels.add(StudyResults.binarySize((long) bytes));
+    tickLabels.add(PageText.binarySize((long) bytes));
 }
 TickSettings everySize = (TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY)
         .arrayTicks(tickValues.stream().mapToDouble(Double::doubleValue).toArray(), tickLabels.toArray(new String[0])).build());
@@ -66,7 +66,7 @@ TickSettings everySize = (TickSettings.builder().tickMode(TickSettings.TickMode.
 Trace memoryLine(double top) {
     return ScatterTrace.builder(new double[] {memoryBytes, memoryBytes}, new double[] {0, top})
             .mode(ScatterTrace.Mode.LINE).line(Line.builder().dash(Line.Dash.DASH).color("#7f7f7f").build())
-            .name("memory: " + StudyResults.binarySize(memoryBytes)).build();
+            .name("memory: " + PageText.binarySize(memoryBytes)).build();
 }
 
 List<Trace> mbpsLines = new ArrayList<>(), secondsLines = new ArrayList<>();

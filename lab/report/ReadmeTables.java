@@ -62,7 +62,7 @@ import lab.tools.AtomicWrite;
  * static String sizes(ReadmeResults results, ReadmeTables.Block block) {
  *     Table table = new Table("chapter", "file", "MB/s");
  *     for (StudyResults.Row row : results.rowsOfEverySize(block.parameter("machine"), "sizes.csv")) {
- *         table.row(Table.code(row.chapter()), StudyResults.binarySize(row.fileBytes()), mbps(row.mbps()));
+ *         table.row(Table.code(row.chapter()), PageText.binarySize(row.fileBytes()), mbps(row.mbps()));
  *     }
  *     return table.markdown() + "\n" + source(block, "sizes.csv") + ".\n";
  * }

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../Lab.java
+//SOURCES ../Lab.java BookVerdicts.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -173,6 +173,8 @@ public final class StudyReport {
                 html.append("<p>Not run on this CPU, which lacks what they need: ").append(ReportHtml.escape(chapters)).append(".</p>\n"));
         charts(html, png -> png.startsWith("scoreboard"));
 
+        bookSection(html);
+
         if (!pageCache.isEmpty()) {
             ReportHtml.section(html, "pagecache", "The page cache in small and in 2 MiB folios", "The mapped chapters again, with the "
                     + "cache refilled before their runs with small (4 KiB folios asked for; a cache already whole in folios under 2 MiB is kept) and "
@@ -256,6 +258,36 @@ public final class StudyReport {
         html.append("<p class=\"how\">Your own machine's report: <code>./jbang lab/study/Study.java</code> from the project's root "
                 + "writes <code>results/&lt;your machine&gt;/index.html</code>.</p>\n</body>\n</html>\n");
         return ReportHtml.withContents(html.toString());
+    }
+
+    /**
+     * "The book on this machine": every lesson of the book that carries claims, judged on this
+     * folder by the book's own check (lab/report/BookVerdicts.java), as {@code CheckBook --judge} prints
+     * it. The book's pages are read from the current folder, the project's root, where the study
+     * runs; elsewhere the section says so.
+     */
+    private void bookSection(StringBuilder html) {
+        ReportHtml.section(html, "book", "The book on this machine", "Every lesson of the book (README.md, docs/) that carries "
+                + "claims, judged on this folder's figures by the book's own check, with the figures each rests on. A claim written for "
+                + "another machine is tried here too, and marked as that machine's: where this machine differs, and by how much. "
+                + "The same from the command line: ./jbang lab/report/CheckBook.java --judge " + folder + ".");
+        BookVerdicts.Judgement judgement;
+        try {
+            judgement = BookVerdicts.ofTheBook(folder);
+        } catch (lib.cli.UserMistakeException | IOException | UncheckedIOException e) {
+            html.append("<p>The book's lessons could not be judged here: ").append(ReportHtml.escape(e.getMessage()))
+                    .append(" (the report reads the book's pages from the project's root, where the study runs).</p>\n");
+            return;
+        }
+        leftOut.addAll(judgement.leftOut());
+        html.append("<p class=\"tally\"><strong>").append(ReportHtml.escape(judgement.tally())).append("</strong></p>\n<ul class=\"book\">\n");
+        for (BookVerdicts.Lesson lesson : judgement.lessons()) {
+            html.append("<li class=\"").append(lesson.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-')).append("\">")
+                    .append(ReportHtml.escape(judgement.lessonLine(lesson))).append("\n<ul>");
+            judgement.claimLines(lesson).forEach(claim -> html.append("<li>").append(ReportHtml.escape(claim)).append("</li>"));
+            html.append("</ul></li>\n");
+        }
+        html.append("</ul>\n");
     }
 
     private String summary(MachineDescription machine, List<StudyResults.Row> scoreboard) {

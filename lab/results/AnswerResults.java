@@ -49,8 +49,8 @@ final class AnswerResults {
     /**
      * Reads the answer round's CSV as {@link StudyResults#read} reads a results CSV: a row with the wrong number
      * of fields, a chapter that is no one-shot's name, a time that is not finite and non-negative,
-     * a chapter's row without its phases, or run seconds that do not match its count of runs, is left
-     * out with a line naming file and line. A file whose header is not answer.csv's throws
+     * a chapter's row without its phases, run seconds that do not match its count of runs, or a run, mean
+     * or median outside its own min_s–max_s, is left out with a line naming file and line. A file whose header is not answer.csv's throws
      * {@link StudyResults.NotResultsException}.
      */
     static AnswerCsv read(Path file) {
@@ -79,9 +79,15 @@ final class AnswerResults {
             }
         }
         Long prereads = go ? StudyResults.optionalWhole(values, "prereads", 0) : Long.valueOf(StudyResults.whole(values, "prereads", 0, runs));
-        return new Answer(file, line, values.get("date"), chapter, runs, StudyResults.decimal(values, "median_s", Double.MAX_VALUE),
-                StudyResults.decimal(values, "mean_s", Double.MAX_VALUE), StudyResults.decimal(values, "min_s", Double.MAX_VALUE),
-                StudyResults.decimal(values, "max_s", Double.MAX_VALUE), phases, prereads == null ? null : prereads.intValue(),
-                StudyResults.secondsOf(values, "run_s", runs, "runs", ";"));
+        double medianSeconds = StudyResults.decimal(values, "median_s", Double.MAX_VALUE), meanSeconds = StudyResults.decimal(values, "mean_s", Double.MAX_VALUE),
+                minSeconds = StudyResults.decimal(values, "min_s", Double.MAX_VALUE), maxSeconds = StudyResults.decimal(values, "max_s", Double.MAX_VALUE);
+        double[] runSeconds = StudyResults.secondsOf(values, "run_s", runs, "runs", ";");
+        for (double seconds : runSeconds) {
+            RowTimes.requireNoLongerThanAWeek("run_s", seconds);
+        }
+        RowTimes.requireNoLongerThanAWeek("max_s", maxSeconds);
+        RowTimes.requireWithin(minSeconds, maxSeconds, runSeconds, meanSeconds, medianSeconds);
+        return new Answer(file, line, values.get("date"), chapter, runs, medianSeconds, meanSeconds, minSeconds, maxSeconds, phases,
+                prereads == null ? null : prereads.intValue(), runSeconds);
     }
 }

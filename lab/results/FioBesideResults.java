@@ -123,7 +123,7 @@ final class FioBesideResults {
                         f.chapter(), f.fraction(), f.fioJob().replaceFirst("^fio ", ""), f.fioMbps(),
                         f.checkingFraction().isPresent() ? String.format(Locale.ROOT, "), %.2f × its best checking every byte (%s, %,.0f MB/s",
                                 f.checkingFraction().getAsDouble(), f.checkingJob().replaceFirst("^fio ", ""), f.checkingMbps()) : "",
-                        StudyResults.binarySize(f.chunkBytes()), f.workers(), f.chapterRounds()))
+                        PageText.binarySize(f.chunkBytes()), f.workers(), f.chapterRounds()))
                 .collect(Collectors.joining("; ")) + ".";
         return new FioComparison(fractions, date, line, read.problems());
     }

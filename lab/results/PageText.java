@@ -1,7 +1,9 @@
 // Text from a results folder on its way into a page (the report's and the notebooks' charts). No
 // package line: JShell, which runs the notebooks, cannot take one.
 
-/** Text as HTML, and script text that cannot end its element. */
+import java.util.Locale;
+
+/** Text as HTML, a byte size, and script text that cannot end its element. */
 final class PageText {
 
     private PageText() {}
@@ -19,5 +21,17 @@ final class PageText {
     static String insideScript(String script) {
         return script.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
                 .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
+    }
+
+    /** Powers of two read better as "4 GiB" than as 4294967296. */
+    static String binarySize(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        int unit = 0;
+        double size = bytes;
+        while (unit < units.length - 1 && size >= 1024) {
+            size /= 1024;
+            unit++;
+        }
+        return (size == Math.rint(size) ? String.valueOf((long) size) : String.format(Locale.ROOT, "%.1f", size)) + " " + units[unit];
     }
 }

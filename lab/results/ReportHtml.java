@@ -25,7 +25,7 @@ final class ReportHtml {
     }
 
     static final List<String[]> SECTIONS_IN_ORDER = List.of(
-            new String[] {"scoreboard", "scoreboard"}, new String[] {"pagecache", "page cache"}, new String[] {"article", "article"}, new String[] {"go", "Go here"},
+            new String[] {"scoreboard", "scoreboard"}, new String[] {"book", "the book here"}, new String[] {"pagecache", "page cache"}, new String[] {"article", "article"}, new String[] {"go", "Go here"},
             new String[] {"scaling", "scaling"},
             new String[] {"cold", "warm/cold"}, new String[] {"walls", "walls"}, new String[] {"model", "why"}, new String[] {"chunks", "read size"},
             new String[] {"warmup", "warm-up"}, new String[] {"flamegraphs", "flame graphs"}, new String[] {"other", "other charts"},
@@ -65,5 +65,7 @@ final class ReportHtml {
             .trial { background: #fff3cd; border: 1px solid #e0c060; padding: 0.6rem; }
             .charts figure { margin: 1rem 0; } .charts img { max-width: 100%; border: 1px solid #eee; }
             figcaption { font-size: 0.8rem; color: #666; } nav { margin: 1rem 0; } .nochart { color: #777; } .beaten { color: #8a4b00; }
+            .book > li { margin: 0.4rem 0; } .book ul { font-size: 0.9rem; color: #444; }
+            .does-not-hold { color: #a00000; } .cannot-tell { color: #666; } .holds { color: #1a6b1a; }
             """;
 }

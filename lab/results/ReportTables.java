@@ -119,7 +119,7 @@ final class ReportTables {
 
     /** Bytes per GiB searched in binary units ("1.0 GiB", "0 B"), or "–" where not counted. */
     private static String bytesPerGiB(Double perGiB) {
-        return perGiB == null ? "–" : StudyResults.binarySize(Math.round(perGiB));
+        return perGiB == null ? "–" : PageText.binarySize(Math.round(perGiB));
     }
 
     /** One line per mapped chapter: MB/s and PMD-mapped share with small folios, then with 2 MiB ones, against the 2 MiB wall. */

@@ -143,7 +143,7 @@ final class ResultsFolder {
             } else if (!row.identity().equals(identity())) {
                 reason = "measured on another machine (" + row.identity() + "), not " + name + "'s " + identity();
             } else if (row.fileBytes() != mainBytes && newestOnly) {
-                reason = "a " + StudyResults.binarySize(row.fileBytes()) + " file, where " + name + "'s study is the " + StudyResults.binarySize(mainBytes) + " one";
+                reason = "a " + PageText.binarySize(row.fileBytes()) + " file, where " + name + "'s study is the " + PageText.binarySize(mainBytes) + " one";
             } else if (cache != null && !cache.equals(row.cache())) {
                 reason = "with a " + row.cache() + " page cache, where this table holds " + cache;
             }

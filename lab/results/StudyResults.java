@@ -155,7 +155,9 @@ final class StudyResults {
 
     /**
      * Reads a results CSV. A row with the wrong number of fields, a word where a number belongs, a
-     * figure that cannot be true (NaN, an infinity, a negative count or time, a share over 100 %),
+     * figure that cannot be true (NaN, an infinity, a negative count or time, a share over 100 %, any
+     * of its times faster than 10 TB/s or longer than a week, a run, mean or median outside its own
+     * min_s–max_s, a count of the bill past a thousand for each byte searched),
      * seconds that do not match its count of runs, or a chapter that is not a chapter's name is left
      * out with a line naming the file and line. A byte-order mark is skipped. A file that is not a
      * results CSV at all (no header of one, not CSV) throws {@link NotResultsException}.
@@ -283,7 +285,7 @@ final class StudyResults {
         Double pmd = optionalDecimal(values, "pmd_mapped_pct", 100);
         Map<String, Double> bill = new LinkedHashMap<>();
         for (String column : BILL) {
-            Double perGiB = optionalDecimal(values, column, Double.MAX_VALUE);
+            Double perGiB = optionalDecimal(values, column, RowTimes.MOST_PER_GIB);
             if (perGiB != null) {
                 bill.put(column, perGiB);
             }
@@ -292,12 +294,14 @@ final class StudyResults {
         if (chunkBytes != null && (chunkBytes > MOST_CHUNK_BYTES || chunkBytes % Long.BYTES != 0)) {
             throw new IllegalArgumentException("chunk_bytes is " + chunkBytes + ", which no chapter reads in (a multiple of 8, at most 1 GiB)");
         }
+        long fileBytes = whole(values, "file_bytes", 1, Long.MAX_VALUE);
+        Double medianSeconds = optionalDecimal(values, "median_s", Double.MAX_VALUE), minSeconds = optionalDecimal(values, "min_s", Double.MAX_VALUE),
+                maxSeconds = optionalDecimal(values, "max_s", Double.MAX_VALUE);
+        double[] runSeconds = secondsOf(values, "run_s", runs, "runs"), warmupSeconds = secondsOf(values, "warmup_s", warmupRuns, "warmup_runs");
+        RowTimes.check(fileBytes, meanSeconds, medianSeconds, minSeconds, maxSeconds, runSeconds, warmupSeconds);
         return new Row(file, line, values.get("date"), chapter, (int) whole(values, "workers", 1, MOST_WORKERS), cache,
-                whole(values, "file_bytes", 1, Long.MAX_VALUE), chunkBytes,
-                optionalWhole(values, "offset", -1), warmupRuns, runs, meanSeconds,
-                optionalDecimal(values, "median_s", Double.MAX_VALUE), optionalDecimal(values, "min_s", Double.MAX_VALUE),
-                optionalDecimal(values, "max_s", Double.MAX_VALUE), decimal(values, "mbps", MOST_MEGABYTES_PER_SECOND),
-                secondsOf(values, "run_s", runs, "runs"), secondsOf(values, "warmup_s", warmupRuns, "warmup_runs"),
+                fileBytes, chunkBytes, optionalWhole(values, "offset", -1), warmupRuns, runs, meanSeconds,
+                medianSeconds, minSeconds, maxSeconds, decimal(values, "mbps", RowTimes.MOST_MEGABYTES_PER_SECOND), runSeconds, warmupSeconds,
                 values.get("cpu_model"), (int) whole(values, "logical_cores", 1, Integer.MAX_VALUE),
                 optionalWhole(values, "memory_bytes", 0), values.getOrDefault("kernel", ""), values.getOrDefault("jdk", ""),
                 (int) whole(values, "vector_bits", 1, Integer.MAX_VALUE), values.getOrDefault("machine", ""), pageCache, pmd,
@@ -308,8 +312,6 @@ final class StudyResults {
         return !WHOLE_NUMBERS.contains(column) && !DECIMALS.contains(column);
     }
 
-    /** 10 TB/s: more than any memory system reads, so a row that claims it was not measured. */
-    static final double MOST_MEGABYTES_PER_SECOND = 10_000_000;
     /** The most workers a chapter takes and the largest read it makes. */
     static final int MOST_WORKERS = lib.harness.RunOptions.MAX_WORKERS;
     static final long MOST_CHUNK_BYTES = lib.chapter.ChunkedSearch.MAX_CHUNK_BYTES;
@@ -408,7 +410,7 @@ final class StudyResults {
     static List<String> trialReasons(boolean describedAsTrial, long fileBytes, int fewestRuns, boolean noWarmup) {
         List<String> reasons = new ArrayList<>();
         if (fileBytes < FULL_FILE_BYTES) {
-            reasons.add("a " + binarySize(fileBytes) + " file, under " + binarySize(FULL_FILE_BYTES));
+            reasons.add("a " + PageText.binarySize(fileBytes) + " file, under " + PageText.binarySize(FULL_FILE_BYTES));
         }
         if (fewestRuns < FULL_RUNS) {
             reasons.add("fewer than " + FULL_RUNS + " runs");
@@ -457,17 +459,6 @@ final class StudyResults {
                 table.equals("chunks") ? String.valueOf(chunkBytes) : "");
     }
 
-    /** Powers of two read better as "4 GiB" than as 4294967296. */
-    static String binarySize(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        int unit = 0;
-        double size = bytes;
-        while (unit < units.length - 1 && size >= 1024) {
-            size /= 1024;
-            unit++;
-        }
-        return (size == Math.rint(size) ? String.valueOf((long) size) : String.format(Locale.ROOT, "%.1f", size)) + " " + units[unit];
-    }
 
     // ---------------------------------------------------------------------------------------------
     // The machine's folder name: lib/harness/Machine's rule

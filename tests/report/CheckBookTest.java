@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.commons.csv.CSVFormat;
@@ -27,7 +30,7 @@ class CheckBookTest {
 
     @Test
     void everyClaimOfTheBookHoldsOnTheCommittedCsvs() throws IOException {
-        List<String> failures = CheckBook.failingClaims(ReadmeTables.RESULTS, CheckBook.documents());
+        List<String> failures = CheckBook.failingClaims(ReadmeTables.RESULTS, BookClaims.documents());
         assertTrue(failures.isEmpty(), String.join("\n", failures));
     }
 
@@ -43,7 +46,7 @@ class CheckBookTest {
     @Test
     void theBookHasClaimsUnderItsLessons() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
-        long claims = CheckBook.CLAIM.matcher(readme).results().count();
+        long claims = BookClaims.CLAIM.matcher(readme).results().count();
         assertTrue(claims >= 20, "README.md has " + claims + " claims");
     }
 
@@ -77,21 +80,124 @@ class CheckBookTest {
     }
 
     @Test
-    void aClaimThatDoesNotParseOrNamesNoRowIsAFailureNotASkip() throws IOException {
+    void aClaimThatNamesNoRowIsAFailureNotASkip() throws IOException {
         Path clone = cloneOfTheBook();
         Path page = clone.resolve("page.md");
         Files.writeString(page, """
                 # A page
 
                 **A lesson.** Words.
-                <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:V13PreadVector is fast -->
-                <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:V99Nothing > 1 -->
+                <!-- claim on amd-epyc-f26m2-2c-avx512: cold:V02BufferedByte > 1 -->
                 <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:V13PreadVector > 1 -->
                 """);
         List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(page));
-        assertEquals(2, failures.size(), String.join("\n", failures));
+        assertEquals(1, failures.size(), String.join("\n", failures));
         assertTrue(failures.get(0).contains("page.md:4: \"A page › A lesson\""), failures.get(0));
-        assertTrue(failures.get(1).contains("no row 'V99Nothing'"), failures.get(1));
+        assertTrue(failures.get(0).contains("no row 'V02BufferedByte'"), failures.get(0));
+    }
+
+    /**
+     * Issue 71: a copy of chapter 2's newest row with its first run at 0.0000001 s (42,949,672,960 MB/s,
+     * and below the row's own min_s) made a false tie of chapters 2 and 9 hold. The row is refused,
+     * by its file and line, before any claim is judged on it.
+     */
+    @Test
+    void aRowWithARunFasterThanTenTerabytesASecondIsRefusedAndMakesNoFalseClaimHold() throws IOException {
+        Path clone = cloneOfTheBook();
+        Path page = Files.writeString(clone.resolve("page.md"), """
+                # A page
+
+                **A false tie.** Chapter 2 is not chapter 9.
+                <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:V02BufferedByte ≈ scoreboard:V09MmapParallelVector -->
+                """);
+        List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(page));
+        assertEquals(1, failures.size(), "the tie is false: " + failures);
+
+        Path scoreboard = clone.resolve("results").resolve(REFERENCE).resolve("scoreboard.csv");
+        List<String> lines = Files.readAllLines(scoreboard);
+        int runs = List.of(lines.getFirst().split(",")).indexOf("run_s");
+        String newest = lines.stream().filter(line -> line.contains(",V02BufferedByte,")).reduce((first, second) -> second).orElseThrow();
+        List<String> fields = new ArrayList<>(List.of(newest.split(",", -1)));
+        fields.set(runs, fields.get(runs).replaceFirst("^[0-9.]+", "0.0000001"));
+        Files.writeString(scoreboard, String.join(",", fields) + "\n", java.nio.file.StandardOpenOption.APPEND);
+
+        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class,
+                () -> CheckBook.failingClaims(clone.resolve("results"), List.of(page)));
+        assertTrue(refused.getMessage().startsWith(scoreboard + " line " + (lines.size() + 1) + ": run_s holds 0.0000001 s"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("faster than the 10 TB/s"), refused.getMessage());
+    }
+
+    /** Issue 71: each of these threw an exception out of the check (exit 1, a stack trace); each is now one line, and the check exits 2. */
+    @Test
+    void everyMalformedClaimIsRefusedInOneLineNamingItsFileLineAndWhatIsWrong() throws IOException {
+        Path clone = cloneOfTheBook();
+        Map<String, String> malformed = new LinkedHashMap<>(); // the claim, and what its line must say
+        malformed.put("versus-go:abc > 1", "a Go pair is versus-go:N");
+        malformed.put("versus-go: > 1", "names nothing after 'versus-go:'");
+        malformed.put("versus-go:99999999999999 > 1", "a Go pair is versus-go:N");
+        malformed.put("scoreboard:; > 1", "'scoreboard:;' names no chapter");
+        malformed.put("answer:; > 1", "a one-shot's figure is its seconds");
+        malformed.put("model:; > 1", "'model:;' names no chapter");
+        malformed.put("> 1", "it compares nothing");
+        malformed.put("scoreboard:V13PreadVector >", "it compares nothing");
+        malformed.put("scoreboard:V13PreadVector is fast", "it compares nothing");
+        malformed.put("scoreboard:V13PreadVector > 1 > 2", "it holds 2 comparisons");
+        malformed.put("nosuch:V13PreadVector > 1", "names table 'nosuch'");
+        malformed.put("scoreboard:V99Nothing > 1", "no chapter 'V99Nothing' in variants/");
+        malformed.put("scoreboard:<b>x</b> > 1", "'<b>x</b>' is no chapter's name");
+        malformed.put("scoreboard:V13PreadVector;colour=red > 1", "not 'colour'");
+        malformed.put("scoreboard:V13PreadVector;workers=99999999999 > 1", "workers='99999999999' is no value of workers");
+        malformed.put("scoreboard:V13PreadVector;cache= > 1", "cache='' is no value of cache");
+        malformed.put("scoreboard:V13PreadVector;workers=2;workers=2 > 1", "narrows by workers twice");
+        malformed.put("scoreboard:V13PreadVector.mpbs > 1", ".mpbs is no figure of a row");
+        malformed.put("scoreboard:V13PreadVector@all@all > 1", "@all goes once");
+        malformed.put("scoreboard:V13PreadVector > 1e308", "'1e308' is neither a number");
+        malformed.put("scoreboard:V13PreadVector > 99999999999999999999", "more digits than any figure");
+        malformed.put("scoreboard:V13PreadVector > 0 × scoreboard:V03ChunkedLong", "a factor of 0");
+        malformed.put("2 × scoreboard:V13PreadVector > 1", "a factor is k × B");
+        malformed.put("answer:V13PreadVector > 1", "answer:CHAPTER.s");
+        malformed.put("model:V13PreadVector.s > 1", "a model figure is model:CHAPTER");
+        malformed.put("2 > 1", "it compares two numbers");
+        StringBuilder page = new StringBuilder("# A page\n\n**Malformed claims.** Each is one line.\n");
+        malformed.keySet().forEach(claim -> page.append("<!-- claim on amd-epyc-f26m2-2c-avx512: ").append(claim).append(" -->\n"));
+        page.append("<!-- claim on nosuch-machine: 1 > 0 -->\n<!-- claim on every machine: scoreboard:V13PreadVector > 1\n-->\n");
+        Path document = Files.writeString(clone.resolve("page.md"), page);
+
+        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class,
+                () -> CheckBook.failingClaims(clone.resolve("results"), List.of(document)));
+        List<String> lines = refused.getMessage().lines().toList();
+        assertEquals(malformed.size() + 2, lines.size(), refused.getMessage());
+        int line = 4;
+        for (Map.Entry<String, String> claim : malformed.entrySet()) {
+            String said = lines.get(line - 4);
+            assertTrue(said.startsWith(document + ":" + line + ": \"A page › Malformed claims\": ") && said.contains(claim.getValue()),
+                    claim.getKey() + " → " + said);
+            line++;
+        }
+        assertTrue(lines.get(line - 4).startsWith(document + ":" + line + ": ") && lines.get(line - 4).contains("machine 'nosuch-machine'"),
+                lines.get(line - 4));
+        assertTrue(lines.get(line - 3).contains("is not a claim"), "a claim cut over two lines is refused, not skipped: " + lines.get(line - 3));
+
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = CheckBook.checkClaims(clone.resolve("results"), List.of(document), new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, status, "a claim that is no claim is a usage error, not a claim that fails");
+        assertEquals(lines, err.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+
+    /** Issue 71: a claim on a machine without a committed folder held when both its sides were numbers. */
+    @Test
+    void aClaimOnAMachineWithoutACommittedFolderIsRefused() throws IOException {
+        Path clone = cloneOfTheBook();
+        Path page = Files.writeString(clone.resolve("page.md"), """
+                # A page
+
+                <!-- claim on nosuch-machine: scoreboard:V13PreadVector > 1 -->
+                """);
+        lib.cli.UserMistakeException refused = org.junit.jupiter.api.Assertions.assertThrows(lib.cli.UserMistakeException.class,
+                () -> CheckBook.failingClaims(clone.resolve("results"), List.of(page)));
+        assertEquals(page + ":3: \"A page\": the claim is on machine 'nosuch-machine', which has no committed folder (those are "
+                + "amd-epyc-2c-avx512, amd-epyc-f25m17-2c-avx512, amd-epyc-f26m2-2c-avx512, intel-xeon-f6m167-2c-avx512)", refused.getMessage());
     }
 
     /** A claim on the cost model reads its predicted ÷ measured time, for the row its filters name. */
@@ -117,17 +223,126 @@ class CheckBookTest {
     @Test
     void aComparisonHoldsOnlyBeyondTheSpreadAndATieOnlyWhereTheSpreadsMeet() {
         ReadmeResults results = new ReadmeResults(ReadmeTables.RESULTS, Path.of("").toAbsolutePath());
-        List<String> machine = List.of(REFERENCE);
-        assertEquals(List.of(), CheckBook.check(results, machine, "2 > 1.5 × 1", false));
-        assertEquals(1, CheckBook.check(results, machine, "2 > 2.5 × 1", false).size());
-        assertEquals(List.of(), CheckBook.check(results, machine, "1 ≈ 1", false));
-        assertEquals(1, CheckBook.check(results, machine, "1 ≈ 2", false).size());
-        CheckBook.Figure runs = CheckBook.spread(1.0, new double[] {0.5, 0.95, 1.0, 1.05, 9.0}, "");
+        assertTrue(compare(results, 2, ">", 1.5, 1) instanceof ClaimEvaluator.Holds);
+        assertTrue(compare(results, 2, ">", 2.5, 1) instanceof ClaimEvaluator.Fails);
+        assertTrue(compare(results, 1, "≈", 1, 1) instanceof ClaimEvaluator.Holds);
+        assertTrue(compare(results, 1, "≈", 1, 2) instanceof ClaimEvaluator.Fails);
+        ClaimEvaluator.Figure runs = ClaimEvaluator.spread(1.0, new double[] {0.5, 0.95, 1.0, 1.05, 9.0}, "");
         assertEquals(0.95, runs.low(), "the fastest and the slowest of five runs are left out of the spread");
         assertEquals(1.05, runs.high());
-        CheckBook.Figure three = CheckBook.spread(1.0, new double[] {0.5, 1.0, 9.0}, "");
+        ClaimEvaluator.Figure three = ClaimEvaluator.spread(1.0, new double[] {0.5, 1.0, 9.0}, "");
         assertEquals(0.5, three.low(), "with fewer than five runs, every run counts");
         assertEquals(9.0, three.high());
+    }
+
+    private static ClaimEvaluator.Outcome compare(ReadmeResults results, double left, String operator, double factor, double right) {
+        return ClaimEvaluator.evaluate(results, REFERENCE, new BookClaims.Comparison(new BookClaims.Constant(String.valueOf(left), left), operator,
+                factor, new BookClaims.Constant(String.valueOf(right), right)));
+    }
+
+    // ---- Your machine against the book (issue 69): the same check, told which folder to judge
+
+    /**
+     * On every committed machine, the verdict --judge gives each claim written for that machine or
+     * for every machine is CheckBook's: it holds where the check finds it holding, does not where
+     * the check fails it, and cannot be told only where the machine lacks its figures. Run on the
+     * committed CSVs, and again with chapter 9 halved, so that some claims fail.
+     */
+    @Test
+    void onEveryCommittedMachineTheJudgedVerdictsAreTheChecks() throws IOException {
+        Path clone = cloneOfTheBook();
+        agreeOnEveryMachine(clone.resolve("results"));
+        scale(clone.resolve("results").resolve(REFERENCE).resolve("scoreboard.csv"), row -> row.get("chapter").equals("V09MmapParallelVector"), 2.0);
+        assertTrue(agreeOnEveryMachine(clone.resolve("results")) > 0, "chapter 9 halved fails a claim on " + REFERENCE);
+    }
+
+    /** Asserts that the judged and the checked verdicts agree for every claim and committed machine; returns how many do not hold. */
+    private static int agreeOnEveryMachine(Path root) throws IOException {
+        ReadmeResults committed = new ReadmeResults(root, root.toAbsolutePath());
+        BookClaims.Book book = BookClaims.read(BookClaims.documents(), java.util.Set.copyOf(committed.machines()));
+        int failing = 0;
+        for (String machine : committed.machines()) {
+            BookVerdicts.Judgement judgement = BookVerdicts.judge(root.resolve(machine), book.claims());
+            assertEquals(List.of(), judgement.leftOut(), "a committed folder reads whole");
+            for (BookVerdicts.Lesson lesson : judgement.lessons()) {
+                for (BookVerdicts.ClaimVerdict judged : lesson.claims()) {
+                    BookClaims.Claim claim = judged.claim();
+                    if (!claim.onEveryMachine() && !claim.machine().equals(machine)) {
+                        continue;
+                    }
+                    BookClaims.Claim onThisMachine = new BookClaims.Claim(claim.document(), claim.line(), claim.lesson(), machine,
+                            claim.text(), claim.comparison());
+                    List<String> checked = CheckBook.check(committed, onThisMachine);
+                    BookVerdicts.Verdict expected = checked.isEmpty() ? BookVerdicts.Verdict.HOLDS
+                            : checked.getFirst().contains(" is not ") ? BookVerdicts.Verdict.DOES_NOT_HOLD : BookVerdicts.Verdict.CANNOT_TELL;
+                    assertEquals(expected, judged.verdict(), machine + ", " + claim.where() + ": " + claim.text() + "\n" + checked + "\n" + judged.said());
+                    if (expected == BookVerdicts.Verdict.CANNOT_TELL) {
+                        assertTrue(claim.onEveryMachine(), "a claim written for " + machine + " can be told there: " + checked);
+                    }
+                    failing += expected == BookVerdicts.Verdict.DOES_NOT_HOLD ? 1 : 0;
+                }
+            }
+        }
+        return failing;
+    }
+
+    /**
+     * One CSV changed so that a lesson fails (chapter 4 at half its speed, below chapter 3): the
+     * command says "does not hold" for that lesson with both figures and their spreads, exits 1,
+     * and the report's section says the same.
+     */
+    @Test
+    void aLessonMadeToFailOnALearnersFolderDoesNotHoldInTheCommandAndTheReport() throws IOException {
+        Path mine = learnersCopyOfTheReference();
+        scale(mine.resolve("scoreboard.csv"), row -> row.get("chapter").equals("V04Mmap"), 2.0);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = CheckBook.run(new String[] {"--judge", mine.toString()}, new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        String said = out.toString(StandardCharsets.UTF_8);
+        assertEquals(1, status, said + err.toString(StandardCharsets.UTF_8));
+        assertTrue(said.lines().findFirst().orElseThrow().matches("The book on .*: \\d+ of \\d+ lessons hold here: [1-9]\\d* do not hold, \\d+ cannot tell\\."),
+                said.lines().findFirst().orElseThrow());
+        List<String> lines = said.lines().toList();
+        int lesson = lines.indexOf(lines.stream().filter(line -> line.startsWith("does not hold: README.md \"Chapter 4: map the file")).findFirst()
+                .orElseThrow(() -> new AssertionError("chapter 4's lesson does not fail:\n" + said)));
+        String figures = "scoreboard:V04Mmap = 11,580 MB/s (11,432–11,686) is not > scoreboard:V03ChunkedLong = 19,444 MB/s (19,281–19,587)";
+        assertEquals("    does not hold: " + figures + " (each with its spread)", lines.get(lesson + 1));
+
+        String page = Files.readString(StudyReport.write(mine));
+        assertTrue(page.contains("<li class=\"does-not-hold\">does not hold: README.md &quot;Chapter 4: map the file"), page);
+        assertTrue(page.contains("<li>does not hold: " + figures.replace(">", "&gt;") + " (each with its spread)</li>"), page);
+    }
+
+    /** --judge without a machine's folder is a usage error: one line saying what is wrong, status 2. */
+    @Test
+    void judgingAFolderThatIsNoneIsAUsageError() throws IOException {
+        Path empty = Files.createDirectories(folder.resolve("empty"));
+        Map<List<String>, String> said = new LinkedHashMap<>();
+        said.put(List.of("--judge"), "--judge takes one machine's results folder");
+        said.put(List.of("--judge", ""), "--judge takes one machine's results folder");
+        said.put(List.of("--judge", folder.resolve("none").toString()), "no results folder '" + folder.resolve("none") + "'");
+        said.put(List.of("--judge", empty.toString()), "'" + empty + "' holds no results");
+        said.put(List.of("--judge", REFERENCE, "--write"), "it does not go with --write");
+        for (Map.Entry<List<String>, String> usage : said.entrySet()) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+            int status = CheckBook.run(usage.getKey().toArray(String[]::new), new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                    new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+            List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+            assertEquals(2, status, usage.getKey().toString());
+            assertEquals(1, lines.size(), usage.getKey() + ": " + lines);
+            assertTrue(lines.getFirst().contains(usage.getValue()), usage.getKey() + ": " + lines);
+        }
+    }
+
+    /** The reference machine's folder, its CSVs and machine.json, as a learner's own study under another name. */
+    private Path learnersCopyOfTheReference() throws IOException {
+        Path mine = Files.createDirectories(folder.resolve("results").resolve("my-machine"));
+        try (Stream<Path> files = Files.list(ReadmeTables.RESULTS.resolve(REFERENCE))) {
+            for (Path file : files.filter(file -> file.toString().endsWith(".csv") || file.getFileName().toString().equals("machine.json")).toList()) {
+                Files.copy(file, mine.resolve(file.getFileName()));
+            }
+        }
+        return mine;
     }
 
     /** README.md, docs/ and every CSV and machine.json under results/, copied. */

@@ -169,6 +169,64 @@ class HostileResultsTest {
                 "machine.json's hostile kernel is shown as text: " + dom);
     }
 
+    /**
+     * The book judged on a hostile folder (issue 69): chapter 4 slower than chapter 3, then newer rows
+     * that would turn the lesson round were any of them read (a NaN, 1e308, a run at 0.0000001 s,
+     * markup for a name), a byte-order mark, a table that is no CSV and a machine.json with markup.
+     * Chapter 4's lesson still does not hold, on the true rows; a lesson on the broken table cannot
+     * be told; the command and the report say so, and nothing from the folder runs as markup.
+     */
+    @Test
+    void theBookOnAHostileFolderGivesNoWrongVerdictAndRunsNoMarkup() throws Exception {
+        Path hostile = Files.createDirectories(root.resolve("results").resolve("hostile-book"));
+        Path scoreboard = hostile.resolve("scoreboard.csv");
+        ResultsCsv.append(scoreboard, List.of(row("V03ChunkedLong", 2, "warm", 0.25, null, Map.of()), row("V04Mmap", 2, "warm", 0.5, null, Map.of())));
+        List<Object> fast = row("V04Mmap", 2, "warm", 0.1, null, Map.of());
+        ResultsCsv.append(scoreboard, List.of(with(fast, "mean_s", "NaN"), with(fast, "mbps", "1e308"), with(fast, "median_s", "1e308"),
+                with(fast, "run_s", "0.0000001 0.100000 0.100000 0.100000 0.100000"), with(fast, "chapter", "V04Mmap" + SCRIPT_CHAPTER)));
+        Files.write(scoreboard, concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, Files.readAllBytes(scoreboard)));
+        Files.writeString(hostile.resolve("pagecache.csv"), "\uFEFF" + SCRIPT_CHAPTER + ",x\n1,2\n");
+        Map<String, Object> description = new LinkedHashMap<>(Machine.current().description(hostile, Instant.now(), false));
+        description.put("avx512", false);
+        description.put(MachineDescription.NOT_ON_THIS_CPU, "V12Vector512: " + IMG_PMD);
+        Files.writeString(hostile.resolve("machine.json"), Machine.json(description));
+
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = CheckBook.run(new String[] {"--judge", hostile.toString()}, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        List<String> said = out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        String chapter4 = "does not hold: scoreboard:V04Mmap = 8,590 MB/s is not > scoreboard:V03ChunkedLong = 17,180 MB/s (each with its spread)";
+        int lesson = said.indexOf(said.stream().filter(line -> line.startsWith("does not hold: README.md \"Chapter 4: map the file")).findFirst()
+                .orElseThrow(() -> new AssertionError(String.join("\n", said))));
+        assertEquals("    " + chapter4, said.get(lesson + 1), "judged on the true rows, not the newer hostile ones");
+        assertEquals(1, status);
+        List<String> leftOut = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        for (int line = 4; line <= 8; line++) {
+            String prefix = scoreboard + " line " + line + ": left out, ";
+            assertTrue(leftOut.stream().anyMatch(each -> each.startsWith(prefix)), prefix + "\n" + leftOut);
+        }
+        assertTrue(said.stream().anyMatch(line -> line.contains("cannot tell") && line.contains(hostile.resolve("pagecache.csv") + " has no column date")),
+                "a lesson on the broken table cannot be told: " + said);
+        assertTrue(said.stream().filter(line -> line.contains("pagecache:")).noneMatch(line -> line.startsWith("    holds") || line.startsWith("    does not hold")),
+                "no verdict rests on the broken table");
+
+        Path index = StudyReport.write(hostile);
+        String page = Files.readString(index);
+        assertTrue(page.contains("<li>" + chapter4.replace(">", "&gt;") + "</li>"), page);
+        assertTrue(page.contains("V12Vector512: &lt;img src=x"), "machine.json's reason is shown as text");
+        assertFalse(page.contains("<script") || page.contains("<img src=x"), "no element from the folder in the report");
+        Optional<Path> chromium = Chromium.find();
+        if (chromium.isPresent()) {
+            assertNothingRan(dom(chromium.get(), index), index);
+        }
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
     /** The bill reaches the report in words; a figure of it that is not a number leaves its row out, said as text. */
     @Test
     void theBillIsShownAndAHostileBillLeavesItsRowOutAsText() throws Exception {

@@ -166,8 +166,8 @@ class NotebookTest {
         assertEquals("Go v4", Report.shortName("Go v4"));
         assertEquals("WallMemoryRead", Report.shortName("WallMemoryRead"));
         assertEquals("V06", StudyResults.chapterNumber("Go v6"));
-        assertEquals("4 GiB", StudyResults.binarySize(4L << 30));
-        assertEquals("64 MiB", StudyResults.binarySize(64L << 20));
+        assertEquals("4 GiB", PageText.binarySize(4L << 30));
+        assertEquals("64 MiB", PageText.binarySize(64L << 20));
     }
 
     @Test

@@ -206,6 +206,53 @@ class StudyReportTest {
         assertTrue(page.contains("<th>× ch. 1</th>") && page.contains("<td>8.0</td>"), "three runs each: a fair base. " + page);
     }
 
+    /**
+     * A --quick study's folder (the reference machine's scoreboard at 3 runs and no warm-up, its
+     * walls, and no other round, on a CPU without AVX-512): the report judges every lesson of the
+     * book that carries claims, opens with the count, and says why each it cannot judge cannot be
+     * told: a round not run, a verdict resting on a quick study's few runs, chapter 12 not run here.
+     */
+    @Test
+    void aQuickStudysReportSaysWhichOfTheBooksLessonsHoldHere() throws IOException {
+        Path reference = ReadmeTables.RESULTS.resolve("amd-epyc-f26m2-2c-avx512");
+        for (StudyResults.Row row : StudyResults.read(reference.resolve("scoreboard.csv")).rows()) {
+            if (!row.chapter().equals("V12Vector512")) { // not run on this CPU
+                ResultsCsv.append(folder.resolve("scoreboard.csv"), List.of(ResultsCsv.row(new Measurement.Result(row.chapter(), row.workers(),
+                        row.cache(), row.fileBytes(), OptionalLong.empty(), row.fileBytes() - 8, new double[0],
+                        java.util.Arrays.copyOf(row.runSeconds(), Math.min(3, row.runSeconds().length))))));
+            }
+        }
+        Files.copy(reference.resolve("wall.csv"), folder.resolve("wall.csv"));
+        java.util.Map<String, Object> description = new java.util.LinkedHashMap<>(Machine.current().description(folder, Instant.now(), true));
+        description.put("avx512", false);
+        description.put(MachineDescription.NOT_ON_THIS_CPU, "V12Vector512: this CPU has no 512-bit vectors");
+        Files.writeString(folder.resolve("machine.json"), Machine.json(description));
+
+        String page = page();
+        String section = page.substring(page.indexOf("<h2 id=\"book\">The book on this machine</h2>"), page.indexOf("<h2", page.indexOf("<h2 id=\"book\">") + 1));
+        assertTrue(page.contains("<a href=\"#book\">"), "the contents link the section");
+        BookClaims.Book book = BookClaims.read(BookClaims.documents(), java.util.Set.copyOf(
+                new ReadmeResults(ReadmeTables.RESULTS, ReadmeTables.RESULTS).machines()));
+        List<String> lessons = book.claims().stream().map(claim -> claim.document() + " " + claim.lesson()).distinct().toList();
+        java.util.regex.Matcher tally = java.util.regex.Pattern.compile("<p class=\"tally\"><strong>(\\d+) of (\\d+) lessons hold here: "
+                + "(\\d+) do not hold, (\\d+) cannot tell\\.</strong></p>").matcher(section);
+        assertTrue(tally.find(), section);
+        assertEquals(lessons.size(), Integer.parseInt(tally.group(2)), "every lesson that carries claims");
+        assertEquals(lessons.size(), Integer.parseInt(tally.group(1)) + Integer.parseInt(tally.group(3)) + Integer.parseInt(tally.group(4)));
+        for (String lesson : lessons) {
+            assertTrue(java.util.regex.Pattern.compile("<li class=\"(holds|does-not-hold|cannot-tell)\">(holds|does not hold|cannot tell): "
+                    + java.util.regex.Pattern.quote(ReportHtml.escape(lesson))).matcher(section).find(), lesson + "\n" + section);
+        }
+        assertTrue(section.contains("no pagecache.csv for " + folder.getFileName() + ": the page-cache round"), "a round the quick study skips");
+        // chapter 4's first run, slower than chapter 3's fastest: with the extremes kept, a quick study cannot tell 4 > 3
+        assertTrue(section.contains("<li class=\"cannot-tell\">cannot tell: README.md &quot;Chapter 4: map the file"), section);
+        assertTrue(section.contains("but V04Mmap&#39;s row in scoreboard.csv rests on 3 timed runs and no warm-up"), "a verdict a quick study's few runs cannot carry");
+        assertTrue(section.contains("no row &#39;V12Vector512&#39; in scoreboard.csv of " + folder.getFileName()
+                + " (not run on this CPU: V12Vector512: this CPU has no 512-bit vectors)"), "chapter 12 on a CPU without AVX-512");
+        assertTrue(section.contains("<li>holds: scoreboard:V03ChunkedLong = ") && section.contains(" &gt; 10.00 × scoreboard:V02BufferedByte = "),
+                "a claim the quick study can tell: " + section);
+    }
+
     @Test
     void linksInteractivePagesOnlyInAFolderThatIsNotCommitted() throws IOException {
         row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);

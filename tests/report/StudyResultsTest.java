@@ -108,6 +108,34 @@ class StudyResultsTest {
         assertLeftOut(csv, read, 3, 6);
     }
 
+    /**
+     * Issue 71: only mbps was held to 10 TB/s. Every time of a row is now: each run, warm-up run,
+     * mean, median, min and max no faster than 10 TB/s nor longer than a week, and each run, the
+     * mean and the median within the row's own min_s–max_s; a row that breaks one is left out with its line.
+     */
+    @Test
+    void aRowIsLeftOutWhenAnyOfItsTimesCannotBeTrueThoughItsMbpsCould() throws IOException {
+        Path csv = folder().resolve("scoreboard.csv");
+        List<Object> good = row("V02BufferedByte", 1, "warm", 4 * GIB, 5, 6.0);
+        append(csv, good);                                                                      // line 2
+        append(csv, with(good, "run_s", "0.0000001 6.000000 6.000000 6.000000 6.000000"));     // 3: below min_s, and past 10 TB/s
+        append(csv, with(with(good, "run_s", "0.0000001 6 6 6 6"), "min_s", "0.0000001"));     // 4: within min_s, but past 10 TB/s
+        append(csv, with(good, "run_s", "5.000000 6.000000 6.000000 6.000000 6.000000"));       // 5: a true pace, below min_s
+        append(csv, with(good, "median_s", "9.000000"));                                        // 6: above max_s
+        append(csv, with(good, "warmup_s", "0.0000001"));                                       // 7: a warm-up past 10 TB/s
+        append(csv, with(good, "max_s", "0"));                                                  // 8: no time at all
+        append(csv, with(with(with(good, "run_s", "6 6 6 6 1e308"), "max_s", "1e308"), "mean_s", "1e308")); // 9: longer than a week
+        append(csv, with(good, "read_calls_per_gib", "1e308"));                                 // 10: a bill no search runs up
+        StudyResults.Csv read = StudyResults.read(csv);
+        assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
+        assertLeftOut(csv, read, 3, 10);
+        assertEquals(csv + " line 3: left out, run_s holds 0.0000001 s, 42,949,672,960 MB/s over its 4 GiB: faster than the 10 TB/s no chapter reaches",
+                read.problems().get(0));
+        assertEquals(csv + " line 5: left out, run_s holds 5 s, outside the row's own min_s–max_s (6–6)", read.problems().get(2));
+        assertTrue(read.problems().get(4).contains("warmup_s holds 0.0000001 s"), read.problems().get(4));
+        assertEquals(8, read.problems().size(), String.join("\n", read.problems()));
+    }
+
     /** Each of {@code csv}'s lines {@code first} to {@code last} is said to be left out, with its file and line. */
     private static void assertLeftOut(Path csv, StudyResults.Csv read, int first, int last) {
         for (int line = first; line <= last; line++) {
