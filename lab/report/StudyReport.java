@@ -270,7 +270,7 @@ public final class StudyReport {
         ReportHtml.section(html, "book", "The book on this machine", "Every lesson of the book (README.md, docs/) that carries "
                 + "claims, judged on this folder's figures by the book's own check, with the figures each rests on. A claim written for "
                 + "another machine is tried here too, and marked as that machine's: where this machine differs, and by how much. "
-                + "The same from the command line: ./jbang lab/report/CheckBook.java --judge " + folder + ".");
+                + "The same from the command line: ./jbang lessons " + folder + ".");
         BookVerdicts.Judgement judgement;
         try {
             judgement = BookVerdicts.ofTheBook(folder);
