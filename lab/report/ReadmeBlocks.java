@@ -99,12 +99,12 @@ final class ReadmeBlocks {
                 .orElse("");
     }
 
-    /** The mapped chapters as found and refilled, each beside what was measured of its folios: minor faults per GiB and the share PMD-mapped. */
+    /** The mapped chapters as found and refilled, each beside what was measured of its folios (lab/results/ReportTables.java). */
     static String pageCache(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
         return ReportTables.pageCache(warmAsFound(results, machine), results.rows(machine, "pagecache.csv"), ReportTables.Audience.BOOK, Optional.empty())
                 .markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean; refilled with "
-                + "`--page-cache small` or `huge`; faults: minor faults per GiB, about 16,384 in 4 KiB folios, about 512 in 2 MiB ones.\n";
+                + "`--page-cache small` or `huge`; " + ReportTables.KIB_A_FAULT + "; faults: minor faults per GiB, about 16,384 in 4 KiB folios, about 512 in 2 MiB ones.\n";
     }
 
     /** The walls round: each probe at each worker count it ran. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -136,6 +137,10 @@ final class ReportTables {
         return perGiB == null ? "–" : PageText.binarySize(Math.round(perGiB));
     }
 
+    /** What a refill's head says of its folios, under each page-cache table. */
+    static final String KIB_A_FAULT = "KiB a fault, in each refill's head or cell: what its rows held, a GiB over their minor faults "
+            + "(64 with 4 KiB folios and the kernel's default fault-around, 2,048 with 2 MiB folios)";
+
     /** The key of a chapter's row with the page cache as the study found it, beside its refills. */
     private static final String AS_FOUND = "as found";
 
@@ -143,9 +148,10 @@ final class ReportTables {
     private record Refills(String chapter, Map<String, StudyResults.Row> rows) {}
 
     /**
-     * The mapped chapters refilled with {@code --page-cache small} and {@code huge}; for the book also
-     * the chapter as found ({@code asFound}) and each state's minor faults per GiB, for the report the
-     * huge one's share of the 2 MiB-page wall.
+     * The mapped chapters refilled with {@code --page-cache small} and {@code huge}, each refill's
+     * column headed by what its rows held ({@link #refilled}); for the book also the chapter as found
+     * ({@code asFound}) and each state's minor faults per GiB, for the report the huge one's share of
+     * the 2 MiB-page wall.
      */
     static Table pageCache(List<StudyResults.Row> asFound, List<StudyResults.Row> rounds, Audience audience, Optional<MemoryWall> hugeWall) {
         boolean book = audience == Audience.BOOK;
@@ -157,15 +163,15 @@ final class ReportTables {
                 pmd = row -> percent(row.pmdMappedPercent());
         return table(chapters, new Column<>(true, "chapter", chapter -> Table.code(chapter.chapter())), of(book, "as found, MB/s", AS_FOUND, mbps),
                 of(book, "faults per GiB", AS_FOUND, faults), of(book, "PMD-mapped", AS_FOUND, pmd),
-                refilled("small", book), of(book, "faults per GiB", "small", faults), of(!book, "PMD-mapped", "small", pmd),
-                refilled("huge", book), of(book, "faults per GiB", "huge", faults), of(true, "PMD-mapped", "huge", pmd),
+                refilled("small", chapters), of(book, "faults per GiB", "small", faults), of(!book, "PMD-mapped", "small", pmd),
+                refilled("huge", chapters), of(book, "faults per GiB", "huge", faults), of(true, "PMD-mapped", "huge", pmd),
                 of(!book, "huge, % of 2 MiB wall", "huge", row -> share(row.mbps(), hugeWall)));
     }
 
     /** The report's page-cache table, and the 2 MiB-page wall it is set against. */
     static String pageCacheHtml(List<StudyResults.Row> pageCache, List<MemoryWall> walls) {
         Optional<MemoryWall> hugeWall = wall(walls, "WallMemoryReadHuge");
-        return pageCache(List.of(), pageCache, Audience.REPORT, hugeWall).html()
+        return pageCache(List.of(), pageCache, Audience.REPORT, hugeWall).html() + "<p>" + ReportHtml.escape(KIB_A_FAULT) + ".</p>\n"
                 + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + Table.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
                         .orElse("<p>No 2 MiB-page memory wall measured (wall.csv).</p>\n");
     }
@@ -175,9 +181,32 @@ final class ReportTables {
         return new Column<>(shown, heading, chapter -> Optional.ofNullable(chapter.rows().get(pageCache)).map(cell).orElse("–"));
     }
 
-    /** A refill's MB/s, named by the option asked for. */
-    private static Column<Refills> refilled(String state, boolean book) {
-        return of(true, book ? Table.join("refilled ", Table.code(state), ", MB/s") : state + " MB/s", state, row -> Table.mbps(row.mbps()));
+    /**
+     * A refill's MB/s, headed by what its rows held rather than by what was asked for: the KiB each
+     * minor fault mapped ({@link #kibPerFault}), one figure where every row agrees within a quarter;
+     * where they do not (a cache left in folios of several sizes), each cell says its own.
+     */
+    private static Column<Refills> refilled(String state, List<Refills> chapters) {
+        List<StudyResults.Row> rows = chapters.stream().map(chapter -> chapter.rows().get(state)).filter(java.util.Objects::nonNull).toList();
+        double[] kib = rows.stream().map(ReportTables::kibPerFault).flatMapToDouble(OptionalDouble::stream).sorted().toArray();
+        boolean agree = kib.length > 0 && kib.length == rows.size() && kib[kib.length - 1] <= 1.25 * kib[0];
+        return of(true, Table.join("refilled ", Table.code(state), agree ? " (about " + kibText(Stats.median(kib)) + ")"
+                : kib.length == 0 ? " (no fault count)" : " (KiB a fault in each cell)", ", MB/s"), state, row -> Table.mbps(row.mbps())
+                + (agree ? "" : kibPerFault(row).stream().mapToObj(each -> " (" + kibText(each) + ")").findFirst().orElse("")));
+    }
+
+    /**
+     * The KiB one minor fault mapped in {@code row}: a GiB over its minor faults per GiB; where it
+     * counted none, 2,048 if the kernel PMD-mapped it whole (one fault a 2 MiB folio), else unknown.
+     */
+    static OptionalDouble kibPerFault(StudyResults.Row row) {
+        Double faults = row.billPerGiB("minor_faults_per_gib"), pmd = row.pmdMappedPercent();
+        return faults != null && faults > 0 ? OptionalDouble.of((1 << 20) / faults)
+                : pmd != null && pmd >= 99.95 ? OptionalDouble.of(2048) : OptionalDouble.empty();
+    }
+
+    private static String kibText(double kib) {
+        return String.format(Locale.ROOT, "%,.0f KiB a fault", kib);
     }
 
     /** A share, or "–" where the row has none (a chapter that does not map the file). */
