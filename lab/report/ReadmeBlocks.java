@@ -38,25 +38,15 @@ final class ReadmeBlocks {
 
     /** Every chapter, warm, as the study found the page cache, beside the article's figure. */
     static String scoreboard(ReadmeResults results, ReadmeTables.Block block) {
-        List<StudyResults.Row> rows = results.rows(block.parameter("machine"), "scoreboard.csv").stream()
-                .filter(row -> row.cache().equals("warm") && asFound(row)).toList();
-        rows = ResultsFolder.newestOfEach(rows, StudyResults.Row::chapter);
-        double chapterOne = rows.stream().filter(row -> number(row) == 1).mapToDouble(StudyResults.Row::mbps).findFirst().orElse(Double.NaN);
-        boolean mapped = rows.stream().anyMatch(row -> row.pmdMappedPercent() != null);
-        Table table = mapped ? new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "PMD-mapped", "the article (Go), MB/s")
-                : new Table("#", "chapter", "workers", "s", "MB/s", "× ch. 1", "the article (Go), MB/s");
-        for (StudyResults.Row row : rows) {
-            List<Object> cells = new ArrayList<>(List.of(String.valueOf(number(row)), Table.code(row.chapter()),
-                    String.valueOf(row.workers()), Table.seconds(row.meanSeconds()), Table.mbps(row.mbps()),
-                    Double.isNaN(chapterOne) ? "–" : String.format(Locale.ROOT, row.mbps() < chapterOne ? "%.2f" : "%.1f", row.mbps() / chapterOne)));
-            if (mapped) {
-                cells.add(percent(row.pmdMappedPercent()));
-            }
-            cells.add(results.article("scoreboard", row.chapter()).map(article -> Table.mbps(article.mbps())).orElse("–"));
-            table.row(cells);
-        }
-        return table.markdown() + "\n" + source(block, "scoreboard.csv") + "; s is the trimmed mean of the timed runs, "
-                + "MB/s the file's bytes over it; the article's figures are from its own machine.\n";
+        return ReportTables.scoreboard(warmAsFound(results, block.parameter("machine")), ReportTables.Audience.BOOK,
+                row -> results.article("scoreboard", row.chapter()), Optional.empty()).markdown() + "\n" + source(block, "scoreboard.csv")
+                + "; s is the trimmed mean of the timed runs, MB/s the file's bytes over it; the article's figures are from its own machine.\n";
+    }
+
+    /** The newest warm row of each chapter in the machine's scoreboard, with the page cache as the study found it. */
+    private static List<StudyResults.Row> warmAsFound(ReadmeResults results, String machine) {
+        return ResultsFolder.newestOfEach(results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList(),
+                StudyResults.Row::chapter);
     }
 
     /**
@@ -68,16 +58,15 @@ final class ReadmeBlocks {
         String machine = block.parameter("machine");
         String chapter = block.parameter("chapter");
         List<String> parts = new ArrayList<>();
-        ResultsFolder.newestOfEach(results.rows(machine, "scoreboard.csv").stream()
-                .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && asFound(row)).toList(), StudyResults.Row::chapter)
+        warmAsFound(results, machine).stream().filter(row -> row.chapter().equals(chapter))
                 .forEach(row -> parts.add(Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s" + workers(row)
-                        + (row.pmdMappedPercent() == null ? "" : ", " + percent(row.pmdMappedPercent()) + " PMD-mapped")
+                        + (row.pmdMappedPercent() == null ? "" : ", " + ReportTables.percent(row.pmdMappedPercent()) + " PMD-mapped")
                         + " (`scoreboard.csv`)"));
         if (results.has(machine, "pagecache.csv")) {
             results.rows(machine, "pagecache.csv").stream()
                     .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b)
                     .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps())
-                            + " MB/s, " + percent(row.pmdMappedPercent()) + " PMD-mapped (`pagecache.csv`)"));
+                            + " MB/s, " + ReportTables.percent(row.pmdMappedPercent()) + " PMD-mapped (`pagecache.csv`)"));
         }
         if (results.has(machine, "cold.csv")) {
             results.rows(machine, "cold.csv").stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b)
@@ -110,37 +99,12 @@ final class ReadmeBlocks {
                 .orElse("");
     }
 
-    /**
-     * The mapped chapters with the cache as found, refilled with {@code --page-cache small} and with
-     * {@code --page-cache huge}, each beside what was measured of its folios: the minor faults per GiB
-     * (about 16,384 is 4 KiB folios, about 512 is 2 MiB ones) and the share PMD-mapped. A column is
-     * named by the option asked for, never by the folios it was meant to make: {@code small} keeps a
-     * cache already held in folios under 2 MiB as it is.
-     */
+    /** The mapped chapters as found and refilled, each beside what was measured of its folios (lab/results/ReportTables.java). */
     static String pageCache(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
-        List<StudyResults.Row> asFound = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
-        List<StudyResults.Row> rounds = results.rows(machine, "pagecache.csv");
-        Table table = new Table("chapter", "as found, MB/s", "faults per GiB", "PMD-mapped",
-                Table.join("refilled ", Table.code("small"), ", MB/s"), "faults per GiB",
-                Table.join("refilled ", Table.code("huge"), ", MB/s"), "faults per GiB", "PMD-mapped");
-        for (String chapter : rounds.stream().map(StudyResults.Row::chapter).collect(Collectors.toCollection(TreeSet::new))) {
-            Optional<StudyResults.Row> found = asFound.stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b);
-            Optional<StudyResults.Row> small = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("small")).reduce((a, b) -> b);
-            Optional<StudyResults.Row> huge = rounds.stream().filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b);
-            table.row(Table.code(chapter), found.map(row -> Table.mbps(row.mbps())).orElse("–"), faults(found),
-                    found.map(row -> percent(row.pmdMappedPercent())).orElse("–"),
-                    small.map(row -> Table.mbps(row.mbps())).orElse("–"), faults(small),
-                    huge.map(row -> Table.mbps(row.mbps())).orElse("–"), faults(huge), huge.map(row -> percent(row.pmdMappedPercent())).orElse("–"));
-        }
-        return table.markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv")
-                + ", MB/s from each row's trimmed mean; refilled with `--page-cache small` or `huge`; faults: minor faults per GiB,"
-                + " about 16,384 in 4 KiB folios, about 512 in 2 MiB ones.\n";
-    }
-
-    /** A row's minor faults per GiB, as its bill counted them; "–" where it has none. */
-    private static String faults(Optional<StudyResults.Row> row) {
-        return row.map(found -> Table.mbps(found.billPerGiB("minor_faults_per_gib"))).orElse("–");
+        return ReportTables.pageCache(warmAsFound(results, machine), results.rows(machine, "pagecache.csv"), ReportTables.Audience.BOOK, Optional.empty())
+                .markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean; refilled with "
+                + "`--page-cache small` or `huge`; " + ReportTables.KIB_A_FAULT + "; faults: minor faults per GiB, about 16,384 in 4 KiB folios, about 512 in 2 MiB ones.\n";
     }
 
     /** The walls round: each probe at each worker count it ran. */
@@ -180,14 +144,8 @@ final class ReadmeBlocks {
     /** The cold round beside the same chapters warm, and the article's cold figures. */
     static String cold(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
-        List<StudyResults.Row> warm = results.rows(machine, "scoreboard.csv").stream().filter(row -> row.cache().equals("warm") && asFound(row)).toList();
-        Table table = new Table("chapter", "warm MB/s", "cold MB/s", "Go cold MB/s (the article)");
-        for (StudyResults.Row row : ResultsFolder.newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter)) {
-            table.row(Table.code(row.chapter()),
-                    warm.stream().filter(w -> w.chapter().equals(row.chapter())).reduce((a, b) -> b).map(w -> Table.mbps(w.mbps())).orElse("–"),
-                    Table.mbps(row.mbps()), results.article("cold", row.chapter()).map(article -> Table.mbps(article.coldMbps())).orElse("–"));
-        }
-        return table.markdown() + "\n" + source(block, "cold.csv` and `scoreboard.csv") + ".\n";
+        return ReportTables.cold(ResultsFolder.newestOfEach(results.rows(machine, "cold.csv"), StudyResults.Row::chapter), warmAsFound(results, machine),
+                ReportTables.Audience.BOOK, row -> results.article("cold", row.chapter())).markdown() + "\n" + source(block, "cold.csv` and `scoreboard.csv") + ".\n";
     }
 
     /** The read-size round: MB/s of each chapter at each read size. */
@@ -350,12 +308,6 @@ final class ReadmeBlocks {
         return "`results/" + block.parameter("machine") + "/" + csv + "`";
     }
 
-    /** The chapter's number: 13 for {@code V13PreadVector}, 11 for {@code Go v11}; -1 for a wall. */
-    private static int number(StudyResults.Row row) {
-        String number = row.number();
-        return number.matches("V\\d\\d") ? Integer.parseInt(number.substring(1)) : -1;
-    }
-
     /** Warm runs from the cache as the study found it, not refilled by {@code --page-cache}. */
     private static boolean asFound(StudyResults.Row row) {
         return row.pageCache().equals(StudyResults.PAGE_CACHE_AS_IS);
@@ -363,11 +315,6 @@ final class ReadmeBlocks {
 
     private static String workers(StudyResults.Row row) {
         return row.workers() > 1 ? " with " + row.workers() + " workers" : "";
-    }
-
-    /** A share, or "–" where the row has none (a chapter that does not map the file). */
-    static String percent(Double value) {
-        return value == null ? "–" : String.format(Locale.ROOT, "%.1f %%", value);
     }
 
     private static String family(MachineDescription json) {

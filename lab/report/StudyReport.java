@@ -168,7 +168,7 @@ public final class StudyReport {
                 + "Then the bill from the kernel, per GiB searched, the median of the timed runs: read calls, bytes those "
                 + "reads copied out, page faults (minor and major) and context switches (voluntary and involuntary); "
                 + "– where the row has no bill (older studies, or a system that does not count it).");
-        html.append(ReportTables.scoreboardTable(scoreboard, walls));
+        html.append(ReportTables.scoreboardHtml(scoreboard, walls));
         machine.text(MachineDescription.NOT_ON_THIS_CPU).ifPresent(chapters ->
                 html.append("<p>Not run on this CPU, which lacks what they need: ").append(ReportHtml.escape(chapters)).append(".</p>\n"));
         charts(html, png -> png.startsWith("scoreboard"));
@@ -180,7 +180,7 @@ public final class StudyReport {
                     + "cache refilled before their runs with small (4 KiB folios asked for; a cache already whole in folios under 2 MiB is kept) and "
                     + "with huge (2 MiB folios) (pagecache.csv); "
                     + "PMD-mapped is the share of each mapping the kernel mapped 2 MiB at a time, as the run recorded it.");
-            html.append(ReportTables.pageCacheTable(pageCache, walls));
+            html.append(ReportTables.pageCacheHtml(pageCache, walls));
         }
 
         ReportHtml.section(html, "article", "Against the article", versusGo.isEmpty()
@@ -204,7 +204,7 @@ public final class StudyReport {
                 + "the article's cold figures beside them.");
         FioBesideResults.FioComparison fio = FioBesideResults.comparison(results);
         leftOut.addAll(fio.notes());
-        html.append(ReportTables.coldTable(scoreboard, cold)).append(ReportTables.fioTable(fio));
+        html.append(ReportTables.coldHtml(scoreboard, cold)).append(ReportTables.fioTable(fio));
         charts(html, png -> png.startsWith("warm-vs-cold") || png.startsWith("cold"));
 
         ReportHtml.section(html, "walls", "The walls", "What no chapter can beat: WallMemoryRead reads a copy of the file in memory with "

@@ -1,4 +1,5 @@
-// The report's tables (lab/report/StudyReport.java): each from this study's rows, a Table written as HTML.
+// The study's tables, each built once from a machine's rows as a Table: README's and the docs' blocks write it
+// as Markdown (lab/report/ReadmeBlocks.java), the report page as HTML (lab/report/StudyReport.java), a tool as text.
 // No package line, as every file of lab/report/.
 
 import java.util.ArrayList;
@@ -11,11 +12,15 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import lib.cli.Sizes;
 import lib.counters.Stats;
 
-/** The tables of one machine's report page, each from the rows lab/results/StudyResults.java chose. */
+/**
+ * One method a table, from the rows its caller chose (the report's through ResultsFolder, README's
+ * through ReadmeResults), for an {@link Audience}: the book's blocks show fewer columns than the report.
+ */
 final class ReportTables {
 
     private ReportTables() {}
@@ -33,53 +38,63 @@ final class ReportTables {
 
     /** A chapter's share of a wall, or the line that says it beat the wall (a share over 100 % would mean nothing). */
     private static String share(double mbps, Optional<MemoryWall> wall) {
-        if (wall.isEmpty()) {
-            return "–";
-        }
-        OptionalDouble percent = wall.get().percentOf(mbps);
-        return percent.isPresent() ? ReportHtml.percentage(percent.getAsDouble()) : MemoryWall.ABOVE;
+        return wall.map(w -> w.percentOf(mbps).stream().mapToObj(ReportHtml::percentage).findFirst().orElse(MemoryWall.ABOVE)).orElse("–");
     }
 
-    static String scoreboardTable(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
+    /** Who reads a table: the book shows the figures its lessons rest on, the report every figure the study has. */
+    enum Audience { BOOK, REPORT }
+
+    /** One column of a table built from rows: its head, its cell for each row, and whether this audience's table shows it. */
+    private record Column<T>(boolean shown, Object heading, Function<T, Object> cell) {}
+
+    @SafeVarargs
+    private static <T> Table table(List<T> rows, Column<T>... columns) {
+        List<Column<T>> shown = Arrays.stream(columns).filter(Column::shown).toList();
+        Table table = new Table(shown.stream().map(Column::heading).toList());
+        rows.forEach(row -> table.row(shown.stream().map(column -> column.cell().apply(row)).toList()));
+        return table;
+    }
+
+    /**
+     * The scoreboard, one row a chapter: its time, MB/s, speed-up over chapter 1 and the article's
+     * figure ({@code article}); for the book the share PMD-mapped where any row has one; for the report
+     * the median, the share of {@code wall}, the kernel's bill, the fastest row in bold, and no
+     * × ch. 1 where chapter 1 cannot be a base ({@link #whyNotABase}). The book shows a ratio below
+     * chapter 1's to two places, where one would round a slow chapter away.
+     */
+    static Table scoreboard(List<StudyResults.Row> rows, Audience audience, Function<StudyResults.Row, Optional<ArticleFigures.ArticleRow>> article, Optional<MemoryWall> wall) {
+        boolean report = audience == Audience.REPORT;
+        Optional<StudyResults.Row> one = rows.stream().filter(row -> row.number().equals("V01")).findFirst();
+        double base = one.map(StudyResults.Row::mbps).orElse(Double.NaN), best = rows.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
+        return table(rows, new Column<>(true, "#", row -> row.number().replaceFirst("^V0?", "")),
+                new Column<>(true, "chapter", row -> Table.code(chapterLabel(row, rows))), new Column<>(true, "workers", StudyResults.Row::workers),
+                new Column<>(true, report ? "mean s" : "s", row -> Table.strong(report && row.mbps() == best, Table.seconds(row.meanSeconds()))),
+                new Column<>(report, "median s", row -> Table.seconds(row.medianSeconds())),
+                new Column<>(true, "MB/s", row -> Table.strong(report && row.mbps() == best, Table.mbps(row.mbps()))),
+                new Column<>(!report || one.flatMap(row -> whyNotABase(row, rows)).isEmpty(), "× ch. 1", row -> Double.isNaN(base) ? "–"
+                        : String.format(Locale.ROOT, !report && row.mbps() < base ? "%.2f" : "%.1f", row.mbps() / base)),
+                new Column<>(!report && rows.stream().anyMatch(row -> row.pmdMappedPercent() != null), "PMD-mapped", row -> percent(row.pmdMappedPercent())),
+                new Column<>(report, "% of wall", row -> share(row.mbps(), wall)),
+                new Column<>(true, report ? "Go MB/s" : "the article (Go), MB/s", row -> article.apply(row).map(ArticleFigures.ArticleRow::mbps).map(Table::mbps).orElse("–")),
+                new Column<>(report, "reads per GiB", row -> count(row, "reads", "read_calls_per_gib")),
+                new Column<>(report, "copied per GiB", row -> bytesPerGiB(row.billPerGiB("returned_bytes_per_gib"))),
+                new Column<>(report, "faults per GiB", row -> count(row, "faults", "minor_faults_per_gib", "major_faults_per_gib")),
+                new Column<>(report, "switches per GiB", row -> count(row, "switches", "voluntary_switches_per_gib", "involuntary_switches_per_gib")));
+    }
+
+    /** The report's scoreboard: the table, why × ch. 1 is left out if it is, and the memory-read wall. */
+    static String scoreboardHtml(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
         if (scoreboard.isEmpty()) {
             return ReportHtml.missing("scoreboard.csv");
         }
         Optional<MemoryWall> wall = wall(walls, "WallMemoryRead");
-        Optional<StudyResults.Row> one = scoreboard.stream().filter(row -> row.number().equals("V01")).findFirst();
-        Optional<String> noBase = one.flatMap(row -> whyNotABase(row, scoreboard));
-        Optional<Double> chapterOne = noBase.isPresent() ? Optional.empty() : one.map(StudyResults.Row::mbps);
         Map<String, ArticleFigures.ArticleRow> article = ArticleFigures.byNumber("scoreboard");
-        List<List<Object>> cells = new ArrayList<>();
-        double best = scoreboard.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
-        for (StudyResults.Row row : scoreboard) {
-            boolean fastest = row.mbps() == best;
-            cells.add(List.of(row.number().replaceFirst("^V0?", ""), Table.code(chapterLabel(row, scoreboard)),
-                    row.workers(), Table.strong(fastest, Table.seconds(row.meanSeconds())),
-                    Table.seconds(row.medianSeconds()), Table.strong(fastest, Table.mbps(row.mbps())),
-                    chapterOne.map(base -> String.format(Locale.ROOT, "%.1f", row.mbps() / base)).orElse("–"),
-                    share(row.mbps(), wall),
-                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::mbps).map(Table::mbps).orElse("–"),
-                    count(row, "reads", "read_calls_per_gib"), bytesPerGiB(row.billPerGiB("returned_bytes_per_gib")),
-                    count(row, "faults", "minor_faults_per_gib", "major_faults_per_gib"),
-                    count(row, "switches", "voluntary_switches_per_gib", "involuntary_switches_per_gib")));
-        }
+        Optional<String> noBase = scoreboard.stream().filter(row -> row.number().equals("V01")).findFirst().flatMap(row -> whyNotABase(row, scoreboard));
         String wallLine = wall.map(w -> "<p>Memory-read wall: " + Table.mbps(w.mbps()) + " MB/s (the best WallMemoryRead row of wall.csv).</p>\n"
                         + (w.beatenBy().isEmpty() ? "" : "<p class=\"beaten\">" + ReportHtml.escape(w.beatenNote()) + ".</p>\n"))
                 .orElse("<p>No memory-read wall measured (wall.csv), so no % of wall.</p>\n");
-        List<String> headings = new ArrayList<>(List.of("#", "chapter", "workers", "mean s", "median s", "MB/s", "× ch. 1", "% of wall",
-                "Go MB/s", "reads per GiB", "copied per GiB", "faults per GiB", "switches per GiB"));
-        if (noBase.isPresent()) { // the column out, and a line that says why
-            int column = headings.indexOf("× ch. 1");
-            headings.remove(column);
-            cells = cells.stream().map(line -> {
-                List<Object> kept = new ArrayList<>(line);
-                kept.remove(column);
-                return kept;
-            }).toList();
-        }
-        Table table = new Table(headings);
-        cells.forEach(table::row);
-        return table.html() + noBase.map(why -> "<p>× ch. 1 is left out: " + ReportHtml.escape(why) + ".</p>\n").orElse("") + wallLine;
+        return scoreboard(scoreboard, Audience.REPORT, row -> Optional.ofNullable(article.get(row.number())), wall).html()
+                + noBase.map(why -> "<p>× ch. 1 is left out: " + ReportHtml.escape(why) + ".</p>\n").orElse("") + wallLine;
     }
 
     /**
@@ -122,24 +137,81 @@ final class ReportTables {
         return perGiB == null ? "–" : PageText.binarySize(Math.round(perGiB));
     }
 
-    /** One line per mapped chapter: MB/s and PMD-mapped share with small folios, then with 2 MiB ones, against the 2 MiB wall. */
-    static String pageCacheTable(List<StudyResults.Row> pageCache, List<MemoryWall> walls) {
+    /** What a refill's head says of its folios, under each page-cache table. */
+    static final String KIB_A_FAULT = "KiB a fault, in each refill's head or cell: what its rows held, a GiB over their minor faults "
+            + "(64 with 4 KiB folios and the kernel's default fault-around, 2,048 with 2 MiB folios)";
+
+    /** The key of a chapter's row with the page cache as the study found it, beside its refills. */
+    private static final String AS_FOUND = "as found";
+
+    /** A chapter of the page-cache round, with its newest row of each page cache. */
+    private record Refills(String chapter, Map<String, StudyResults.Row> rows) {}
+
+    /**
+     * The mapped chapters refilled with {@code --page-cache small} and {@code huge}, each refill's
+     * column headed by what its rows held ({@link #refilled}); for the book also the chapter as found
+     * ({@code asFound}) and each state's minor faults per GiB, for the report the huge one's share of
+     * the 2 MiB-page wall.
+     */
+    static Table pageCache(List<StudyResults.Row> asFound, List<StudyResults.Row> rounds, Audience audience, Optional<MemoryWall> hugeWall) {
+        boolean book = audience == Audience.BOOK;
+        Map<String, Map<String, StudyResults.Row>> byChapter = new TreeMap<>(); // each chapter's newest row of each page cache
+        rounds.forEach(row -> byChapter.computeIfAbsent(row.chapter(), chapter -> new TreeMap<>()).put(row.pageCache(), row));
+        asFound.stream().filter(row -> byChapter.containsKey(row.chapter())).forEach(row -> byChapter.get(row.chapter()).put(AS_FOUND, row));
+        List<Refills> chapters = byChapter.entrySet().stream().map(chapter -> new Refills(chapter.getKey(), chapter.getValue())).toList();
+        Function<StudyResults.Row, Object> mbps = row -> Table.mbps(row.mbps()), faults = row -> Table.mbps(row.billPerGiB("minor_faults_per_gib")),
+                pmd = row -> percent(row.pmdMappedPercent());
+        return table(chapters, new Column<>(true, "chapter", chapter -> Table.code(chapter.chapter())), of(book, "as found, MB/s", AS_FOUND, mbps),
+                of(book, "faults per GiB", AS_FOUND, faults), of(book, "PMD-mapped", AS_FOUND, pmd),
+                refilled("small", chapters), of(book, "faults per GiB", "small", faults), of(!book, "PMD-mapped", "small", pmd),
+                refilled("huge", chapters), of(book, "faults per GiB", "huge", faults), of(true, "PMD-mapped", "huge", pmd),
+                of(!book, "huge, % of 2 MiB wall", "huge", row -> share(row.mbps(), hugeWall)));
+    }
+
+    /** The report's page-cache table, and the 2 MiB-page wall it is set against. */
+    static String pageCacheHtml(List<StudyResults.Row> pageCache, List<MemoryWall> walls) {
         Optional<MemoryWall> hugeWall = wall(walls, "WallMemoryReadHuge");
-        Map<String, Map<String, StudyResults.Row>> byChapter = new TreeMap<>();
-        pageCache.forEach(row -> byChapter.computeIfAbsent(row.chapter(), c -> new TreeMap<>()).put(row.pageCache(), row));
-        Table table = new Table("chapter", "small MB/s", "PMD-mapped", "huge MB/s", "PMD-mapped", "huge, % of 2 MiB wall");
-        byChapter.forEach((chapter, states) -> {
-            List<Object> line = new ArrayList<>(List.of(Table.code(chapter)));
-            for (String state : List.of("small", "huge")) {
-                Optional<StudyResults.Row> row = Optional.ofNullable(states.get(state));
-                line.add(row.map(r -> Table.mbps(r.mbps())).orElse("–"));
-                line.add(row.map(StudyResults.Row::pmdMappedPercent).map(pct -> String.format(Locale.ROOT, "%.1f %%", pct)).orElse("–"));
-            }
-            line.add(Optional.ofNullable(states.get("huge")).map(r -> share(r.mbps(), hugeWall)).orElse("–"));
-            table.row(line);
-        });
-        return table.html() + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + Table.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
+        return pageCache(List.of(), pageCache, Audience.REPORT, hugeWall).html() + "<p>" + ReportHtml.escape(KIB_A_FAULT) + ".</p>\n"
+                + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + Table.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
                         .orElse("<p>No 2 MiB-page memory wall measured (wall.csv).</p>\n");
+    }
+
+    /** A column of each chapter's row of {@code pageCache}, "–" where it has none. */
+    private static Column<Refills> of(boolean shown, Object heading, String pageCache, Function<StudyResults.Row, Object> cell) {
+        return new Column<>(shown, heading, chapter -> Optional.ofNullable(chapter.rows().get(pageCache)).map(cell).orElse("–"));
+    }
+
+    /**
+     * A refill's MB/s, headed by what its rows held rather than by what was asked for: the KiB each
+     * minor fault mapped ({@link #kibPerFault}), one figure where every row agrees within a quarter;
+     * where they do not (a cache left in folios of several sizes), each cell says its own.
+     */
+    private static Column<Refills> refilled(String state, List<Refills> chapters) {
+        List<StudyResults.Row> rows = chapters.stream().map(chapter -> chapter.rows().get(state)).filter(java.util.Objects::nonNull).toList();
+        double[] kib = rows.stream().map(ReportTables::kibPerFault).flatMapToDouble(OptionalDouble::stream).sorted().toArray();
+        boolean agree = kib.length > 0 && kib.length == rows.size() && kib[kib.length - 1] <= 1.25 * kib[0];
+        return of(true, Table.join("refilled ", Table.code(state), agree ? " (about " + kibText(Stats.median(kib)) + ")"
+                : kib.length == 0 ? " (no fault count)" : " (KiB a fault in each cell)", ", MB/s"), state, row -> Table.mbps(row.mbps())
+                + (agree ? "" : kibPerFault(row).stream().mapToObj(each -> " (" + kibText(each) + ")").findFirst().orElse("")));
+    }
+
+    /**
+     * The KiB one minor fault mapped in {@code row}: a GiB over its minor faults per GiB; where it
+     * counted none, 2,048 if the kernel PMD-mapped it whole (one fault a 2 MiB folio), else unknown.
+     */
+    static OptionalDouble kibPerFault(StudyResults.Row row) {
+        Double faults = row.billPerGiB("minor_faults_per_gib"), pmd = row.pmdMappedPercent();
+        return faults != null && faults > 0 ? OptionalDouble.of((1 << 20) / faults)
+                : pmd != null && pmd >= 99.95 ? OptionalDouble.of(2048) : OptionalDouble.empty();
+    }
+
+    private static String kibText(double kib) {
+        return String.format(Locale.ROOT, "%,.0f KiB a fault", kib);
+    }
+
+    /** A share, or "–" where the row has none (a chapter that does not map the file). */
+    static String percent(Double value) {
+        return value == null ? "–" : String.format(Locale.ROOT, "%.1f %%", value);
     }
 
     /** Rows are chapters, columns the values of {@code column} in numeric order, cells MB/s. */
@@ -166,20 +238,28 @@ final class ReportTables {
         return table.html() + "<p>MB/s.</p>\n";
     }
 
-    static String coldTable(List<StudyResults.Row> scoreboard, List<StudyResults.Row> cold) {
+    /**
+     * The cold round beside the same chapters warm (the first row of each in {@code warm}) and the
+     * article's cold figures ({@code article}); for the report also the workers and the bill of the
+     * device: bytes read from it and major faults, per GiB.
+     */
+    static Table cold(List<StudyResults.Row> cold, List<StudyResults.Row> warm, Audience audience,
+                      Function<StudyResults.Row, Optional<ArticleFigures.ArticleRow>> article) {
+        boolean report = audience == Audience.REPORT;
+        return table(cold, new Column<>(true, "chapter", row -> Table.code(row.chapter())), new Column<>(report, "workers", StudyResults.Row::workers),
+                new Column<>(true, "warm MB/s", row -> warm.stream().filter(w -> w.chapter().equals(row.chapter())).findFirst().map(w -> Table.mbps(w.mbps())).orElse("–")),
+                new Column<>(true, "cold MB/s", row -> Table.mbps(row.mbps())),
+                new Column<>(true, report ? "Go cold MB/s" : "Go cold MB/s (the article)", row -> article.apply(row).map(ArticleFigures.ArticleRow::coldMbps).map(Table::mbps).orElse("–")),
+                new Column<>(report, "from the device per GiB", row -> bytesPerGiB(row.billPerGiB("device_bytes_per_gib"))),
+                new Column<>(report, "major faults per GiB", row -> count(row, "major", "major_faults_per_gib")));
+    }
+
+    static String coldHtml(List<StudyResults.Row> scoreboard, List<StudyResults.Row> cold) {
         if (cold.isEmpty()) {
             return "<p>Not measured in this study.</p>\n";
         }
         Map<String, ArticleFigures.ArticleRow> article = ArticleFigures.byNumber("cold");
-        Table table = new Table("chapter", "workers", "warm MB/s", "cold MB/s", "Go cold MB/s", "from the device per GiB", "major faults per GiB");
-        for (StudyResults.Row row : cold) {
-            Optional<StudyResults.Row> warm = scoreboard.stream().filter(w -> w.chapter().equals(row.chapter())).findFirst();
-            table.row(Table.code(row.chapter()), row.workers(),
-                    warm.map(w -> Table.mbps(w.mbps())).orElse("–"), Table.mbps(row.mbps()),
-                    Optional.ofNullable(article.get(row.number())).map(ArticleFigures.ArticleRow::coldMbps).map(Table::mbps).orElse("–"),
-                    bytesPerGiB(row.billPerGiB("device_bytes_per_gib")), count(row, "major", "major_faults_per_gib"));
-        }
-        return table.html();
+        return cold(cold, scoreboard, Audience.REPORT, row -> Optional.ofNullable(article.get(row.number()))).html();
     }
 
     /** Each cold chapter as a fraction of fio's best in fio.csv's newest sitting; or the one line that says why not. */

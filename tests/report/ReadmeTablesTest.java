@@ -164,6 +164,43 @@ class ReadmeTablesTest {
         assertFalse(ReadmeTables.differences("book.md", rewritten, source(other)).isEmpty(), "a new figure in the CSV must show");
     }
 
+    /**
+     * A refill is headed by what its rows held, the KiB a minor fault mapped, never by the folios it
+     * asked for: small rows of about 1,040 faults per GiB held folios near 1 MiB, and huge rows with
+     * no fault count but PMD-mapped whole held 2 MiB ones. Where the rows disagree (a cache left in
+     * folios of two sizes), each cell says its own, in the book's table and in the report's.
+     */
+    @Test
+    void aRefillIsHeadedByTheFoliosItsFaultsShowNotByWhatItAskedFor() throws IOException {
+        Path results = results(0.25);
+        Path pageCache = results.resolve("m1").resolve("pagecache.csv");
+        String header = HEADER.strip() + ",page_cache,pmd_mapped_pct,minor_faults_per_gib\n";
+        String huge = refill("V04Mmap", "huge", 0.1, "100.0", "") + refill("V08Vector256", "huge", 0.1, "100.0", "");
+        Files.writeString(pageCache, header + refill("V04Mmap", "small", 0.2, "0.0", "1037") + refill("V08Vector256", "small", 0.2, "0.0", "1045") + huge);
+        String page = "<!-- generated:pagecache machine=m1 -->\n<!-- /generated -->\n";
+        List<String> lines = ReadmeTables.regenerate("book.md", page, source(results)).lines().toList();
+        assertEquals("| chapter | as found, MB/s | faults per GiB | PMD-mapped | refilled `small` (about 1,007 KiB a fault), MB/s | faults per GiB "
+                + "| refilled `huge` (about 2,048 KiB a fault), MB/s | faults per GiB | PMD-mapped |", lines.get(1));
+        assertEquals("| `V04Mmap` | – | – | – | 21,475 | 1,037 | 42,950 | – | 100.0 % |", lines.get(3));
+
+        Files.writeString(pageCache, header + refill("V04Mmap", "small", 0.2, "0.0", "1037") + refill("V08Vector256", "small", 0.4, "0.0", "16390") + huge);
+        lines = ReadmeTables.regenerate("book.md", page, source(results)).lines().toList();
+        assertTrue(lines.get(1).contains("| refilled `small` (KiB a fault in each cell), MB/s |"), lines.get(1));
+        assertEquals("| `V04Mmap` | – | – | – | 21,475 (1,011 KiB a fault) | 1,037 | 42,950 | – | 100.0 % |", lines.get(3));
+        assertEquals("| `V08Vector256` | – | – | – | 10,737 (64 KiB a fault) | 16,390 | 42,950 | – | 100.0 % |", lines.get(4));
+
+        String html = ReportTables.pageCache(List.of(), StudyResults.readEveryRow(pageCache).rows(), ReportTables.Audience.REPORT,
+                java.util.Optional.empty()).html();
+        assertTrue(html.contains("<th>refilled <code>small</code> (KiB a fault in each cell), MB/s</th><th>PMD-mapped</th>"
+                + "<th>refilled <code>huge</code> (about 2,048 KiB a fault), MB/s</th>"), html);
+        assertTrue(html.contains("<td>10,737 (64 KiB a fault)</td><td>0.0 %</td><td>42,950</td>"), html);
+    }
+
+    /** A row of the page-cache round: {@code faults} minor faults per GiB, or none counted where empty. */
+    private static String refill(String chapter, String pageCache, double seconds, String pmdMapped, String faults) {
+        return row(chapter, 1, seconds).strip() + "," + pageCache + "," + pmdMapped + "," + faults + "\n";
+    }
+
     /** The one-shot's phases beside Go's whole process, from answer.csv; without its Go row the block says so in one line. */
     @Test
     void anAnswerBlockShowsEachPhaseBesideGosWholeProcessAndNeedsItsGoRow() throws IOException {
