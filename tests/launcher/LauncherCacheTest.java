@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * build: a changed line in a source the script includes, a file added to one of its //SOURCES
  * globs or a changed script each go back to JBang, which rebuilds. A script that does not compile
  * ends with status 2 and the launcher's one line, not 1. The class-data archive the launcher writes
- * for a chapter is one the JVM can map, trained on a search, and a rebuild removes it.
+ * for a chapter is one the JVM can map, trained on a search, and a rebuild removes it. The JDK it found is not asked
+ * its version again on every command.
  */
 class LauncherCacheTest {
 
@@ -316,6 +317,27 @@ class LauncherCacheTest {
         expect("plain no-extra a", false, "a");
         expect("plain no-extra b", true, "b");
         assertFalse(Files.exists(classArchive(script())), "an archive for a script that is not a chapter");
+    }
+
+    private static final String LOOKED_FOR_A_JDK = "jbang: looking for a JDK 25 or newer";
+
+    @Test
+    void theJdkFoundBeforeIsNotAskedItsVersionAgainEvenWhenJavaHomeNamesIt() throws Exception {
+        writeSources("jdk");
+        expect("jdk no-extra a", false, "a"); // finds a JDK if none was found before
+        Path javaHomeFile = LaunchCache.folder().resolve("java-home");
+        String known = Files.readString(javaHomeFile).strip();
+
+        for (Map<String, String> javaHome : List.of(Map.of("JAVA_HOME", known), Map.of("JAVA_HOME", ""))) {
+            Launch launch = launch(script(), javaHome, "b");
+            assertEquals("jdk no-extra b\n", launch.out(), launch.toString());
+            assertFalse(launch.err().contains(LOOKED_FOR_A_JDK), "JAVA_HOME=" + javaHome.get("JAVA_HOME") + ": " + launch);
+        }
+        Path notAJdk = Files.createDirectories(project.resolve("not-a-jdk"));
+        Launch elsewhere = launch(script(), Map.of("JAVA_HOME", notAJdk.toString()), "c");
+        assertTrue(elsewhere.err().contains(LOOKED_FOR_A_JDK), "another JAVA_HOME is checked: " + elsewhere);
+        assertEquals("jdk no-extra c\n", elsewhere.out(), "and a JDK 25 is found all the same: " + elsewhere);
+        assertEquals(known, Files.readString(javaHomeFile).strip());
     }
 
     @Test

@@ -1,5 +1,6 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -23,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./jbang} when its surroundings are not as usual: several starts of one script right after
- * an edit, a source changed while JBang builds it, a JAVA_HOME that names an older JDK, a cache
- * folder that cannot be written or sits on a full file system, HOME unset, and a {@code jbang} on
- * PATH that is a link to the launcher. Each start runs the script's current code, or ends with the
- * launcher's one line and status 2; none leaves a temporary file behind.
+ * an edit, a source changed while JBang builds it, a remembered JDK path or a JAVA_HOME that names
+ * an older JDK, a cache folder that cannot be written or sits on a full file system, HOME unset, and a
+ * {@code jbang} on PATH that is a link to the launcher. Each start runs the script's current code,
+ * or ends with the launcher's one line and status 2; none leaves a temporary file behind.
  * Each test but the one about HOME keeps the launcher's cache in a folder of its own.
  */
 class LauncherFaultsTest {
@@ -285,6 +286,22 @@ class LauncherFaultsTest {
         }
     }
 
+    @Test
+    void aRememberedJdkPathThatNowNamesAnOlderJdkIsDropped() throws Exception {
+        Path oldJdk = Files.createDirectories(dir.resolve("jdk-17/bin"));
+        for (String tool : List.of("java", "javac")) {
+            Path binary = Files.writeString(oldJdk.resolve(tool), "#!/bin/sh\necho 'a JDK 17 stand-in' >&2\nexit 1\n");
+            binary.toFile().setExecutable(true);
+        }
+        Files.writeString(oldJdk.resolveSibling("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"17.0.9\"\n");
+        Path javaHomeFile = cacheHome.resolve("haystack-jbang/java-home");
+        Files.writeString(javaHomeFile, oldJdk.getParent() + "\n"); // an alternatives switch, a moved link
+        Map<String, String> noJavaHome = new HashMap<>();
+        noJavaHome.put("JAVA_HOME", null); // as in a new shell: the remembered path is then taken as it is
+        assertRan("first", launch(noJavaHome));
+        assertNotEquals(oldJdk.getParent().toString(), Files.readString(javaHomeFile).strip());
+    }
+
     /** A JDK is told by its release file, never by starting its java: a JAVA_HOME naming a JDK 17 is passed over, unstarted. */
     @Test
     void anOlderJdkInJavaHomeIsPassedOverWithoutStartingIt() throws Exception {
@@ -303,6 +320,7 @@ class LauncherFaultsTest {
     void aCacheFolderThatCannotBeWrittenOnlyCostsTime() throws Exception {
         assertRan("first", launch(Map.of()));
         Path cache = cacheHome.resolve("haystack-jbang");
+        Files.delete(cache.resolve("java-home"));
         writeGreeting("second");
         List<String> readOnly = List.of("chmod", "-R", "a-w", cache.toString());
         assertEquals(0, new ProcessBuilder(readOnly).inheritIO().start().waitFor());
@@ -314,6 +332,7 @@ class LauncherFaultsTest {
         } finally {
             new ProcessBuilder("chmod", "-R", "u+w", cache.toString()).inheritIO().start().waitFor();
         }
+        assertTrue(Files.notExists(cache.resolve("java-home")));
     }
 
     /** A cache folder that cannot be written before JBang was ever fetched: it is fetched for the one start, and nothing stays behind. */
