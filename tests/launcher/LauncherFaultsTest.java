@@ -318,16 +318,19 @@ class LauncherFaultsTest {
 
     @Test
     void aCacheFolderThatCannotBeWrittenOnlyCostsTime() throws Exception {
-        assertRan("first", launch(Map.of()));
+        Map<String, String> noJavaHome = new HashMap<>();
+        noJavaHome.put("JAVA_HOME", null); // so that a start without a remembered JDK looks for one, and remembers it
+        assertRan("first", launch(noJavaHome));
         Path cache = cacheHome.resolve("haystack-jbang");
         Files.delete(cache.resolve("java-home"));
         writeGreeting("second");
         List<String> readOnly = List.of("chmod", "-R", "a-w", cache.toString());
         assertEquals(0, new ProcessBuilder(readOnly).inheritIO().start().waitFor());
         try {
-            Launch launch = launch(Permissions.obeying(List.of("./jbang", script().toString())), Map.of());
+            Launch launch = launch(Permissions.obeying(List.of("./jbang", script().toString())), noJavaHome);
             assertRan("second", launch);
             assertTrue(launch.askedJBang(), launch.toString());
+            assertTrue(launch.err().lines().anyMatch("jbang: looking for a JDK 25 or newer"::equals), launch.toString());
             assertTrue(launch.err().lines().noneMatch(line -> line.contains("denied") || line.contains("Read-only")), launch.toString());
         } finally {
             new ProcessBuilder("chmod", "-R", "u+w", cache.toString()).inheritIO().start().waitFor();
