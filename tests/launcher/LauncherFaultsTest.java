@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./jbang} when its surroundings are not as usual: several starts of one script right after
- * an edit, a source changed while JBang builds it, a remembered JDK path that now names an older
- * JDK, a cache folder that cannot be written or sits on a full file system, HOME unset, and a
+ * an edit, a source changed while JBang builds it, a remembered JDK path or a JAVA_HOME that names
+ * an older JDK, a cache folder that cannot be written or sits on a full file system, HOME unset, and a
  * {@code jbang} on PATH that is a link to the launcher. Each start runs the script's current code,
  * or ends with the launcher's one line and status 2; none leaves a temporary file behind.
  * Each test but the one about HOME keeps the launcher's cache in a folder of its own.
@@ -301,18 +302,35 @@ class LauncherFaultsTest {
         assertNotEquals(oldJdk.getParent().toString(), Files.readString(javaHomeFile).strip());
     }
 
+    /** A JDK is told by its release file, never by starting its java: a JAVA_HOME naming a JDK 17 is passed over, unstarted. */
+    @Test
+    void anOlderJdkInJavaHomeIsPassedOverWithoutStartingIt() throws Exception {
+        Path oldJdk = Files.createDirectories(dir.resolve("jdk-17/bin"));
+        Path started = dir.resolve("jdk-17-started");
+        for (String tool : List.of("java", "javac")) {
+            Path binary = Files.writeString(oldJdk.resolve(tool), "#!/bin/sh\n: > '" + started + "'\nexit 1\n");
+            binary.toFile().setExecutable(true);
+        }
+        Files.writeString(oldJdk.resolveSibling("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"17.0.9\"\n");
+        assertRan("first", launch(Map.of("JAVA_HOME", oldJdk.getParent().toString())));
+        assertFalse(Files.exists(started), "the launcher started the JDK 17's java or javac");
+    }
+
     @Test
     void aCacheFolderThatCannotBeWrittenOnlyCostsTime() throws Exception {
-        assertRan("first", launch(Map.of()));
+        Map<String, String> noJavaHome = new HashMap<>();
+        noJavaHome.put("JAVA_HOME", null); // so that a start without a remembered JDK looks for one, and remembers it
+        assertRan("first", launch(noJavaHome));
         Path cache = cacheHome.resolve("haystack-jbang");
         Files.delete(cache.resolve("java-home"));
         writeGreeting("second");
         List<String> readOnly = List.of("chmod", "-R", "a-w", cache.toString());
         assertEquals(0, new ProcessBuilder(readOnly).inheritIO().start().waitFor());
         try {
-            Launch launch = launch(Permissions.obeying(List.of("./jbang", script().toString())), Map.of());
+            Launch launch = launch(Permissions.obeying(List.of("./jbang", script().toString())), noJavaHome);
             assertRan("second", launch);
             assertTrue(launch.askedJBang(), launch.toString());
+            assertTrue(launch.err().lines().anyMatch("jbang: looking for a JDK 25 or newer"::equals), launch.toString());
             assertTrue(launch.err().lines().noneMatch(line -> line.contains("denied") || line.contains("Read-only")), launch.toString());
         } finally {
             new ProcessBuilder("chmod", "-R", "u+w", cache.toString()).inheritIO().start().waitFor();
