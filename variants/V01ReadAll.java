@@ -38,7 +38,7 @@ import lib.linux.HugePageBuffer;
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V01ReadAll workers=1 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=as-is
  * Expect one of the slower chapters: every byte is copied, then looked at alone.
- * Its bill per GiB: a few hundred read calls, 1 GiB returned (one copy of every byte).
+ * Its bill per GiB: a handful of read calls, 1 GiB returned (one copy of every byte).
  * </pre>
  */
 public class V01ReadAll implements NeedleSearch, SingleThreaded {
