@@ -9,7 +9,8 @@
 // Why each chapter takes its time: each row of model.csv (lab/report/CostModel.java) as a point, the
 // time measured across, the time predicted from its bill at the machine's unit costs up, and the
 // diagonal where the two agree. A point under the diagonal took longer than the model says: its
-// lesson is the gap. One machine's results (results/<machine>/model.csv).
+// lesson is the gap. A point priced with a unit cost whose rounds spread by more than a quarter says
+// which in its label. One machine's results (results/<machine>/model.csv).
 // Run from the project's root:   ./jbang notebooks/model.jsh           (-Dmachine=NAME for another machine)
 
 import tech.tablesaw.api.*;
@@ -27,6 +28,7 @@ if (!java.nio.file.Files.isRegularFile(csv)) {
 StringColumn chapterColumn = StringColumn.create("chapter");
 StringColumn stateColumn = StringColumn.create("state");
 StringColumn boundColumn = StringColumn.create("bound");
+StringColumn unstableColumn = StringColumn.create("unstable costs"); // absent from a model.csv of before it: none named
 DoubleColumn measuredColumn = DoubleColumn.create("measured_s");
 DoubleColumn predictedColumn = DoubleColumn.create("predicted_s");
 List<String> leftOut = new ArrayList<>();
@@ -39,13 +41,15 @@ try {
     }, (file, line, row) -> {
         double measured = StudyResults.decimal(row, "measured_s", Double.MAX_VALUE), predicted = StudyResults.decimal(row, "predicted_s", Double.MAX_VALUE);
         boolean known = row.get("chapter").matches("V\\d\\d[A-Za-z0-9]*") && row.get("page_cache").matches("as-is|small|huge")
-                && row.get("cache").matches("warm|cold") && row.get("workers").matches("\\d{1,4}") && row.get("bound").matches("[a-z:. -]{1,40}");
+                && row.get("cache").matches("warm|cold") && row.get("workers").matches("\\d{1,4}") && row.get("bound").matches("[a-z:. -]{1,40}")
+                && row.getOrDefault("unstable_costs", "").matches("[a-z0-9_ ]{0,200}");
         if (!known || !(measured > 0) || !(predicted > 0)) {
             throw new IllegalArgumentException("not a row the cost model writes");
         }
         chapterColumn.append(Report.shortName(row.get("chapter")));
         stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache")));
         boundColumn.append(row.get("bound"));
+    unstableColumn.append(row.getOrDefault("unstable_costs", ""));
         measuredColumn.append(measured);
         predictedColumn.append(predicted);
         return row;
@@ -54,7 +58,7 @@ try {
     Report.quit(e.getMessage());
 }
 leftOut.forEach(System.out::println);
-Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn);
+Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn, unstableColumn);
 if (model.rowCount() == 0) {
     Report.quit("nothing to draw: " + csv + " has no row to draw");
 }
@@ -67,7 +71,9 @@ for (String bound : boundColumn.unique().asList().stream().sorted().toList()) {
     Table some = model.where(model.stringColumn("bound").isEqualTo(bound));
     String[] labels = new String[some.rowCount()];
     for (int i = 0; i < labels.length; i++) {
-        labels[i] = some.stringColumn("chapter").get(i) + " (" + some.stringColumn("state").get(i) + ")";
+        String unstable = some.stringColumn("unstable costs").get(i);
+        labels[i] = some.stringColumn("chapter").get(i) + " (" + some.stringColumn("state").get(i) + ")"
+                + (unstable.isEmpty() ? "" : ", priced with unstable " + unstable);
     }
     traces.add(ScatterTrace.builder(some.doubleColumn("measured_s"), some.doubleColumn("predicted_s"))
             .mode(ScatterTrace.Mode.MARKERS).name("bound: " + bound).text(labels).marker(ChartColours.marker(index++)).build());
