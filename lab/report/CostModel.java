@@ -285,6 +285,7 @@ public final class CostModel {
                 if (measured == null) {
                     continue; // 3 or 4 runs with neither their times nor their median: no figure the book would quote
                 }
+                costs = UnitPrices.read(folder, row.date()); // the walls as they stood when the row was measured
                 Terms terms = terms(row, costs);
                 Prediction prediction = predict(terms, row.workers());
                 ModelRow modelled = new ModelRow(row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(), measured,
@@ -410,9 +411,9 @@ public final class CostModel {
         return perGiB == null ? 0 : perGiB;
     }
 
-    /** The machine's unit costs from {@code folder}'s costs.csv and wall.csv ({@link UnitPrices}). */
+    /** The machine's unit costs from {@code folder}'s costs.csv and wall.csv, the walls' newest rows ({@link UnitPrices}). */
     static Costs unitCosts(Path folder) throws IOException {
-        return UnitPrices.read(folder);
+        return UnitPrices.read(folder, null);
     }
 
     private CostModel() {}

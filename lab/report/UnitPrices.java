@@ -4,6 +4,7 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -65,8 +66,11 @@ final class UnitPrices {
         return per.check(value * nanosPerUnit, "the cost " + name + (unit.equals("ns") ? "" : " (" + row.get("value") + " " + unit + ")"));
     }
 
-    /** The walls' newest rows (one thread, and the most threads measured) and costs.csv's newest row of each cost, each checked within its bounds. */
-    static CostModel.Costs read(Path folder) throws IOException {
+    /**
+     * costs.csv's newest row of each cost, and the walls (one thread, and the most threads measured) as they stood at
+     * {@code when} (a row's date; null: their newest rows), each checked within its bounds.
+     */
+    static CostModel.Costs read(Path folder, String when) throws IOException {
         Map<String, Double> cost = new LinkedHashMap<>();
         Path costs = folder.resolve("costs.csv"), wall = folder.resolve("wall.csv");
         if (!Files.isRegularFile(costs)) {
@@ -92,7 +96,7 @@ final class UnitPrices {
                     + " --csv " + wall + " measures the walls");
         }
         List<StudyResults.Row> walls = StudyResults.readEveryRow(wall).rows();
-        double copyOneThread = nanosPerByte(wall, walls, "WallPageCacheCopy", false);
+        double copyOneThread = nanosPerByte(wall, walls, "WallPageCacheCopy", false, when);
         // a read call as a chapter meets it: a 1 MiB read less its copy at the copy wall's pace, never less than an 8-byte read
         double readCall = need(cost, "read_call", costs), pread = cost.getOrDefault("pread_1mib", Double.NaN);
         boolean callFromPread = pread - CALL_BYTES * copyOneThread > readCall;
@@ -104,8 +108,8 @@ final class UnitPrices {
                 splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
                 splitOnEveryThread ? cost.get("pte_fill_all") : nan, need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
                 cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
-                nanosPerByte(wall, walls, "WallMemoryRead", false), nanosPerByte(wall, walls, "WallMemoryRead", true),
-                copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true), callFromPread ? "pread_1mib" : "read_call", unstable);
+                nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
+                copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);
     }
 
     /** A costs.csv row's spread over its rounds: its spread column, else from its low, high and value; 0 where it gives none. */
@@ -128,21 +132,43 @@ final class UnitPrices {
         return value;
     }
 
-    /** A wall's ns per byte: its newest row on one thread, or on the most threads measured. */
-    private static double nanosPerByte(Path file, List<StudyResults.Row> walls, String wall, boolean allThreads) {
-        StudyResults.Row chosen = null;
-        for (StudyResults.Row row : walls) {
-            if (row.chapter().equals(wall) && (allThreads ? chosen == null || row.workers() >= chosen.workers() : row.workers() == 1)) {
-                chosen = row;
-            }
-        }
-        if (chosen == null) {
+    /**
+     * A wall's ns per byte on one thread, or on the most threads measured: the mean of its rows measured last before
+     * {@code when} and first after it (a study measures the walls between its rounds, and the machine drifts between
+     * them), or its newest row where {@code when} is null or no date reads.
+     */
+    private static double nanosPerByte(Path file, List<StudyResults.Row> walls, String wall, boolean allThreads, String when) {
+        int threads = allThreads ? walls.stream().filter(row -> row.chapter().equals(wall)).mapToInt(StudyResults.Row::workers).max().orElse(0) : 1;
+        List<StudyResults.Row> rows = walls.stream().filter(row -> row.chapter().equals(wall) && row.workers() == threads).toList();
+        if (rows.isEmpty()) {
             throw new UserMistakeException(Quote.name(file) + " has no " + wall + (allThreads ? "" : " on one thread"));
         }
-        try { // MB/s: 10^6 bytes a second, so 10^3 / MB/s is ns per byte
-            return Per.BYTE.check(1e3 / chosen.mbps(), wall + String.format(Locale.ROOT, "'s cost (%.4g MB/s)", chosen.mbps()));
-        } catch (IllegalArgumentException outOfBounds) {
-            throw new UserMistakeException(chosen.file() + " line " + chosen.line() + ": " + outOfBounds.getMessage());
+        List<StudyResults.Row> chosen = List.of(rows.getLast());
+        Instant at = instant(when);
+        if (at != null && rows.stream().allMatch(row -> instant(row.date()) != null)) {
+            StudyResults.Row before = null, after = null;
+            for (StudyResults.Row row : rows) {
+                before = !instant(row.date()).isAfter(at) ? row : before;
+                after = after == null && !instant(row.date()).isBefore(at) ? row : after;
+            }
+            chosen = java.util.stream.Stream.of(before, after).filter(java.util.Objects::nonNull).toList();
+        }
+        double sum = 0;
+        for (StudyResults.Row row : chosen) {
+            try { // MB/s: 10^6 bytes a second, so 10^3 / MB/s is ns per byte
+                sum += Per.BYTE.check(1e3 / row.mbps(), wall + String.format(Locale.ROOT, "'s cost (%.4g MB/s)", row.mbps()));
+            } catch (IllegalArgumentException outOfBounds) {
+                throw new UserMistakeException(row.file() + " line " + row.line() + ": " + outOfBounds.getMessage());
+            }
+        }
+        return sum / chosen.size();
+    }
+
+    private static Instant instant(String date) {
+        try {
+            return date == null ? null : Instant.parse(date);
+        } catch (java.time.format.DateTimeParseException unreadable) {
+            return null;
         }
     }
 

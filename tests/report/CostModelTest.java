@@ -258,6 +258,19 @@ class CostModelTest {
         assertTrue(rows.get(2).predictedSeconds() > rows.get(3).predictedSeconds(), "small folios cost more faults than huge: " + rows);
     }
 
+    /** A row is priced at the walls as they stood when it was measured: the mean of the walls measured last before it and first after it. */
+    @Test
+    void aRowIsPricedAtTheWallsMeasuredAroundIt() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0"); // walls at 2026-01-01T00:00:00Z, 10,000 MB/s
+        String later = resultsRow("WallMemoryRead", 1, "0.2", "5000", "0,0,0,0,0,0,0").replace("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z");
+        Files.writeString(folder.resolve("wall.csv"), later, java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(0.15, UnitPrices.read(folder, "2026-01-01T00:05:00Z").scanOneThread(), 1e-12, "between the two: their mean");
+        assertEquals(0.1, UnitPrices.read(folder, "2026-01-01T00:00:00Z").scanOneThread(), 1e-12, "at the first: that one");
+        assertEquals(0.2, UnitPrices.read(folder, "2026-01-01T01:00:00Z").scanOneThread(), 1e-12, "after the last: the last");
+        assertEquals(0.2, CostModel.unitCosts(folder).scanOneThread(), 1e-12, "no date: the newest");
+        assertEquals(0.1, UnitPrices.read(folder, "2026-01-01T00:05:00Z").scanAllThreads(), 1e-12, "two threads measured once: that one");
+    }
+
     @Test
     void helpSaysTheUsage() {
         Said said = costModel("--help");
