@@ -233,9 +233,10 @@ public final class CostModel {
             }
             List<ModelRow> rows = model(folder);
             out.print(table(rows).text());
-            rows.stream().filter(row -> !row.unstableCosts().isEmpty()).forEach(row -> out.println("unstable: " + row.chapter() + " ("
-                    + row.workers() + " workers, " + row.pageCache() + ", " + row.cache() + ") is priced with " + row.unstableCosts()
-                    + ", whose rounds spread by more than a quarter (costs.csv)"));
+            Map<String, List<String>> pricedWith = new java.util.TreeMap<>();
+            rows.forEach(row -> List.of(row.unstableCosts().split(" ")).stream().filter(name -> !name.isEmpty()).forEach(name -> pricedWith
+                    .computeIfAbsent(name, unused -> new ArrayList<>()).add(row.chapter() + " (" + row.pageCache() + ", " + row.cache() + ")")));
+            pricedWith.forEach((name, priced) -> out.println("unstable: " + name + ", its rounds spread by more than a quarter, prices " + String.join(", ", priced)));
             if (csv != null) {
                 StringBuilder text = new StringBuilder(HEADER_WITH_UNSTABLE).append('\n'); // a model is recomputed whole
                 rows.forEach(row -> text.append(String.join(",", fields(row, Quote.name(folder)))).append('\n'));
@@ -318,7 +319,10 @@ public final class CostModel {
         java.util.Set<String> named = new java.util.TreeSet<>();
         Map<String, Double> all = new LinkedHashMap<>(terms.shared());
         all.putAll(terms.oneCore());
-        all.put("faults on every thread", terms.faultsOnEveryThread());
+        if (terms.faultsOnEveryThread() > all.getOrDefault("faults", 0.0)) { // the faults are priced one way, the slower
+            all.remove("faults");
+            all.put("faults on every thread", terms.faultsOnEveryThread());
+        }
         all.forEach((term, nanos) -> {
             if (nanos >= WEIGHS * prediction.seconds() * 1e9) {
                 costs.pricing(term, workers).stream().filter(costs.unstable()::contains).forEach(named::add);
@@ -351,7 +355,7 @@ public final class CostModel {
         shared.put("page-cache copy", copied * c.copyAllThreads());
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
-        double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) ? 0
+        double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 ? 0 // one worker faults alone
                 : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * c.pteFillAll());
         return new Terms(oneCore, shared, faultsOnEveryThread);
     }
