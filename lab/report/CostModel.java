@@ -67,16 +67,17 @@ public final class CostModel {
      * {@code pteFill} (a fault's own cost, and each entry it fills) are NaN, not measured. {@code unstable}: the
      * costs.csv names whose rounds spread by more than a quarter; {@code callFrom}: the name the call's price came from.
      */
-    record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double wake,
+    record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double pteFillAsFound,
+                 double pteFillAsFoundAll, double wake,
                  double scanInCache, double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
                  double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
 
         /** The names in costs.csv of the costs a term of the formula is priced with (none for a wall's). */
-        List<String> pricing(String term, int workers) {
+        List<String> pricing(String term, int workers, boolean asFound) {
             return switch (term) {
                 case "read calls" -> List.of(callFrom);
-                case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", "pte_fill");
-                case "faults on every thread" -> List.of("fault_fixed_all", "pte_fill_all");
+                case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", asFound ? "pte_fill_as_found" : "pte_fill");
+                case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
                 case "wake-ups" -> List.of("wake_up");
                 case "scan in cache" -> List.of("scan_in_cache");
                 case "device" -> List.of(workers > 1 ? "device_byte_deep" : "device_byte_qd1");
@@ -291,7 +292,7 @@ public final class CostModel {
                 Prediction prediction = predict(terms, row.workers());
                 ModelRow modelled = new ModelRow(row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(), measured,
                         prediction.seconds(), prediction.bound(), Double.isNaN(prediction.workersToWall()) ? null : prediction.workersToWall(),
-                        unstablePricing(terms, prediction, costs, row.workers()));
+                        unstablePricing(terms, prediction, costs, row.workers(), asFound(row, costs)));
                 fields(modelled, row.file() + " line " + row.line()); // refused here, before a line is printed, if model.csv could not hold it
                 rows.add(modelled);
             }
@@ -315,7 +316,7 @@ public final class CostModel {
     }
 
     /** The unstable costs a row's weighing terms are priced with, costs.csv's names apart by spaces ("" for none). */
-    static String unstablePricing(Terms terms, Prediction prediction, Costs costs, int workers) {
+    static String unstablePricing(Terms terms, Prediction prediction, Costs costs, int workers, boolean asFound) {
         java.util.Set<String> named = new java.util.TreeSet<>();
         Map<String, Double> all = new LinkedHashMap<>(terms.shared());
         all.putAll(terms.oneCore());
@@ -325,7 +326,7 @@ public final class CostModel {
         }
         all.forEach((term, nanos) -> {
             if (nanos >= WEIGHS * prediction.seconds() * 1e9) {
-                costs.pricing(term, workers).stream().filter(costs.unstable()::contains).forEach(named::add);
+                costs.pricing(term, workers, asFound).stream().filter(costs.unstable()::contains).forEach(named::add);
             }
         });
         return String.join(" ", named);
@@ -356,7 +357,7 @@ public final class CostModel {
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
         double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 ? 0 // one worker faults alone
-                : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * c.pteFillAll());
+                : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFoundAll() : c.pteFillAll()));
         return new Terms(oneCore, shared, faultsOnEveryThread);
     }
 
@@ -374,7 +375,12 @@ public final class CostModel {
         if (Double.isNaN(c.faultFixed())) {
             return faults * c.fault();
         }
-        return faults * c.faultFixed() + entriesPerGiB(row) * c.pteFill();
+        return faults * c.faultFixed() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFound() : c.pteFill());
+    }
+
+    /** Whether a row's entries are priced as the cache held the haystack when UnitCosts ran: a row as found, where that was measured. */
+    static boolean asFound(StudyResults.Row row, Costs c) {
+        return "as-is".equals(row.pageCache()) && !Double.isNaN(c.pteFillAsFound());
     }
 
     /** The page-table entries a row's faults filled per GiB: from its PMD-mapped share, never fewer than one a fault. */

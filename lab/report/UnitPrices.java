@@ -43,7 +43,7 @@ final class UnitPrices {
     /** The costs the model takes from costs.csv, each with its bounds; a row of another cost is not read. */
     static final Map<String, Per> COSTS = Map.ofEntries(Map.entry("read_call", Per.EVENT), Map.entry("pread_1mib", Per.EVENT),
             Map.entry("minor_fault", Per.EVENT), Map.entry("fault_fixed", Per.EVENT), Map.entry("pte_fill", Per.EVENT),
-            Map.entry("fault_fixed_all", Per.EVENT), Map.entry("pte_fill_all", Per.EVENT), Map.entry("wake_up", Per.EVENT),
+            Map.entry("fault_fixed_all", Per.EVENT), Map.entry("pte_fill_all", Per.EVENT), Map.entry("pte_fill_as_found", Per.EVENT), Map.entry("pte_fill_as_found_all", Per.EVENT), Map.entry("wake_up", Per.EVENT),
             Map.entry("scan_in_cache", Per.BYTE), Map.entry("device_byte_qd1", Per.BYTE), Map.entry("device_byte_deep", Per.BYTE));
     static final double CALL_BYTES = 1 << 20;
 
@@ -102,11 +102,14 @@ final class UnitPrices {
         boolean callFromPread = pread - CALL_BYTES * copyOneThread > readCall;
         boolean splitFaults = cost.containsKey("fault_fixed") && cost.containsKey("pte_fill");
         boolean splitOnEveryThread = splitFaults && cost.containsKey("fault_fixed_all") && cost.containsKey("pte_fill_all");
+        boolean asFound = splitFaults && cost.containsKey("pte_fill_as_found");
         double nan = Double.NaN;
         java.util.Set<String> unstable = new java.util.TreeSet<>(spreads.keySet().stream().filter(name -> spreads.get(name) > UNSTABLE_SPREAD).toList());
         return new CostModel.Costs(callFromPread ? pread - CALL_BYTES * copyOneThread : readCall, need(cost, "minor_fault", costs),
                 splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
-                splitOnEveryThread ? cost.get("pte_fill_all") : nan, need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
+                splitOnEveryThread ? cost.get("pte_fill_all") : nan, asFound ? cost.get("pte_fill_as_found") : nan,
+                splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,
+                need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
                 cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
                 nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
                 copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);

@@ -56,8 +56,8 @@ import picocli.CommandLine.Parameters;
  *   <li>{@code minor_fault}: a fresh mapping of the cached file touched every 4 KiB, per fault counted.
  *   <li>{@code fault_fixed} and {@code pte_fill}: what a fault costs, and each page-table entry it fills
  *       (a PMD mapping fills one for 2 MiB), from two scratch files beside the haystack, in 4 KiB and
- *       in 2 MiB folios: two equations in the two costs ({@link FaultCosts}); {@code _all}: on every
- *       thread at once.
+ *       in 2 MiB folios: two equations in the two costs ({@link FaultCosts}); {@code pte_fill_as_found}: an
+ *       entry as the cache holds the haystack; {@code _all}: on every thread at once.
  *   <li>{@code wake_up}: two threads handing a turn to each other: half a round trip, per hand-over.
  *   <li>{@code scan_in_cache}: chapter 13's 256-bit kernel over one 1 MiB chunk, again and again, so
  *       it stays in the CPU's cache: what a reading chapter pays a byte to scan what it just copied.
@@ -65,11 +65,8 @@ import picocli.CommandLine.Parameters;
  *       disk, one in flight, then eight at once (a thread each), per byte.
  * </ul>
  *
- * A fault's time is its mapping's first pass less a second pass over the same pages, which faults
- * nothing: the loop and the TLB are not the fault's. Each cost is measured {@code --rounds} times; a
- * row holds the median, the rounds' lowest and highest, and their spread, (highest − lowest) ÷
- * median: a cost whose rounds spread by more than {@link #UNSTABLE_SPREAD} is marked unstable, and
- * the model says so for each chapter it prices with it.
+ * Each is measured {@code --rounds} times; a row holds the median, the rounds' lowest and highest, and
+ * their spread, (highest − lowest) ÷ median, past {@link #UNSTABLE_SPREAD} unstable (the model says so).
  *
  * <pre>
  * How to run:   ./jbang lab/yardsticks/UnitCosts.java haystack.bin [--rounds 5] [--csv results/MACHINE/costs.csv]
@@ -89,17 +86,12 @@ public class UnitCosts implements Callable<Integer> {
     /** Rounds that spread by more than a quarter of their median make a cost unstable. */
     static final double UNSTABLE_SPREAD = 0.25;
 
-    static final int CALLS_PER_ROUND = 100_000;
-    static final long MAPPED_BYTES = 256L << 20, PAGE_BYTES = 4096;
-    static final int HAND_OVERS_PER_ROUND = 20_000;
-    static final long DEVICE_BYTES = 256L << 20, DEVICE_READ_BYTES = 1 << 20;
-    static final int DEEP_QUEUE = 8;
-    static final long CHUNK_BYTES = lib.chapter.ChunkedSearch.DEFAULT_CHUNK_BYTES;
-    static final int WARM_UP_SCANS = 2_000, SCANS_PER_ROUND = 2_000;
-    static final int PREAD_BYTES = 1 << 20;
-    static final long PREAD_SPAN_BYTES = 256L << 20;
-    /** Each scratch file: 65,536 pages in 4 KiB folios, 128 in 2 MiB ones; a fault pass keeps the least of so many fresh mappings. */
-    static final long SCRATCH_BYTES = 256L << 20, FAULT_REPEATS = 5;
+    static final int CALLS_PER_ROUND = 100_000, PREAD_BYTES = 1 << 20;
+    static final long MAPPED_BYTES = 256L << 20, PAGE_BYTES = 4096, PREAD_SPAN_BYTES = 256L << 20;
+    static final int HAND_OVERS_PER_ROUND = 20_000, DEEP_QUEUE = 8, WARM_UP_SCANS = 2_000, SCANS_PER_ROUND = 2_000;
+    static final long DEVICE_BYTES = 256L << 20, DEVICE_READ_BYTES = 1 << 20, CHUNK_BYTES = lib.chapter.ChunkedSearch.DEFAULT_CHUNK_BYTES;
+    /** Each scratch file: 65,536 pages in 4 KiB folios, 128 in 2 MiB ones. */
+    static final long SCRATCH_BYTES = 256L << 20;
 
     @Parameters(index = "0", paramLabel = "FILE", converter = PathConverter.class,
             description = "A haystack (its first 256 MiB are read); it is cached first if it is not.")
@@ -128,9 +120,7 @@ public class UnitCosts implements Callable<Integer> {
     /** One cost: its name, its unit, and one round of its measurement. */
     record Cost(String name, String unit, Measure measure) {}
 
-    interface Measure {
-        double once(Path file) throws IOException, InterruptedException;
-    }
+    interface Measure { double once(Path file) throws IOException, InterruptedException; }
 
     static final List<Cost> COSTS = List.of(
             new Cost("read_call", "ns", file -> readNanos(file, Long.BYTES, CALLS_PER_ROUND)),
@@ -141,9 +131,7 @@ public class UnitCosts implements Callable<Integer> {
             new Cost("device_byte_qd1", "ns", file -> deviceNanosPerByte(file, 1)),
             new Cost("device_byte_deep", "ns", file -> deviceNanosPerByte(file, DEEP_QUEUE)));
 
-    public static void main(String[] args) {
-        ToolCommand.run("UnitCosts", new UnitCosts(), args);
-    }
+    public static void main(String[] args) { ToolCommand.run("UnitCosts", new UnitCosts(), args); }
 
     /** The command line as a method, for tests: returns the exit status. */
     static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
@@ -172,24 +160,27 @@ public class UnitCosts implements Callable<Integer> {
         String date = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), machine = Machine.current().name();
         List<String> rows = new ArrayList<>();
         for (Cost cost : COSTS) {
-            double[] each = new double[rounds];
             try {
+                double[] each = new double[rounds];
                 for (int round = 0; round < rounds; round++) {
                     each[round] = cost.measure().once(file);
                 }
+                rows.add(row(date, machine, cost.name(), cost.unit(), each));
             } catch (NotMeasurableHere e) { // the others still count: the model leaves out what needs this one
                 System.out.println("cost=" + cost.name() + " not measured: " + e.getMessage());
-                continue;
             }
-            rows.add(row(date, machine, cost.name(), cost.unit(), each));
         }
         try {
-            FaultCosts faults = FaultCosts.measure(scratchFolder, rounds, scratchBytes);
-            rows.add(row(date, machine, "fault_fixed", "ns", faults.fixed()));
-            rows.add(row(date, machine, "pte_fill", "ns", faults.perEntry()));
-            rows.add(row(date, machine, "fault_fixed_all", "ns", faults.fixedAll()));
-            rows.add(row(date, machine, "pte_fill_all", "ns", faults.perEntryAll()));
-            System.out.println(faults.check(file));
+            FaultCosts faults = FaultCosts.measure(file, scratchFolder, rounds, scratchBytes);
+            double[][] each = {faults.fixed(), faults.perEntry(), faults.fixedAll(), faults.perEntryAll(), faults.perEntryAsFound(), faults.perEntryAsFoundAll()};
+            String[] names = {"fault_fixed", "pte_fill", "fault_fixed_all", "pte_fill_all", "pte_fill_as_found", "pte_fill_as_found_all"};
+            for (int i = 0; i < names.length; i++) { // past the first two, a cost that came to nothing is left out, and the model does without
+                if (Stats.median(each[i]) > 0) {
+                    rows.add(row(date, machine, names[i], "ns", each[i]));
+                } else {
+                    System.out.println("cost=" + names[i] + " not measured: its rounds' median came to " + figure(Stats.median(each[i])) + " ns");
+                }
+            }
         } catch (NotMeasurableHere e) {
             System.out.println("cost=fault_fixed and pte_fill not measured: " + e.getMessage());
         }
@@ -209,7 +200,6 @@ public class UnitCosts implements Callable<Integer> {
     private static boolean isCostsHeader(String header) {
         return HEADER.equals(header) || HEADER_WITH_SPREAD.equals(header);
     }
-
     /** One cost's row of costs.csv from its rounds, said on stdout too: median, lowest, highest, spread, stable or not. */
     static String row(String date, String machine, String name, String unit, double[] rounds) {
         double[] each = rounds.clone();
@@ -234,7 +224,8 @@ public class UnitCosts implements Callable<Integer> {
 
     /**
      * Positional reads of {@code bytes} through {@code FileChannel}, one after the other along the cached file's first
-     * 256 MiB, as the reading chapters make them, after as many untimed for the JIT: ns a call, copy included.
+     * 256 MiB, as the reading chapters make them, after as many untimed for the JIT: ns a call, copy included, the
+     * median of batches of 1 KiB read (or of one call).
      */
     static double readNanos(Path file, int bytes, int calls) throws IOException {
         long span = Math.min(PREAD_SPAN_BYTES, Files.size(file) / bytes * bytes);
@@ -243,16 +234,22 @@ public class UnitCosts implements Callable<Integer> {
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ); Arena arena = Arena.ofConfined()) {
             ByteBuffer buffer = arena.allocate(bytes, 4096).asByteBuffer();
-            long started = 0;
-            for (int i = -calls; i < calls; i++) {
-                started = i == 0 ? System.nanoTime() : started;
-                long at = Math.floorMod((long) i * bytes, span);
-                buffer.clear();
-                while (buffer.hasRemaining() && channel.read(buffer, at + buffer.position()) > 0) {
-                    // a read may return less than asked
+            int perBatch = Math.max(1, 1024 / bytes); // 8-byte calls in batches long enough for the clock
+            double[] batches = new double[Math.max(1, calls / perBatch)];
+            for (int i = -calls, batch = 0; batch < batches.length; ) {
+                long started = System.nanoTime();
+                for (int call = 0; call < perBatch; call++, i++) {
+                    long at = Math.floorMod((long) i * bytes, span);
+                    buffer.clear();
+                    while (buffer.hasRemaining() && channel.read(buffer, at + buffer.position()) > 0) {
+                        // a read may return less than asked
+                    }
+                }
+                if (i > 0) { // past the untimed calls for the JIT
+                    batches[batch++] = (double) (System.nanoTime() - started) / perBatch;
                 }
             }
-            return (double) (System.nanoTime() - started) / calls;
+            return Stats.median(batches); // a batch another program's thread took the core from is not the call's
         }
     }
 
@@ -265,34 +262,37 @@ public class UnitCosts implements Callable<Integer> {
         return sum;
     }
 
-    /** {@code parts} touched every 4 KiB at once, a thread each (the caller's the first): ns from the start to the last one's end. */
-    static long touchedAtOnce(List<MemorySegment> parts, long[] sums) throws InterruptedException {
+    /** {@code parts} touched every 4 KiB at once, a thread each, 2 MiB at a time: each 2 MiB's ns in {@code slices}, part after part; ns in all. */
+    static long touchedAtOnce(List<MemorySegment> parts, long[] slices, long[] sums) throws InterruptedException {
         java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-        List<Thread> others = new ArrayList<>();
-        for (int i = 1; i < parts.size(); i++) {
-            int part = i;
-            others.add(Thread.ofPlatform().start(() -> {
-                try {
-                    go.await();
-                    sums[part] += touchEveryPage(parts.get(part));
-                } catch (InterruptedException stopped) {
-                    Thread.currentThread().interrupt();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0, first = 0; i < parts.size(); first += slicesOf(parts.get(i)), i++) {
+            int part = i, from = first;
+            threads.add(Thread.ofPlatform().start(() -> {
+                MemorySegment mine = parts.get(part);
+                try { go.await(); } catch (InterruptedException stopped) { return; }
+                for (int slice = 0; slice < slicesOf(mine); slice++) {
+                    long at = slice * PmdMapping.PMD_BYTES, started = System.nanoTime();
+                    sums[part] += touchEveryPage(mine.asSlice(at, Math.min(PmdMapping.PMD_BYTES, mine.byteSize() - at)));
+                    slices[from + slice] = System.nanoTime() - started;
                 }
             }));
         }
         long started = System.nanoTime();
         go.countDown();
-        sums[0] += touchEveryPage(parts.getFirst());
-        for (Thread other : others) {
-            other.join();
+        for (Thread thread : threads) {
+            thread.join();
         }
         return System.nanoTime() - started;
     }
 
+    static int slicesOf(MemorySegment part) { return (int) Math.ceilDiv(part.byteSize(), PmdMapping.PMD_BYTES); }
+
     /**
-     * One fresh mapping faulted in by {@code threads} threads, each its own 2 MiB-aligned part: the faults the kernel
-     * counted, the page-table entries they filled (a PMD-mapped 2 MiB one entry, from smaps) and the time they took,
-     * the first pass less a second that faults nothing.
+     * One fresh mapping faulted in by {@code threads} threads, each its own 2 MiB-aligned part, 2 MiB at a time: the
+     * faults the kernel counted, the page-table entries they filled (a PMD-mapped 2 MiB one entry, from smaps) and their
+     * time: the first touch of each 2 MiB less the second, which faults nothing ({@link #undisturbed}); on several threads,
+     * the first pass's wall-clock time less the second's.
      */
     record FaultPass(long faults, long entries, double nanos) {
 
@@ -305,56 +305,60 @@ public class UnitCosts implements Callable<Integer> {
                 throw new NotMeasurableHere(Quote.name(file) + " is too small to map a page of it");
             }
             warmUpTouch();
-            long faulting = Long.MAX_VALUE, again = Long.MAX_VALUE, faults = 0, entries = 0;
-            for (int repeat = 0; repeat < FAULT_REPEATS; repeat++) { // another program's time only adds: the least of each pass is the fault's
-                try (Arena arena = Arena.ofShared()) {
-                    MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
-                    long step = Math.max(1, Math.ceilDiv(Math.ceilDiv(mappedBytes, threads), PmdMapping.PMD_BYTES)) * PmdMapping.PMD_BYTES;
-                    List<MemorySegment> parts = new ArrayList<>();
-                    for (long from = 0; from < mappedBytes; from += step) {
-                        parts.add(mapped.asSlice(from, Math.min(step, mappedBytes - from)));
-                    }
-                    long[] sums = new long[parts.size()];
-                    KernelCounters.Snapshot before = KernelCounters.now();
-                    faulting = Math.min(faulting, touchedAtOnce(parts, sums));
-                    faults = KernelCounters.now().since(before)[KernelBill.Item.MINOR_FAULTS.ordinal()];
-                    again = Math.min(again, touchedAtOnce(parts, sums));
-                    if (Arrays.stream(sums).sum() != 0 || faults <= 0) {
-                        throw new UserMistakeException(faults <= 0 ? "the kernel counted no page fault here (no getrusage?)"
-                                : Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
-                    }
-                    PmdMapping mapping = PmdMapping.of(mapped);
-                    entries = mapping.filePmdMappedBytes() / PmdMapping.PMD_BYTES + (mapping.rssBytes() - mapping.filePmdMappedBytes()) / PAGE_BYTES;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("interrupted while timing faults");
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
+                long step = Math.max(1, Math.ceilDiv(Math.ceilDiv(mappedBytes, threads), PmdMapping.PMD_BYTES)) * PmdMapping.PMD_BYTES;
+                List<MemorySegment> parts = new ArrayList<>();
+                for (long from = 0; from < mappedBytes; from += step) {
+                    parts.add(mapped.asSlice(from, Math.min(step, mappedBytes - from)));
                 }
+                int slices = parts.stream().mapToInt(UnitCosts::slicesOf).sum();
+                long[] faulting = new long[slices], again = new long[slices], sums = new long[parts.size()];
+                KernelCounters.Snapshot before = KernelCounters.now();
+                long wall = touchedAtOnce(parts, faulting, sums);
+                long faults = KernelCounters.now().since(before)[KernelBill.Item.MINOR_FAULTS.ordinal()];
+                wall -= touchedAtOnce(parts, again, sums);
+                if (Arrays.stream(sums).sum() != 0 || faults <= 0) {
+                    throw new UserMistakeException(faults <= 0 ? "the kernel counted no page fault here (no getrusage?)"
+                            : Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
+                }
+                PmdMapping mapping = PmdMapping.of(mapped);
+                long entries = mapping.filePmdMappedBytes() / PmdMapping.PMD_BYTES + (mapping.rssBytes() - mapping.filePmdMappedBytes()) / PAGE_BYTES;
+                double nanos = parts.size() == 1 ? undisturbed(faulting) - undisturbed(again) : wall; // threads at once: the wall clock's
+                return new FaultPass(faults, Math.max(faults, entries), Math.max(0, nanos));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while timing faults");
             }
-            return new FaultPass(faults, Math.max(faults, entries), Math.max(0, faulting - again));
         }
 
-        private static volatile long warmedUp;
+        /** The 2 MiBs' time in all, each taken as their mean but those over 5 × the median and 1 ms, which another program's thread interrupted. */
+        static double undisturbed(long[] slices) {
+            double median = Stats.median(Arrays.stream(slices).asDoubleStream().toArray()), most = Math.max(5 * median, 1e6);
+            return Arrays.stream(slices).filter(slice -> slice <= most).average().orElse(median) * slices.length;
+        }
 
         /** The JIT compiles the touch loop before a timed pass, so that both passes run the same code. */
         private static void warmUpTouch() {
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment memory = arena.allocate(16L << 20, PAGE_BYTES);
-                for (int i = 0; i < 30 && warmedUp < 30; i++) {
-                    warmedUp += 1 + touchEveryPage(memory);
+                MemorySegment memory = arena.allocate(PmdMapping.PMD_BYTES, PAGE_BYTES);
+                for (int i = 0; i < 200; i++) {
+                    touchEveryPage(memory);
                 }
             }
         }
     }
 
     /**
-     * The fixed cost of a fault and the cost of each entry it fills, ns, one pair a round, on one thread and on all
-     * at once (the time of the whole mapping's faults over their count, so less than one thread's where faults
-     * scale): a mapping of a file in 4 KiB folios (many entries a fault) and one in 2 MiB folios (one PMD entry a
-     * fault) give {@code time = faults × fixed + entries × perEntry} twice, solved for the two.
+     * A fault's fixed cost and each entry's, ns, a pair a round, on one thread and on all (wall time, less than one
+     * thread's where faults scale): a file in 4 KiB folios (many entries a fault) and one in 2 MiB (one a fault) give
+     * {@code time = faults × fixed + entries × perEntry} twice. {@code perEntryAsFound}: what the haystack's own
+     * mapping, as the cache holds it, leaves an entry once its faults' fixed cost is out; as-found rows use it.
      */
-    record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[] perEntryAll) {
+    record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[] perEntryAll, double[] perEntryAsFound,
+                      double[] perEntryAsFoundAll) {
 
-        static FaultCosts measure(Path folder, int rounds, long bytes) throws IOException {
+        static FaultCosts measure(Path haystack, Path folder, int rounds, long bytes) throws IOException {
             String whyNot = HugeFolios.whyNot(folder);
             if (whyNot != null) {
                 throw new NotMeasurableHere(whyNot);
@@ -369,21 +373,24 @@ public class UnitCosts implements Callable<Integer> {
                     throw new NotMeasurableHere("the kernel read the scratch file back in no 2 MiB folio (Linux " + System.getProperty("os.version") + ")");
                 }
                 int all = Runtime.getRuntime().availableProcessors();
-                double[][] solved = new double[4][rounds];
+                double[][] solved = new double[6][rounds];
                 for (int round = 0; round < rounds; round++) {
                     double[] one = solve(FaultPass.of(small, 1), FaultPass.of(huge, 1)), many = solve(FaultPass.of(small, all), FaultPass.of(huge, all));
+                    FaultPass asFound = FaultPass.of(haystack, 1), asFoundAll = FaultPass.of(haystack, all);
                     solved[0][round] = one[0];
                     solved[1][round] = one[1];
                     solved[2][round] = many[0];
                     solved[3][round] = many[1];
+                    solved[4][round] = (asFound.nanos() - asFound.faults() * one[0]) / asFound.entries();
+                    solved[5][round] = (asFoundAll.nanos() - asFoundAll.faults() * many[0]) / asFoundAll.entries();
                 }
-                for (double[] each : solved) {
+                for (double[] each : Arrays.copyOf(solved, 2)) { // the others are left out if they come to nothing
                     if (!(Stats.median(each) > 0)) {
                         throw new NotMeasurableHere("the two mappings gave no positive pair of costs (ns a fault, an entry; on all threads: "
                                 + Arrays.deepToString(solved) + ")");
                     }
                 }
-                return new FaultCosts(solved[0], solved[1], solved[2], solved[3]);
+                return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5]);
             } catch (UserMistakeException | IOException e) {
                 throw e instanceof NotMeasurableHere notHere ? notHere : new NotMeasurableHere(e.getMessage());
             } finally {
@@ -400,14 +407,6 @@ public class UnitCosts implements Callable<Integer> {
             }
             return new double[] {(a.nanos() * b.entries() - b.nanos() * a.entries()) / determinant,
                     (a.faults() * b.nanos() - b.faults() * a.nanos()) / determinant};
-        }
-
-        /** The haystack's own faults as the cache holds it, beside what the two costs make of them. */
-        String check(Path file) throws IOException {
-            FaultPass asFound = FaultPass.of(file, 1);
-            double entriesPerFault = (double) asFound.entries() / asFound.faults();
-            return String.format(Locale.ROOT, "faults as the cache holds the haystack: %.1f entries a fault, %s ns a fault measured, %s from fault_fixed and pte_fill",
-                    entriesPerFault, figure(asFound.nanosPerFault()), figure(Stats.median(fixed) + entriesPerFault * Stats.median(perEntry)));
         }
     }
 
@@ -445,15 +444,16 @@ public class UnitCosts implements Callable<Integer> {
             for (int i = 0; i < WARM_UP_SCANS; i++) { // the JIT compiles the kernel first
                 found += V13PreadVector.firstNonZeroWord256(chunk, 0, CHUNK_BYTES);
             }
-            long started = System.nanoTime();
+            double[] scans = new double[SCANS_PER_ROUND];
             for (int i = 0; i < SCANS_PER_ROUND; i++) {
+                long started = System.nanoTime();
                 found += V13PreadVector.firstNonZeroWord256(chunk, 0, CHUNK_BYTES);
+                scans[i] = System.nanoTime() - started;
             }
-            long elapsed = System.nanoTime() - started;
             if (found != (long) (WARM_UP_SCANS + SCANS_PER_ROUND) * V13PreadVector.NOT_FOUND) {
                 throw new IllegalStateException("the kernel found a non-zero word in a buffer of zeros");
             }
-            return (double) elapsed / ((double) SCANS_PER_ROUND * CHUNK_BYTES);
+            return Stats.median(scans) / CHUNK_BYTES; // a scan another program's thread interrupted is not the kernel's
         }
     }
 

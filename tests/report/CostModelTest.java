@@ -28,7 +28,7 @@ class CostModelTest {
 
     /** {@link #COSTS}' prices with a fault's fixed cost and its cost per entry, on one thread and on all (NaN: not measured), and those unstable. */
     static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, java.util.Set<String> unstable) {
-        return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
+        return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
     }
 
     @TempDir
@@ -200,10 +200,10 @@ class CostModelTest {
         CostModel.Costs costs = costs(100_000, 10, Double.NaN, Double.NaN, java.util.Set.of("pte_fill", "wake_up"));
         StudyResults.Row mapped = row("V08Vector256", 1, "0,0,0,16384,0,0,0", "small", "0.0");
         CostModel.Terms terms = CostModel.terms(mapped, costs);
-        assertEquals("pte_fill", CostModel.unstablePricing(terms, CostModel.predict(terms, 1), costs, 1), "wake_up's term weighs nothing here");
+        assertEquals("pte_fill", CostModel.unstablePricing(terms, CostModel.predict(terms, 1), costs, 1, false), "wake_up's term weighs nothing here");
         StudyResults.Row reads = row("V13PreadVector", 1, "1024,1073741824,0,0,0,0,0");
         CostModel.Terms readTerms = CostModel.terms(reads, costs);
-        assertEquals("", CostModel.unstablePricing(readTerms, CostModel.predict(readTerms, 1), costs, 1));
+        assertEquals("", CostModel.unstablePricing(readTerms, CostModel.predict(readTerms, 1), costs, 1, false));
 
         machineFolder("read_call,ns,500,400,900,5", "0.5", "1024,1073741824,0,0,0,0,0"); // rounds 400–900 around 500: spread 1.0
         Path csv = folder.resolve("model.csv");
