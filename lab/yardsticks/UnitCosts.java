@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../Lab.java ../../variants/Contents.java
+//SOURCES ../Lab.java ../../variants/Contents.java FaultCosts.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -125,7 +125,7 @@ public class UnitCosts implements Callable<Integer> {
     static final List<Cost> COSTS = List.of(
             new Cost("read_call", "ns", file -> readNanos(file, Long.BYTES, CALLS_PER_ROUND)),
             new Cost("pread_1mib", "ns", file -> readNanos(file, PREAD_BYTES, (int) (PREAD_SPAN_BYTES / PREAD_BYTES))),
-            new Cost("minor_fault", "ns", file -> FaultPass.of(file, 1).nanosPerFault()),
+            new Cost("minor_fault", "ns", file -> FaultCosts.Pass.of(file, 1).nanosPerFault()),
             new Cost("wake_up", "ns", file -> wakeUpNanos()),
             new Cost("scan_in_cache", "ns", file -> scanInCacheNanosPerByte()),
             new Cost("device_byte_qd1", "ns", file -> deviceNanosPerByte(file, 1)),
@@ -250,163 +250,6 @@ public class UnitCosts implements Callable<Integer> {
                 }
             }
             return Stats.median(batches); // a batch another program's thread took the core from is not the call's
-        }
-    }
-
-    /** One touch per 4 KiB page of {@code mapped}: the sum of the bytes read, zero for a haystack's. */
-    static long touchEveryPage(MemorySegment mapped) {
-        long sum = 0;
-        for (long offset = 0; offset < mapped.byteSize(); offset += PAGE_BYTES) {
-            sum += mapped.get(ValueLayout.JAVA_BYTE, offset);
-        }
-        return sum;
-    }
-
-    /** {@code parts} touched every 4 KiB at once, a thread each, 2 MiB at a time: each 2 MiB's ns in {@code slices}, part after part; ns in all. */
-    static long touchedAtOnce(List<MemorySegment> parts, long[] slices, long[] sums) throws InterruptedException {
-        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0, first = 0; i < parts.size(); first += slicesOf(parts.get(i)), i++) {
-            int part = i, from = first;
-            threads.add(Thread.ofPlatform().start(() -> {
-                MemorySegment mine = parts.get(part);
-                try { go.await(); } catch (InterruptedException stopped) { return; }
-                for (int slice = 0; slice < slicesOf(mine); slice++) {
-                    long at = slice * PmdMapping.PMD_BYTES, started = System.nanoTime();
-                    sums[part] += touchEveryPage(mine.asSlice(at, Math.min(PmdMapping.PMD_BYTES, mine.byteSize() - at)));
-                    slices[from + slice] = System.nanoTime() - started;
-                }
-            }));
-        }
-        long started = System.nanoTime();
-        go.countDown();
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        return System.nanoTime() - started;
-    }
-
-    static int slicesOf(MemorySegment part) { return (int) Math.ceilDiv(part.byteSize(), PmdMapping.PMD_BYTES); }
-
-    /**
-     * One fresh mapping faulted in by {@code threads} threads, each its own 2 MiB-aligned part, 2 MiB at a time: the
-     * faults the kernel counted, the page-table entries they filled (a PMD-mapped 2 MiB one entry, from smaps) and their
-     * time: the first touch of each 2 MiB less the second, which faults nothing ({@link #undisturbed}); on several threads,
-     * the first pass's wall-clock time less the second's.
-     */
-    record FaultPass(long faults, long entries, double nanos) {
-
-        double nanosPerFault() { return nanos / faults; }
-
-        /** The file's first 256 MiB (or a smaller one's all but its last page) mapped afresh, touched every 4 KiB, twice. */
-        static FaultPass of(Path file, int threads) throws IOException {
-            long mappedBytes = Math.min(MAPPED_BYTES, (Files.size(file) / PAGE_BYTES - 1) * PAGE_BYTES); // the needle's page left out
-            if (mappedBytes <= 0) {
-                throw new NotMeasurableHere(Quote.name(file) + " is too small to map a page of it");
-            }
-            warmUpTouch();
-            try (Arena arena = Arena.ofShared()) {
-                MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
-                long step = Math.max(1, Math.ceilDiv(Math.ceilDiv(mappedBytes, threads), PmdMapping.PMD_BYTES)) * PmdMapping.PMD_BYTES;
-                List<MemorySegment> parts = new ArrayList<>();
-                for (long from = 0; from < mappedBytes; from += step) {
-                    parts.add(mapped.asSlice(from, Math.min(step, mappedBytes - from)));
-                }
-                int slices = parts.stream().mapToInt(UnitCosts::slicesOf).sum();
-                long[] faulting = new long[slices], again = new long[slices], sums = new long[parts.size()];
-                KernelCounters.Snapshot before = KernelCounters.now();
-                long wall = touchedAtOnce(parts, faulting, sums);
-                long faults = KernelCounters.now().since(before)[KernelBill.Item.MINOR_FAULTS.ordinal()];
-                wall -= touchedAtOnce(parts, again, sums);
-                if (Arrays.stream(sums).sum() != 0 || faults <= 0) {
-                    throw new UserMistakeException(faults <= 0 ? "the kernel counted no page fault here (no getrusage?)"
-                            : Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
-                }
-                PmdMapping mapping = PmdMapping.of(mapped);
-                long entries = mapping.filePmdMappedBytes() / PmdMapping.PMD_BYTES + (mapping.rssBytes() - mapping.filePmdMappedBytes()) / PAGE_BYTES;
-                double nanos = parts.size() == 1 ? undisturbed(faulting) - undisturbed(again) : wall; // threads at once: the wall clock's
-                return new FaultPass(faults, Math.max(faults, entries), Math.max(0, nanos));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while timing faults");
-            }
-        }
-
-        /** The 2 MiBs' time in all, each taken as their mean but those over 5 × the median and 1 ms, which another program's thread interrupted. */
-        static double undisturbed(long[] slices) {
-            double median = Stats.median(Arrays.stream(slices).asDoubleStream().toArray()), most = Math.max(5 * median, 1e6);
-            return Arrays.stream(slices).filter(slice -> slice <= most).average().orElse(median) * slices.length;
-        }
-
-        /** The JIT compiles the touch loop before a timed pass, so that both passes run the same code. */
-        private static void warmUpTouch() {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment memory = arena.allocate(PmdMapping.PMD_BYTES, PAGE_BYTES);
-                for (int i = 0; i < 200; i++) {
-                    touchEveryPage(memory);
-                }
-            }
-        }
-    }
-
-    /**
-     * A fault's fixed cost and each entry's, ns, a pair a round, on one thread and on all (wall time, less than one
-     * thread's where faults scale): a file in 4 KiB folios (many entries a fault) and one in 2 MiB (one a fault) give
-     * {@code time = faults × fixed + entries × perEntry} twice. {@code perEntryAsFound}: what the haystack's own
-     * mapping, as the cache holds it, leaves an entry once its faults' fixed cost is out; as-found rows use it.
-     */
-    record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[] perEntryAll, double[] perEntryAsFound,
-                      double[] perEntryAsFoundAll) {
-
-        static FaultCosts measure(Path haystack, Path folder, int rounds, long bytes) throws IOException {
-            String whyNot = HugeFolios.whyNot(folder);
-            if (whyNot != null) {
-                throw new NotMeasurableHere(whyNot);
-            }
-            long pid = ProcessHandle.current().pid();
-            Path small = folder.resolve("unit-costs-" + pid + "-small.bin"), huge = folder.resolve("unit-costs-" + pid + "-huge.bin");
-            try {
-                Haystack.create(small, bytes + PAGE_BYTES, System.err); // all zeros but the needle's page, which no pass maps
-                Haystack.create(huge, bytes + PAGE_BYTES, System.err);
-                PageCache.fillInSmallFolios(small);
-                if (PageCache.fillInHugeFolios(huge, 1).filePmdMappedBytes() == 0) {
-                    throw new NotMeasurableHere("the kernel read the scratch file back in no 2 MiB folio (Linux " + System.getProperty("os.version") + ")");
-                }
-                int all = Runtime.getRuntime().availableProcessors();
-                double[][] solved = new double[6][rounds];
-                for (int round = 0; round < rounds; round++) {
-                    double[] one = solve(FaultPass.of(small, 1), FaultPass.of(huge, 1)), many = solve(FaultPass.of(small, all), FaultPass.of(huge, all));
-                    FaultPass asFound = FaultPass.of(haystack, 1), asFoundAll = FaultPass.of(haystack, all);
-                    solved[0][round] = one[0];
-                    solved[1][round] = one[1];
-                    solved[2][round] = many[0];
-                    solved[3][round] = many[1];
-                    solved[4][round] = (asFound.nanos() - asFound.faults() * one[0]) / asFound.entries();
-                    solved[5][round] = (asFoundAll.nanos() - asFoundAll.faults() * many[0]) / asFoundAll.entries();
-                }
-                for (double[] each : Arrays.copyOf(solved, 2)) { // the others are left out if they come to nothing
-                    if (!(Stats.median(each) > 0)) {
-                        throw new NotMeasurableHere("the two mappings gave no positive pair of costs (ns a fault, an entry; on all threads: "
-                                + Arrays.deepToString(solved) + ")");
-                    }
-                }
-                return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5]);
-            } catch (UserMistakeException | IOException e) {
-                throw e instanceof NotMeasurableHere notHere ? notHere : new NotMeasurableHere(e.getMessage());
-            } finally {
-                Files.deleteIfExists(small);
-                Files.deleteIfExists(huge);
-            }
-        }
-
-        /** {fixed, perEntry} from two passes: t = faults × fixed + entries × perEntry, twice. */
-        static double[] solve(FaultPass a, FaultPass b) {
-            double determinant = (double) a.faults() * b.entries() - (double) b.faults() * a.entries();
-            if (determinant == 0) {
-                return new double[] {Double.NaN, Double.NaN};
-            }
-            return new double[] {(a.nanos() * b.entries() - b.nanos() * a.entries()) / determinant,
-                    (a.faults() * b.nanos() - b.faults() * a.nanos()) / determinant};
         }
     }
 
