@@ -28,7 +28,6 @@ if (!java.nio.file.Files.isRegularFile(csv)) {
 StringColumn chapterColumn = StringColumn.create("chapter");
 StringColumn stateColumn = StringColumn.create("state");
 StringColumn boundColumn = StringColumn.create("bound");
-StringColumn unstableColumn = StringColumn.create("unstable costs"); // absent from a model.csv of before it: none named
 DoubleColumn measuredColumn = DoubleColumn.create("measured_s");
 DoubleColumn predictedColumn = DoubleColumn.create("predicted_s");
 List<String> leftOut = new ArrayList<>();
@@ -47,9 +46,10 @@ try {
             throw new IllegalArgumentException("not a row the cost model writes");
         }
         chapterColumn.append(Report.shortName(row.get("chapter")));
-        stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache")));
+        String unstable = row.getOrDefault("unstable_costs", ""); // absent from a model.csv of before it: none named
+        stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache"))
+                + (unstable.isEmpty() ? "" : "; priced with unstable " + unstable));
         boundColumn.append(row.get("bound"));
-    unstableColumn.append(row.getOrDefault("unstable_costs", ""));
         measuredColumn.append(measured);
         predictedColumn.append(predicted);
         return row;
@@ -58,7 +58,7 @@ try {
     Report.quit(e.getMessage());
 }
 leftOut.forEach(System.out::println);
-Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn, unstableColumn);
+Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn);
 if (model.rowCount() == 0) {
     Report.quit("nothing to draw: " + csv + " has no row to draw");
 }
@@ -71,9 +71,7 @@ for (String bound : boundColumn.unique().asList().stream().sorted().toList()) {
     Table some = model.where(model.stringColumn("bound").isEqualTo(bound));
     String[] labels = new String[some.rowCount()];
     for (int i = 0; i < labels.length; i++) {
-        String unstable = some.stringColumn("unstable costs").get(i);
-        labels[i] = some.stringColumn("chapter").get(i) + " (" + some.stringColumn("state").get(i) + ")"
-                + (unstable.isEmpty() ? "" : ", priced with unstable " + unstable);
+        labels[i] = some.stringColumn("chapter").get(i) + " (" + some.stringColumn("state").get(i) + ")";
     }
     traces.add(ScatterTrace.builder(some.doubleColumn("measured_s"), some.doubleColumn("predicted_s"))
             .mode(ScatterTrace.Mode.MARKERS).name("bound: " + bound).text(labels).marker(ChartColours.marker(index++)).build());
