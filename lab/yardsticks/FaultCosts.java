@@ -92,13 +92,16 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
 
     /** {@code parts} touched every 4 KiB at once, a thread each, 2 MiB at a time: when each 2 MiB began and ended, part after part. */
     static void touchedAtOnce(List<MemorySegment> parts, long[] began, long[] ended, long[] sums) throws InterruptedException {
-        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger ready = new java.util.concurrent.atomic.AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0, first = 0; i < parts.size(); first += slicesOf(parts.get(i)), i++) {
             int part = i, from = first;
             threads.add(Thread.ofPlatform().start(() -> {
                 MemorySegment mine = parts.get(part);
-                try { go.await(); } catch (InterruptedException stopped) { return; }
+                ready.incrementAndGet();
+                while (ready.get() < parts.size()) { // spun, not parked: a parked thread wakes tens of µs late, after a short pass
+                    Thread.onSpinWait();
+                }
                 for (int slice = 0; slice < slicesOf(mine); slice++) {
                     long at = slice * PmdMapping.PMD_BYTES;
                     began[from + slice] = System.nanoTime();
@@ -107,7 +110,6 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 }
             }));
         }
-        go.countDown();
         for (Thread thread : threads) {
             thread.join();
         }
@@ -178,8 +180,9 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 }
                 PmdMapping mapping = PmdMapping.of(mapped);
                 long entries = mapping.filePmdMappedBytes() / PmdMapping.PMD_BYTES + (mapping.rssBytes() - mapping.filePmdMappedBytes()) / UnitCosts.PAGE_BYTES;
-                // each 2 MiB as long as those that ran with every thread at once, the threads' 2 MiBs side by side
-                double perSlice = undisturbed(began, ended, atOnce(began, ended, firsts)) - undisturbed(beganAgain, endedAgain, atOnce(beganAgain, endedAgain, firsts));
+                // each 2 MiB as long as those that ran with every thread faulting at once; the second pass, too short for its
+                // threads to meet (one is done before the other wakes), and faulting nothing, counts every 2 MiB
+                double perSlice = undisturbed(began, ended, atOnce(began, ended, firsts)) - undisturbed(beganAgain, endedAgain, atOnce(beganAgain, endedAgain, new int[] {0}));
                 return new Pass(faults, Math.max(faults, entries), Math.max(0, perSlice * slices / parts.size()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

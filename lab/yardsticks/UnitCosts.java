@@ -175,10 +175,11 @@ public class UnitCosts implements Callable<Integer> {
             double[][] each = {faults.fixed(), faults.perEntry(), faults.fixedAll(), faults.perEntryAll(), faults.perEntryAsFound(), faults.perEntryAsFoundAll()};
             String[] names = {"fault_fixed", "pte_fill", "fault_fixed_all", "pte_fill_all", "pte_fill_as_found", "pte_fill_as_found_all"};
             for (int i = 0; i < names.length; i++) { // past the first two, a cost that came to nothing is left out, and the model does without
-                if (Stats.median(each[i]) > 0) {
+                each[i] = Arrays.stream(each[i]).filter(Double::isFinite).toArray(); // a round whose threads never met times nothing
+                if (each[i].length > 0 && Stats.median(each[i]) > 0) {
                     rows.add(row(date, machine, names[i], "ns", each[i]));
                 } else {
-                    System.out.println("cost=" + names[i] + " not measured: its rounds' median came to " + figure(Stats.median(each[i])) + " ns");
+                    System.out.println("cost=" + names[i] + " not measured: its rounds came to nothing");
                 }
             }
         } catch (NotMeasurableHere e) {
