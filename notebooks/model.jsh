@@ -9,7 +9,8 @@
 // Why each chapter takes its time: each row of model.csv (lab/report/CostModel.java) as a point, the
 // time measured across, the time predicted from its bill at the machine's unit costs up, and the
 // diagonal where the two agree. A point under the diagonal took longer than the model says: its
-// lesson is the gap. One machine's results (results/<machine>/model.csv).
+// lesson is the gap. A point priced with a unit cost whose rounds spread by more than a quarter says
+// which in its label. One machine's results (results/<machine>/model.csv).
 // Run from the project's root:   ./jbang notebooks/model.jsh           (-Dmachine=NAME for another machine)
 
 import tech.tablesaw.api.*;
@@ -39,12 +40,15 @@ try {
     }, (file, line, row) -> {
         double measured = StudyResults.decimal(row, "measured_s", Double.MAX_VALUE), predicted = StudyResults.decimal(row, "predicted_s", Double.MAX_VALUE);
         boolean known = row.get("chapter").matches("V\\d\\d[A-Za-z0-9]*") && row.get("page_cache").matches("as-is|small|huge")
-                && row.get("cache").matches("warm|cold") && row.get("workers").matches("\\d{1,4}") && row.get("bound").matches("[a-z:. -]{1,40}");
+                && row.get("cache").matches("warm|cold") && row.get("workers").matches("\\d{1,4}") && row.get("bound").matches("[a-z:. -]{1,40}")
+                && row.getOrDefault("unstable_costs", "").matches("[a-z0-9_ ]{0,200}");
         if (!known || !(measured > 0) || !(predicted > 0)) {
             throw new IllegalArgumentException("not a row the cost model writes");
         }
         chapterColumn.append(Report.shortName(row.get("chapter")));
-        stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache")));
+        String unstable = row.getOrDefault("unstable_costs", ""); // absent from a model.csv of before it: none named
+        stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache"))
+                + (unstable.isEmpty() ? "" : "; priced with unstable " + unstable));
         boundColumn.append(row.get("bound"));
         measuredColumn.append(measured);
         predictedColumn.append(predicted);

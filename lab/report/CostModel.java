@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../Lab.java
+//SOURCES ../Lab.java UnitPrices.java
 //DEPS org.apache.commons:commons-csv:1.10.0
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -20,61 +20,78 @@ import lib.cli.PathConverter;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.cli.OutputCheck;
+import lib.counters.Stats;
 import lib.harness.ResultsCsv;
 
 /**
  * Why each chapter takes the time it takes: its bill per GiB times the machine's unit costs, added
- * up, never fitted to any chapter's time.
- *
- * <p>For a file of B bytes (G GiB) searched by W workers, with a bill per GiB of {@code calls} read
- * calls, {@code copied} bytes returned, {@code device} bytes from the disk, {@code faults} minor
- * faults and {@code wakeUps} voluntary switches:
+ * up, never fitted to any chapter's time (docs/cost-model.md). For B bytes (G GiB) by W workers:
  *
  * <pre>
- *   one core  = [ G × (calls × c_call + faults × c_fault + wakeUps × c_wake)
- *                 + G × copied × (c_copy(1 thread) + c_scan_in_cache)
+ *   faults    = G × (faults × c_fault_fixed + entries × c_pte_fill) / W, or on every thread at once
+ *               (the _all costs, not divided) if that is slower; entries from the PMD-mapped share s:
+ *               (1 − s) × 262,144 + s × 512 a GiB for a mapping, one a fault for anything else
+ *   one core  = [ G × (calls × c_call + wakeUps × c_wake) + G × copied × (c_copy(1 thread) + c_scan_in_cache)
  *                 + (B − G × copied) × c_scan(1 thread) ] / W
- *   memory    = (B − G × copied) × c_scan(all threads)     every byte not copied is scanned from memory
- *   copy      = G × copied × c_copy(all threads)            the page cache's copy, shared by the workers
+ *   memory    = (B − G × copied) × c_scan(all threads);  copy = G × copied × c_copy(all threads)
  *   device    = G × device × c_device(8 in flight, or 1 with one worker)
- *   predicted = the largest of the four; "bound" names it (for one core, its largest term)
- *   workers to the wall = one core's time with a single worker ÷ the largest shared term
+ *   predicted = faults + the largest of one core, memory, copy and device; "bound" names the largest part
+ *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term
  * </pre>
  *
- * The last is the model's answer to "how many workers would this chapter need to reach what the
- * machine shares": past it, a worker more only waits on memory, the copy or the device. The walls
- * are measured on this machine's threads, so it says how many of this machine's cores would.
- *
- * A byte that is copied is then scanned where the copy left it, in the CPU's cache: its copy plus a
- * scan in the cache. c_scan and c_copy are the walls ({@code wall.csv}: WallMemoryRead,
- * WallPageCacheCopy), the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv}). The
- * model knows no chapter's kernel: it prices every scan at the 256-bit kernel's speed, so a chapter
- * that scans a byte at a time, or calls a method per byte, takes longer than it says, and that gap
- * is what the chapter's lesson is.
+ * A worker that faults is not moving data, so the faults come before the rest, not beside it. A
+ * copied byte is then scanned in the CPU's cache. c_call is a 1 MiB read less its copy at the copy
+ * wall's pace (never less than an 8-byte read). c_scan and c_copy are the walls ({@code wall.csv}),
+ * the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv}); a cost whose rounds spread
+ * by more than a quarter is unstable, and a row whose weighing terms use one names it.
  *
  * <pre>
  * How to run:   ./jbang lab/report/CostModel.java results/MACHINE [--csv results/MACHINE/model.csv]
- * What you should see: one line per chapter of the scoreboard, page cache and cold tables:
- *   V13PreadVector  workers=2  as-is  warm  measured 0.161 s  predicted 0.142 s  bound copy  (-12 %)
+ * What you should see: a table of each row of the scoreboard, page-cache and cold tables, measured beside predicted.
  * </pre>
  */
 public final class CostModel {
 
     static final String HEADER = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound,workers_to_wall";
+    /** What this tool writes: {@link #HEADER}, then the unstable costs (costs.csv's names) whose terms weigh in the row. */
+    static final String HEADER_WITH_UNSTABLE = HEADER + ",unstable_costs";
+    /** A term at least this share of a row's prediction makes the row priced with its costs: an unstable one is named. */
+    static final double WEIGHS = 0.05;
     /** The columns of model.csv before workers_to_wall: such a file is still read, and rewritten whole. */
     static final String FIRST_COLUMNS = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound";
     static final double GIB = 1L << 30;
 
-    /** The machine's unit costs, in nanoseconds (per event, or per byte). */
-    record Costs(double call, double fault, double wake, double scanInCache, double deviceOneInFlight, double deviceDeep,
-                     double scanOneThread, double scanAllThreads, double copyOneThread, double copyAllThreads) {}
+    /**
+     * The machine's unit costs, in nanoseconds (per event, or per byte). {@code call}: a read call as a chapter meets
+     * it; {@code fault}: a fault as the cache held the file when measured, the price where {@code faultFixed} and
+     * {@code pteFill} (a fault's own cost, and each entry it fills) are NaN, not measured. {@code unstable}: the
+     * costs.csv names whose rounds spread by more than a quarter; {@code callFrom}: the name the call's price came from.
+     */
+    record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double pteFillAsFound,
+                 double pteFillAsFoundAll, double wake,
+                 double scanInCache, double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
+                 double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
+
+        /** The names in costs.csv of the costs a term of the formula is priced with (none for a wall's). */
+        List<String> pricing(String term, int workers, boolean asFound) {
+            return switch (term) {
+                case "read calls" -> List.of(callFrom);
+                case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", asFound ? "pte_fill_as_found" : "pte_fill");
+                case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
+                case "wake-ups" -> List.of("wake_up");
+                case "scan in cache" -> List.of("scan_in_cache");
+                case "device" -> List.of(workers > 1 ? "device_byte_deep" : "device_byte_qd1");
+                default -> List.of();
+            };
+        }
+    }
 
     /** A prediction: seconds, the term that bounds it, and the workers at which one core's time meets the largest shared term. */
     record Prediction(double seconds, String bound, double workersToWall) {}
 
     /** One row of model.csv as read back, its times checked to be positive numbers. */
     record ModelRow(String chapter, String workers, String pageCache, String cache, double measuredSeconds, double predictedSeconds,
-                    String bound, Double workersToWall) {
+                    String bound, Double workersToWall, String unstableCosts) {
 
         /** The value of one of model.csv's columns that a row can be picked by; null for any other. */
         String column(String name) {
@@ -113,11 +130,19 @@ public final class CostModel {
         String workersToWall = row.getOrDefault("workers_to_wall", ""); // absent from a model.csv of before it
         return new ModelRow(row.get("chapter"), row.get("workers"), row.get("page_cache"), row.get("cache"), positive(row, "measured_s", MOST_SECONDS),
                 positive(row, "predicted_s", MOST_SECONDS), row.get("bound"),
-                workersToWall.isEmpty() ? null : positive(row, "workers_to_wall", MOST_WORKERS_TO_WALL));
+                workersToWall.isEmpty() ? null : positive(row, "workers_to_wall", MOST_WORKERS_TO_WALL), unstableCosts(row.getOrDefault("unstable_costs", "")));
+    }
+
+    /** The unstable_costs field: cost names, as costs.csv writes them, apart by spaces; anything else is refused. */
+    private static String unstableCosts(String field) {
+        if (field.matches("([a-z0-9_]{1,40}( |$))*")) {
+            return field;
+        }
+        throw new IllegalArgumentException("unstable_costs is " + StudyResults.quoted(field) + ", not costs.csv names apart by spaces");
     }
 
     /** The figure in {@code column}, or an IllegalArgumentException when it is no positive number up to {@code most}. */
-    private static double positive(Map<String, String> row, String column, double most) {
+    static double positive(Map<String, String> row, String column, double most) {
         double value;
         try {
             value = StudyResults.decimal(row, column, Double.MAX_VALUE);
@@ -148,9 +173,9 @@ public final class CostModel {
     static List<String> fields(ModelRow row, String from) {
         List<String> fields = java.util.Arrays.asList(row.chapter(), row.workers(), row.pageCache(), row.cache(),
                 figure(row.measuredSeconds(), 4), figure(row.predictedSeconds(), 4), row.bound(),
-                row.workersToWall() == null ? "" : figure(row.workersToWall(), 2));
+                row.workersToWall() == null ? "" : figure(row.workersToWall(), 2), row.unstableCosts());
         Map<String, String> values = new LinkedHashMap<>();
-        List<String> columns = List.of(HEADER.split(","));
+        List<String> columns = List.of(HEADER_WITH_UNSTABLE.split(","));
         for (int i = 0; i < columns.size(); i++) {
             values.put(columns.get(i), fields.get(i));
         }
@@ -164,7 +189,7 @@ public final class CostModel {
     }
 
     /** Refuses a header without one of {@code columns}, in one line naming {@code csv}. */
-    private static void requireColumns(List<String> header, List<String> columns, Path csv) {
+    static void requireColumns(List<String> header, List<String> columns, Path csv) {
         columns.stream().filter(column -> !header.contains(column)).findFirst().ifPresent(column -> {
             throw new StudyResults.NotResultsException(Quote.name(csv) + " has no column " + column);
         });
@@ -209,8 +234,12 @@ public final class CostModel {
             }
             List<ModelRow> rows = model(folder);
             out.print(table(rows).text());
+            Map<String, List<String>> pricedWith = new java.util.TreeMap<>();
+            rows.forEach(row -> List.of(row.unstableCosts().split(" ")).stream().filter(name -> !name.isEmpty()).forEach(name -> pricedWith
+                    .computeIfAbsent(name, unused -> new ArrayList<>()).add(row.chapter() + " (" + row.pageCache() + ", " + row.cache() + ")")));
+            pricedWith.forEach((name, priced) -> out.println("unstable: " + name + ", its rounds spread by more than a quarter, prices " + String.join(", ", priced)));
             if (csv != null) {
-                StringBuilder text = new StringBuilder(HEADER).append('\n'); // a model is recomputed whole
+                StringBuilder text = new StringBuilder(HEADER_WITH_UNSTABLE).append('\n'); // a model is recomputed whole
                 rows.forEach(row -> text.append(String.join(",", fields(row, Quote.name(folder)))).append('\n'));
                 AtomicWrite.write(csv, text.toString());
             }
@@ -254,9 +283,16 @@ public final class CostModel {
                         && Double.isNaN(costs.deviceDeep())) {
                     continue; // reads from the disk, and no device cost was measurable here (tmpfs)
                 }
-                Prediction prediction = predict(row, costs);
-                ModelRow modelled = new ModelRow(row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(), row.meanSeconds(),
-                        prediction.seconds(), prediction.bound(), Double.isNaN(prediction.workersToWall()) ? null : prediction.workersToWall());
+                Double measured = measuredSeconds(row);
+                if (measured == null) {
+                    continue; // 3 or 4 runs with neither their times nor their median: no figure the book would quote
+                }
+                costs = UnitPrices.read(folder, row.date()); // the walls as they stood when the row was measured
+                Terms terms = terms(row, costs);
+                Prediction prediction = predict(terms, row.workers());
+                ModelRow modelled = new ModelRow(row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(), measured,
+                        prediction.seconds(), prediction.bound(), Double.isNaN(prediction.workersToWall()) ? null : prediction.workersToWall(),
+                        unstablePricing(terms, prediction, costs, row.workers(), asFound(row, costs)));
                 fields(modelled, row.file() + " line " + row.line()); // refused here, before a line is printed, if model.csv could not hold it
                 rows.add(modelled);
             }
@@ -264,8 +300,40 @@ public final class CostModel {
         return rows;
     }
 
+    /**
+     * The time the book quotes for a row, as its MB/s: the trimmed mean of 5 runs or more (fastest and slowest
+     * dropped), else the median ({@link Stats#typicalSeconds}), from the runs' times; a row without them gives its
+     * median, or its mean where that is the same figure (5 runs or more: trimmed; 1 or 2: the median); else null.
+     */
+    static Double measuredSeconds(StudyResults.Row row) {
+        if (row.runSeconds().length > 0) {
+            return Stats.typicalSeconds(row.runSeconds());
+        }
+        if (row.runs() >= Stats.RUNS_TO_TRIM || row.runs() <= 2) {
+            return row.meanSeconds();
+        }
+        return row.medianSeconds();
+    }
+
+    /** The unstable costs a row's weighing terms are priced with, costs.csv's names apart by spaces ("" for none). */
+    static String unstablePricing(Terms terms, Prediction prediction, Costs costs, int workers, boolean asFound) {
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        Map<String, Double> all = new LinkedHashMap<>(terms.shared());
+        all.putAll(terms.oneCore());
+        if (terms.faultsOnEveryThread() > all.getOrDefault("faults", 0.0)) { // the faults are priced one way, the slower
+            all.remove("faults");
+            all.put("faults on every thread", terms.faultsOnEveryThread());
+        }
+        all.forEach((term, nanos) -> {
+            if (nanos >= WEIGHS * prediction.seconds() * 1e9) {
+                costs.pricing(term, workers, asFound).stream().filter(costs.unstable()::contains).forEach(named::add);
+            }
+        });
+        return String.join(" ", named);
+    }
+
     /** The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones. */
-    record Terms(Map<String, Double> oneCore, Map<String, Double> shared) {
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread) {
 
         double core() {
             return oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -278,7 +346,7 @@ public final class CostModel {
         double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
         Map<String, Double> oneCore = new LinkedHashMap<>();
         oneCore.put("read calls", gib * bill(row, "read_calls_per_gib") * c.call() / workers);
-        oneCore.put("faults", gib * bill(row, "minor_faults_per_gib") * c.fault() / workers);
+        oneCore.put("faults", gib * faultNanosPerGiB(row, c) / workers);
         oneCore.put("wake-ups", gib * bill(row, "voluntary_switches_per_gib") * c.wake() / workers);
         oneCore.put("copy", copied * c.copyOneThread() / workers);
         oneCore.put("scan in cache", copied * c.scanInCache() / workers);
@@ -288,7 +356,41 @@ public final class CostModel {
         shared.put("page-cache copy", copied * c.copyAllThreads());
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
-        return new Terms(oneCore, shared);
+        double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 ? 0 // one worker faults alone
+                : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFoundAll() : c.pteFillAll()));
+        return new Terms(oneCore, shared, faultsOnEveryThread);
+    }
+
+    /** 4 KiB pages in a GiB: the entries a mapping of it fills where nothing is PMD-mapped. */
+    static final double PAGES_PER_GIB = GIB / 4096, PMDS_PER_GIB = GIB / (2 << 20);
+
+    /**
+     * A row's faults per GiB priced: each at {@code faultFixed}, and each page-table entry they filled at {@code pteFill}.
+     * A mapping's entries come from its PMD-mapped share s: (1 − s) of a GiB in 4 KiB entries, s in 2 MiB ones; a row
+     * that maps nothing (no share) fills one entry a fault. Where the two costs were not measured, a fault as the
+     * cache held the file when UnitCosts ran.
+     */
+    static double faultNanosPerGiB(StudyResults.Row row, Costs c) {
+        double faults = bill(row, "minor_faults_per_gib");
+        if (Double.isNaN(c.faultFixed())) {
+            return faults * c.fault();
+        }
+        return faults * c.faultFixed() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFound() : c.pteFill());
+    }
+
+    /** Whether a row's entries are priced as the cache held the haystack when UnitCosts ran: a row as found, where that was measured. */
+    static boolean asFound(StudyResults.Row row, Costs c) {
+        return "as-is".equals(row.pageCache()) && !Double.isNaN(c.pteFillAsFound());
+    }
+
+    /** The page-table entries a row's faults filled per GiB: from its PMD-mapped share, never fewer than one a fault. */
+    static double entriesPerGiB(StudyResults.Row row) {
+        double faults = bill(row, "minor_faults_per_gib");
+        if (row.pmdMappedPercent() == null) {
+            return faults;
+        }
+        double pmdShare = row.pmdMappedPercent() / 100;
+        return Math.max(faults, (1 - pmdShare) * PAGES_PER_GIB + pmdShare * PMDS_PER_GIB);
     }
 
     static Prediction predict(StudyResults.Row row, Costs c) {
@@ -299,12 +401,19 @@ public final class CostModel {
     static Prediction predict(Terms terms, int workers) {
         double core = terms.core(), largestShared = terms.shared().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
         double workersToWall = largestShared > 0 ? core * workers / largestShared : Double.NaN;
-        if (core >= largestShared) {
-            String coreBound = terms.oneCore().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-            return new Prediction(core / 1e9, "core: " + coreBound, workersToWall);
+        // a worker that faults is not moving data: the faults come first, on one core or, if slower, as every thread's at once
+        double faultsOneCore = terms.oneCore().getOrDefault("faults", 0.0), faults = Math.max(faultsOneCore, terms.faultsOnEveryThread());
+        double rest = core - faultsOneCore, data = Math.max(rest, largestShared);
+        if (faults >= data) {
+            return new Prediction((faults + data) / 1e9, faults > faultsOneCore ? "faults on every thread" : "core: faults", workersToWall);
+        }
+        if (rest >= largestShared) {
+            String coreBound = terms.oneCore().entrySet().stream().filter(term -> !term.getKey().equals("faults"))
+                    .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            return new Prediction((faults + data) / 1e9, "core: " + coreBound, workersToWall);
         }
         String sharedBound = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-        return new Prediction(largestShared / 1e9, sharedBound, workersToWall);
+        return new Prediction((faults + data) / 1e9, sharedBound, workersToWall);
     }
 
     private static double bill(StudyResults.Row row, String column) {
@@ -312,109 +421,9 @@ public final class CostModel {
         return perGiB == null ? 0 : perGiB;
     }
 
-    /**
-     * The bounds of a sane unit cost, in nanoseconds. An event (a read call, a fault, a wake-up) costs from a hundredth
-     * of a nanosecond, less than any clock cycle, to a second; a byte from 10^-4 ns (10 TB/s, the most a results row may
-     * claim: StudyResults) to 10^6 ns (1 KB/s). A cost outside them is a typo or a hostile file, and a model made of
-     * it would write times no reader takes (10^308 ns a call: infinite seconds).
-     */
-    enum Per {
-        EVENT(1e-2, 1e9), BYTE(1e-4, 1e6);
-
-        final double leastNanos, mostNanos;
-
-        Per(double leastNanos, double mostNanos) {
-            this.leastNanos = leastNanos;
-            this.mostNanos = mostNanos;
-        }
-
-        /** {@code nanos}, or an IllegalArgumentException naming {@code what} when it is out of these bounds. */
-        double check(double nanos, String what) {
-            if (!(nanos >= leastNanos && nanos <= mostNanos)) {
-                throw new IllegalArgumentException(what + " is " + String.format(Locale.ROOT, "%.4g", nanos) + " ns, out of the bounds of a cost "
-                        + (this == EVENT ? "per event" : "per byte") + String.format(Locale.ROOT, " (%.0e to %.0e ns)", leastNanos, mostNanos));
-            }
-            return nanos;
-        }
-    }
-
-    /** The costs the model takes from costs.csv, each with its bounds; a row of another cost is not read. */
-    static final Map<String, Per> COSTS = Map.of("read_call", Per.EVENT, "minor_fault", Per.EVENT, "wake_up", Per.EVENT,
-            "scan_in_cache", Per.BYTE, "device_byte_qd1", Per.BYTE, "device_byte_deep", Per.BYTE);
-
-    /** The units costs.csv's {@code unit} column may give, in nanoseconds ({@code lab/yardsticks/UnitCosts.java} writes ns). */
-    static final Map<String, Double> UNITS = Map.of("ns", 1.0, "us", 1e3, "µs", 1e3, "ms", 1e6, "s", 1e9);
-
-    /** A cost of costs.csv in nanoseconds, its value in its unit; an IllegalArgumentException for another unit or a cost out of bounds. */
-    private static double nanos(Map<String, String> row, Per per) {
-        String name = Quote.name(row.get("cost")), unit = row.get("unit");
-        Double nanosPerUnit = UNITS.get(unit);
-        if (nanosPerUnit == null) {
-            throw new IllegalArgumentException("the unit of the cost " + name + " is " + StudyResults.quoted(unit) + ", not one of ns, µs, us, ms or s");
-        }
-        double value;
-        try {
-            value = positive(row, "value", Double.MAX_VALUE);
-        } catch (IllegalArgumentException notANumber) {
-            throw new IllegalArgumentException("the cost " + name + ": " + notANumber.getMessage());
-        }
-        return per.check(value * nanosPerUnit, "the cost " + name + (unit.equals("ns") ? "" : " (" + row.get("value") + " " + unit + ")"));
-    }
-
-    /** The walls' newest rows (one thread, and the most threads measured) and costs.csv's newest row of each cost, each checked within its bounds. */
+    /** The machine's unit costs from {@code folder}'s costs.csv and wall.csv, the walls' newest rows ({@link UnitPrices}). */
     static Costs unitCosts(Path folder) throws IOException {
-        Map<String, Double> cost = new LinkedHashMap<>();
-        Path costs = folder.resolve("costs.csv"), wall = folder.resolve("wall.csv");
-        if (!Files.isRegularFile(costs)) {
-            throw new UserMistakeException((Files.exists(costs) ? Quote.name(costs) + " is not a file" : "no " + Quote.name(costs))
-                    + ": ./jbang lab/yardsticks/UnitCosts.java FILE --csv " + costs + " measures them");
-        }
-        try {
-            StudyResults.eachRow(costs, "a costs.csv", header -> requireColumns(header, List.of("cost", "unit", "value"), costs), (file, line, row) -> {
-                Per per = COSTS.get(row.get("cost"));
-                return per == null ? null : cost.put(row.get("cost"), nanos(row, per)); // the newest of each wins
-            }, null);
-        } catch (StudyResults.NotResultsException e) {
-            throw new UserMistakeException(e.getMessage());
-        }
-        if (!Files.isRegularFile(wall)) {
-            throw new UserMistakeException((Files.exists(wall) ? Quote.name(wall) + " is not a file" : "no " + Quote.name(wall))
-                    + ": ./jbang lab/yardsticks/WallProbe.java memory,copy FILE --workers 1," + Runtime.getRuntime().availableProcessors()
-                    + " --csv " + wall + " measures the walls");
-        }
-        List<StudyResults.Row> walls = StudyResults.readEveryRow(wall).rows();
-        return new Costs(need(cost, "read_call", costs), need(cost, "minor_fault", costs), need(cost, "wake_up", costs),
-                need(cost, "scan_in_cache", costs),
-                cost.getOrDefault("device_byte_qd1", Double.NaN), cost.getOrDefault("device_byte_deep", Double.NaN),
-                nanosPerByte(wall, walls, "WallMemoryRead", false), nanosPerByte(wall, walls, "WallMemoryRead", true),
-                nanosPerByte(wall, walls, "WallPageCacheCopy", false), nanosPerByte(wall, walls, "WallPageCacheCopy", true));
-    }
-
-    private static double need(Map<String, Double> cost, String name, Path costs) {
-        Double value = cost.get(name);
-        if (value == null) {
-            throw new UserMistakeException(Quote.name(costs) + " has no " + name + ": ./jbang lab/yardsticks/UnitCosts.java FILE --csv " + costs
-                    + " measures it");
-        }
-        return value;
-    }
-
-    /** A wall's ns per byte: its newest row on one thread, or on the most threads measured. */
-    private static double nanosPerByte(Path file, List<StudyResults.Row> walls, String wall, boolean allThreads) {
-        StudyResults.Row chosen = null;
-        for (StudyResults.Row row : walls) {
-            if (row.chapter().equals(wall) && (allThreads ? chosen == null || row.workers() >= chosen.workers() : row.workers() == 1)) {
-                chosen = row;
-            }
-        }
-        if (chosen == null) {
-            throw new UserMistakeException(Quote.name(file) + " has no " + wall + (allThreads ? "" : " on one thread"));
-        }
-        try { // MB/s: 10^6 bytes a second, so 10^3 / MB/s is ns per byte
-            return Per.BYTE.check(1e3 / chosen.mbps(), wall + String.format(Locale.ROOT, "'s cost (%.4g MB/s)", chosen.mbps()));
-        } catch (IllegalArgumentException outOfBounds) {
-            throw new UserMistakeException(chosen.file() + " line " + chosen.line() + ": " + outOfBounds.getMessage());
-        }
+        return UnitPrices.read(folder, null);
     }
 
     private CostModel() {}

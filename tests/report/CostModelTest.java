@@ -24,7 +24,12 @@ class CostModelTest {
             + "returned_bytes_per_gib,device_bytes_per_gib,minor_faults_per_gib,major_faults_per_gib,voluntary_switches_per_gib,involuntary_switches_per_gib\n";
 
     /** 1 ns a call, 1,000 ns a fault, 10,000 a wake-up, 0.25 ns a byte scanned in the cache; scans from memory at 1 and 0.5 ns a byte, copies at 2 and 1, the device at 4 and 2. */
-    static final CostModel.Costs COSTS = new CostModel.Costs(1, 1_000, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1);
+    static final CostModel.Costs COSTS = costs(Double.NaN, Double.NaN, Double.NaN, Double.NaN, java.util.Set.of());
+
+    /** {@link #COSTS}' prices with a fault's fixed cost and its cost per entry, on one thread and on all (NaN: not measured), and those unstable. */
+    static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, java.util.Set<String> unstable) {
+        return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
+    }
 
     @TempDir
     Path folder;
@@ -153,6 +158,120 @@ class CostModelTest {
         assertTrue(said.err().contains("no '" + folder.resolve("wall.csv") + "'") && said.err().contains("WallProbe.java"), said.toString());
     }
 
+
+    /**
+     * A fault is priced at its fixed cost plus each entry it fills, the entries told by the PMD-mapped share: in 4 KiB folios
+     * (0 %) a GiB is 262,144 entries, in 2 MiB ones (100 %) 512, whatever the faults; a chapter that maps nothing fills one a fault.
+     */
+    @Test
+    void aFaultIsPricedPerFaultAndPerEntryItFills() throws IOException {
+        CostModel.Costs costs = costs(1_000, 10, Double.NaN, Double.NaN, java.util.Set.of());
+        StudyResults.Row small = row("V08Vector256", 1, "0,0,0,16384,0,0,0", "small", "0.0");
+        assertEquals(262_144, CostModel.entriesPerGiB(small), 1e-9);
+        assertEquals(16_384 * 1_000.0 + 262_144 * 10.0, CostModel.faultNanosPerGiB(small, costs), 1e-6);
+        StudyResults.Row fewerFaults = row("V04Mmap", 1, "0,0,0,1024,0,0,0", "small", "0.0"); // the same pages, 256 a fault
+        assertEquals(1_024 * 1_000.0 + 262_144 * 10.0, CostModel.faultNanosPerGiB(fewerFaults, costs), 1e-6);
+        StudyResults.Row huge = row("V08Vector256", 1, "0,0,0,518,0,0,0", "huge", "100.0");
+        assertEquals(518, CostModel.entriesPerGiB(huge), 1e-9, "never fewer entries than faults");
+        StudyResults.Row fifth = row("V08Vector256", 1, "0,0,0,11537,0,0,0", "as-is", "20.0");
+        assertEquals(0.8 * 262_144 + 0.2 * 512, CostModel.entriesPerGiB(fifth), 1e-6);
+        StudyResults.Row reads = row("V13PreadVector", 1, "1024,1073741824,0,140,0,0,0");
+        assertEquals(140, CostModel.entriesPerGiB(reads), 1e-9);
+        // without the two costs, a fault is the one price measured as the cache held the file
+        assertEquals(16_384 * 1_000.0, CostModel.faultNanosPerGiB(small, COSTS), 1e-6);
+    }
+
+    /** Two workers faulting are held to every thread's faults at once where those are slower than half of one thread's, and the faults come before the scan. */
+    @Test
+    void faultsThatDoNotScaleAreChargedOnEveryThreadBeforeTheScan() throws IOException {
+        StudyResults.Row row = row("V09MmapParallelVector", 2, "0,0,0,16384,0,0,0", "small", "0.0");
+        double oneThread = 16_384 * 1_000.0 + 262_144 * 10.0, everyThread = 16_384 * 900.0 + 262_144 * 9.0;
+        CostModel.Prediction scaling = CostModel.predict(row, costs(1_000, 10, 500, 5, java.util.Set.of()));
+        double scan = Math.max((1L << 30) * 1.0 / 2, (1L << 30) * 0.5); // one core's half at 1 ns a byte, or memory at 0.5
+        assertEquals((oneThread / 2 + scan) / 1e9, scaling.seconds(), 1e-12);
+        CostModel.Prediction contended = CostModel.predict(row, costs(1_000, 10, 900, 9, java.util.Set.of()));
+        assertEquals((everyThread + scan) / 1e9, contended.seconds(), 1e-12);
+    }
+
+    /** A cost whose rounds spread by more than a quarter is named for the rows whose weighing terms it prices, and for no other. */
+    @Test
+    void anUnstableCostIsNamedForTheRowsItPrices() throws IOException {
+        // 16,384 faults a GiB at 100 µs: 1.6 s, more than the scan; wake-ups: none
+        CostModel.Costs costs = costs(100_000, 10, Double.NaN, Double.NaN, java.util.Set.of("pte_fill", "wake_up"));
+        StudyResults.Row mapped = row("V08Vector256", 1, "0,0,0,16384,0,0,0", "small", "0.0");
+        CostModel.Terms terms = CostModel.terms(mapped, costs);
+        assertEquals("pte_fill", CostModel.unstablePricing(terms, CostModel.predict(terms, 1), costs, 1, false), "wake_up's term weighs nothing here");
+        StudyResults.Row reads = row("V13PreadVector", 1, "1024,1073741824,0,0,0,0,0");
+        CostModel.Terms readTerms = CostModel.terms(reads, costs);
+        assertEquals("", CostModel.unstablePricing(readTerms, CostModel.predict(readTerms, 1), costs, 1, false));
+
+        machineFolder("read_call,ns,500,400,900,5", "0.5", "1024,1073741824,0,0,0,0,0"); // rounds 400–900 around 500: spread 1.0
+        Path csv = folder.resolve("model.csv");
+        Said said = costModel(folder.toString(), "--csv", csv.toString());
+        assertEquals(0, said.status(), said.toString());
+        assertEquals("", CostModel.read(csv).getFirst().unstableCosts(), "a read call weighs nothing in a copy of 1 GiB");
+        assertTrue(CostModel.unitCosts(folder).unstable().contains("read_call"));
+    }
+
+    /** The time compared is the one the book quotes: the trimmed mean of 5 runs or more, else the median; never a plain mean. */
+    @Test
+    void theMeasuredTimeIsTheTrimmedMeanOfFiveRunsElseTheMedian() throws IOException {
+        assertEquals(3.0, CostModel.measuredSeconds(timedRow("1.0 2.0 3.0 4.0 11.0", "4.2")), 1e-12, "2, 3 and 4 kept; the mean is 4.2");
+        assertEquals(2.0, CostModel.measuredSeconds(timedRow("1.0 2.0 9.0", "4.0")), 1e-12, "three runs: the median, not their mean 4");
+    }
+
+    /** No chapter's time goes into a unit cost: the same costs and predictions come from a folder whose times are three times as long. */
+    @Test
+    void noChaptersTimeGoesIntoAnyUnitCost() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,16384,0,0,0");
+        CostModel.Costs before = CostModel.unitCosts(folder);
+        List<CostModel.ModelRow> modelled = CostModel.model(folder);
+        machineFolder("read_call,ns,500", "1.5", "1024,1073741824,0,16384,0,0,0");
+        assertEquals(before, CostModel.unitCosts(folder));
+        List<CostModel.ModelRow> slower = CostModel.model(folder);
+        assertEquals(modelled.getFirst().predictedSeconds(), slower.getFirst().predictedSeconds(), 0);
+        assertEquals(3 * modelled.getFirst().measuredSeconds(), slower.getFirst().measuredSeconds(), 1e-9);
+    }
+
+    /** A read call as a chapter meets it is a 1 MiB read less its copy at the copy wall's pace, but never less than an 8-byte read. */
+    @Test
+    void aReadCallIsAOneMebibyteReadLessItsCopy() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0"); // the copy wall: 10,000 MB/s, 0.1 ns a byte
+        Files.writeString(folder.resolve("costs.csv"), "2026-01-01T00:00:00Z,m,pread_1mib,ns,106857.6,1,1,1\n", java.nio.file.StandardOpenOption.APPEND);
+        CostModel.Costs costs = CostModel.unitCosts(folder);
+        assertEquals(106_857.6 - (1 << 20) * 0.1, costs.call(), 1e-6);
+        assertEquals("pread_1mib", costs.callFrom());
+        Files.writeString(folder.resolve("costs.csv"), "2026-01-01T00:00:00Z,m,pread_1mib,ns,100000,1,1,1\n", java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(500, CostModel.unitCosts(folder).call(), 1e-9, "a copy faster than the wall's leaves the 8-byte read");
+    }
+
+    /** Every row of pagecache.csv is predicted, as found, in small folios and in huge ones. */
+    @Test
+    void everyPageCacheRowIsPredicted() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0");
+        StringBuilder pageCache = new StringBuilder(HEADER);
+        for (String[] state : new String[][] {{"as-is", "20.0", "11537"}, {"small", "0.0", "16384"}, {"huge", "100.0", "518"}}) {
+            pageCache.append(resultsRow("V08Vector256", 1, "0.5", "2147", "0,0,0," + state[2] + ",0,0,0").replace(",m,as-is,,,", ",m," + state[0] + "," + state[1] + ",,"));
+        }
+        Files.writeString(folder.resolve("pagecache.csv"), pageCache);
+        List<CostModel.ModelRow> rows = CostModel.model(folder);
+        assertEquals(List.of("as-is", "as-is", "small", "huge"), rows.stream().map(CostModel.ModelRow::pageCache).toList());
+        assertTrue(rows.get(2).predictedSeconds() > rows.get(3).predictedSeconds(), "small folios cost more faults than huge: " + rows);
+    }
+
+    /** A row is priced at the walls as they stood when it was measured: the mean of the walls measured last before it and first after it. */
+    @Test
+    void aRowIsPricedAtTheWallsMeasuredAroundIt() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0"); // walls at 2026-01-01T00:00:00Z, 10,000 MB/s
+        String later = resultsRow("WallMemoryRead", 1, "0.2", "5000", "0,0,0,0,0,0,0").replace("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z");
+        Files.writeString(folder.resolve("wall.csv"), later, java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(0.15, UnitPrices.read(folder, "2026-01-01T00:05:00Z").scanOneThread(), 1e-12, "between the two: their mean");
+        assertEquals(0.1, UnitPrices.read(folder, "2026-01-01T00:00:00Z").scanOneThread(), 1e-12, "at the first: that one");
+        assertEquals(0.2, UnitPrices.read(folder, "2026-01-01T01:00:00Z").scanOneThread(), 1e-12, "after the last: the last");
+        assertEquals(0.2, CostModel.unitCosts(folder).scanOneThread(), 1e-12, "no date: the newest");
+        assertEquals(0.1, UnitPrices.read(folder, "2026-01-01T00:05:00Z").scanAllThreads(), 1e-12, "two threads measured once: that one");
+    }
+
     @Test
     void helpSaysTheUsage() {
         Said said = costModel("--help");
@@ -175,7 +294,8 @@ class CostModelTest {
      */
     private void machineFolder(String readCall, String meanSeconds, String bill) throws IOException {
         String date = "2026-01-01T00:00:00Z,m,";
-        Files.writeString(folder.resolve("costs.csv"), UnitCosts.HEADER + "\n" + date + readCall + ",1,1,1\n" + date + "minor_fault,ns,1000,1,1,1\n"
+        String readCallRow = readCall.split(",").length > 3 ? readCall : readCall + ",1,1,1";
+        Files.writeString(folder.resolve("costs.csv"), UnitCosts.HEADER + "\n" + date + readCallRow + "\n" + date + "minor_fault,ns,1000,1,1,1\n"
                 + date + "wake_up,ns,10000,1,1,1\n" + date + "scan_in_cache,ns,0.01,1,1,1\n");
         StringBuilder walls = new StringBuilder(HEADER);
         for (String wall : List.of("WallMemoryRead", "WallPageCacheCopy")) {
@@ -191,6 +311,23 @@ class CostModelTest {
         String s = meanSeconds; // every run as long as the mean, so that the row's times agree (median, min_s, max_s, runs, warm-up)
         return "2026-01-01T00:00:00Z," + chapter + "," + workers + ",warm,1073741824,,1073741816,1,5," + s + "," + s + "," + s + "," + s + "," + mbps + ","
                 + String.join(" ", s, s, s, s, s) + "," + s + ",Test CPU,2,25000000000,Linux,JDK,512,m,as-is,,," + bill + "\n";
+    }
+
+    /** A 1 GiB warm row in page-cache state {@code pageCache}, PMD-mapped {@code pmd} percent. */
+    private StudyResults.Row row(String chapter, int workers, String bill, String pageCache, String pmd) throws IOException {
+        Path csv = folder.resolve(chapter + "-" + pageCache + ".csv");
+        Files.writeString(csv, HEADER + resultsRow(chapter, workers, "1.0", "1074", bill).replace(",m,as-is,,,", ",m," + pageCache + "," + pmd + ",,"));
+        return StudyResults.readEveryRow(csv).rows().getFirst();
+    }
+
+    /** A 1 GiB row of V08Vector256 with these runs' times and this mean. */
+    private StudyResults.Row timedRow(String runs, String mean) throws IOException {
+        String[] times = runs.split(" ");
+        String median = times[times.length / 2], first = times[0], last = times[times.length - 1];
+        Path csv = folder.resolve("timed.csv");
+        Files.writeString(csv, HEADER + "2026-01-01T00:00:00Z,V08Vector256,1,warm,1073741824,,1073741816,0," + times.length + "," + mean + "," + median
+                + "," + first + "," + last + ",100," + runs + ",,Test CPU,2,25000000000,Linux,JDK,512,m,as-is,,,0,0,0,0,0,0,0\n");
+        return StudyResults.readEveryRow(csv).rows().getFirst();
     }
 
     /** A 1 GiB warm row with the bill's seven counts per GiB, as a study writes it. */

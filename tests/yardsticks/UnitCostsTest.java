@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import lib.haystack.Haystack;
 import lib.linux.Native;
 import org.junit.jupiter.api.Test;
@@ -19,8 +20,11 @@ class UnitCostsTest {
     void eachCostIsMeasuredAsAPositiveFigure() throws Exception {
         Path haystack = folder.resolve("small.bin");
         Haystack.create(haystack, 16L << 20, System.err);
-        assertPositive(UnitCosts.readCallNanos(haystack), "read call");
-        assertPositive(UnitCosts.faultNanos(haystack), "fault");
+        assertPositive(UnitCosts.readNanos(haystack, Long.BYTES, 1_000), "read call");
+        assertPositive(UnitCosts.readNanos(haystack, UnitCosts.PREAD_BYTES, 16), "1 MiB read");
+        assertPositive(FaultCosts.Pass.of(haystack, 1).nanosPerFault(), "fault");
+        FaultCosts.Pass onTwo = FaultCosts.Pass.of(haystack, 2); // its time may come to nothing on a loaded machine, never less
+        assertTrue(onTwo.faults() > 0 && onTwo.entries() >= onTwo.faults() && !(onTwo.nanos() < 0), onTwo.toString()); // NaN: no 2 MiB ran at once
         assertPositive(UnitCosts.wakeUpNanos(), "wake-up");
         assertPositive(UnitCosts.scanInCacheNanosPerByte(), "scan in cache");
         if (Native.fileSystemMagic(haystack) != Native.TMPFS_MAGIC && Native.fileSystemMagic(haystack) != Native.RAMFS_MAGIC) {
@@ -76,12 +80,80 @@ class UnitCostsTest {
         assertTrue(Files.notExists(nowhere.getParent()), "no folder is made");
     }
 
+    /** A fault's two costs come back from two passes made of them: a pass of 4 KiB folios (16 entries a fault) and one of 2 MiB (one). */
+    @Test
+    void theTwoFaultCostsAreSolvedFromTwoPassesOfKnownEntries() {
+        double fixed = 1_200, perEntry = 40;
+        FaultCosts.Pass small = new FaultCosts.Pass(4_096, 65_536, 4_096 * fixed + 65_536 * perEntry);
+        FaultCosts.Pass huge = new FaultCosts.Pass(128, 128, 128 * (fixed + perEntry));
+        double[] solved = FaultCosts.solve(small, huge);
+        assertEquals(fixed, solved[0], 1e-6);
+        assertEquals(perEntry, solved[1], 1e-9);
+        assertTrue(Double.isNaN(FaultCosts.solve(small, small)[0]), "one pass twice says nothing of the split");
+    }
+
+    /** On several threads, a 2 MiB counts as touched at once when the other threads' 2 MiBs cover half of it or more. */
+    @Test
+    void aSliceIsAtOnceWhenTheOtherThreadsCoverHalfOfIt() {
+        long[] began = {0, 10, 5, 30}, ended = {10, 20, 15, 40}; // part 0: its first two; part 1: the last two
+        assertEquals("[true, true, true, false]", java.util.Arrays.toString(FaultCosts.atOnce(began, ended, new int[] {0, 2})));
+        assertEquals("[true, true, true, true]", java.util.Arrays.toString(FaultCosts.atOnce(began, ended, new int[] {0})), "one thread: every one");
+    }
+
+    /** On a file system that caches in 2 MiB folios, both costs are measured positive, and the scratch files are gone after; elsewhere one line says why not. */
+    @Test
+    void theFaultCostsAreMeasuredOnScratchFilesThatAreRemoved() throws Exception {
+        Path haystack = Files.createDirectory(folder.resolve("haystack")).resolve("small.bin");
+        Haystack.create(haystack, 16L << 20, System.err);
+        if (lib.linux.HugeFolios.whyNot(folder) != null || !lib.linux.HugeFolios.knownToHaveLargeFolios(folder)) {
+            UnitCosts.NotMeasurableHere refused = org.junit.jupiter.api.Assertions.assertThrows(UnitCosts.NotMeasurableHere.class,
+                    () -> FaultCosts.measure(haystack, folder, 1, 16L << 20));
+            assertTrue(!refused.getMessage().isBlank());
+        } else {
+            try { // a loaded machine may leave the two passes no positive pair: then one line says so
+                FaultCosts costs = FaultCosts.measure(haystack, folder, 3, 64L << 20);
+                assertPositive(lib.counters.Stats.median(costs.fixed()), "a fault's fixed cost");
+                assertPositive(lib.counters.Stats.median(costs.perEntry()), "an entry's cost");
+            } catch (UnitCosts.NotMeasurableHere noPair) {
+                assertTrue(noPair.getMessage().startsWith("the two mappings gave no positive pair"), noPair.getMessage());
+            }
+        }
+        try (java.util.stream.Stream<Path> left = Files.list(folder)) {
+            assertEquals(List.of(haystack.getParent()), left.toList(), "no scratch file left");
+        }
+    }
+
+    /** A cost's row holds its spread, (highest − lowest) ÷ median, and is unstable past a quarter. */
+    @Test
+    void aCostsRowHoldsItsSpreadAndWhetherItIsStable() {
+        String steady = UnitCosts.row("d", "m", "read_call", "ns", new double[] {102, 100, 101});
+        assertTrue(steady.endsWith(",101.0,100.0,102.0,3,0.020,stable"), steady);
+        String unsteady = UnitCosts.row("d", "m", "pte_fill", "ns", new double[] {100, 140, 110});
+        assertTrue(unsteady.endsWith(",0.364,unstable"), unsteady);
+    }
+
+    /** A costs.csv of before the spread takes rows of its own eight columns, which the model still reads. */
+    @Test
+    void aCostsCsvOfBeforeTheSpreadKeepsItsColumns() throws Exception {
+        Path haystack = folder.resolve("small.bin");
+        Haystack.create(haystack, 16L << 20, System.err);
+        Path csv = Files.writeString(folder.resolve("costs.csv"), UnitCosts.HEADER + "\n2026-01-01T00:00:00Z,m,read_call,ns,500,400,600,5\n");
+        oneRound(haystack, csv).call();
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals(UnitCosts.HEADER, lines.getFirst());
+        assertTrue(lines.size() > 3 && lines.stream().allMatch(line -> line.split(",", -1).length == 8), lines.toString());
+        Path fresh = folder.resolve("fresh.csv");
+        oneRound(haystack, fresh).call();
+        assertEquals(UnitCosts.HEADER_WITH_SPREAD, Files.readAllLines(fresh).getFirst());
+    }
+
     /** The command as {@code UnitCosts FILE --rounds 1 --csv CSV} would set it up. */
     private static UnitCosts oneRound(Path file, Path csv) {
         UnitCosts command = new UnitCosts();
         command.file = file;
         command.rounds = 1;
         command.csv = csv;
+        command.scratchBytes = 16L << 20; // 8 folios of 2 MiB: enough to run every step, quickly
         return command;
     }
 

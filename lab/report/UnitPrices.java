@@ -1,0 +1,179 @@
+// The machine's unit costs as the cost model takes them (lab/report/CostModel.java): costs.csv's newest row of each
+// cost and wall.csv's walls, each checked within the bounds of a sane cost. No //SOURCES of its own: CostModel names it.
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+
+/** Reads a results folder's unit costs and walls into {@link CostModel.Costs}; a cost out of its bounds stops with one line. */
+final class UnitPrices {
+
+    /** Rounds spread by more than this share of their median make a cost unstable (as lab/yardsticks/UnitCosts.java marks it). */
+    static final double UNSTABLE_SPREAD = 0.25;
+
+    /**
+     * The bounds of a sane unit cost, in ns: an event (a read call, a fault, a wake-up) from a hundredth of a ns, less
+     * than any clock cycle, to a second; a byte from 10^-4 ns (10 TB/s, the most a results row may claim) to 10^6 ns
+     * (1 KB/s). Outside them, a typo or a hostile file, which would make times no reader takes.
+     */
+    enum Per {
+        EVENT(1e-2, 1e9), BYTE(1e-4, 1e6);
+
+        final double leastNanos, mostNanos;
+
+        Per(double leastNanos, double mostNanos) { this.leastNanos = leastNanos; this.mostNanos = mostNanos; }
+
+        /** {@code nanos}, or an IllegalArgumentException naming {@code what} when it is out of these bounds. */
+        double check(double nanos, String what) {
+            if (!(nanos >= leastNanos && nanos <= mostNanos)) {
+                throw new IllegalArgumentException(what + " is " + String.format(Locale.ROOT, "%.4g", nanos) + " ns, out of the bounds of a cost "
+                        + (this == EVENT ? "per event" : "per byte") + String.format(Locale.ROOT, " (%.0e to %.0e ns)", leastNanos, mostNanos));
+            }
+            return nanos;
+        }
+    }
+
+    /** The costs the model takes from costs.csv, each with its bounds; a row of another cost is not read. */
+    static final Map<String, Per> COSTS = Map.ofEntries(Map.entry("read_call", Per.EVENT), Map.entry("pread_1mib", Per.EVENT),
+            Map.entry("minor_fault", Per.EVENT), Map.entry("fault_fixed", Per.EVENT), Map.entry("pte_fill", Per.EVENT),
+            Map.entry("fault_fixed_all", Per.EVENT), Map.entry("pte_fill_all", Per.EVENT), Map.entry("pte_fill_as_found", Per.EVENT), Map.entry("pte_fill_as_found_all", Per.EVENT), Map.entry("wake_up", Per.EVENT),
+            Map.entry("scan_in_cache", Per.BYTE), Map.entry("device_byte_qd1", Per.BYTE), Map.entry("device_byte_deep", Per.BYTE));
+    static final double CALL_BYTES = 1 << 20;
+
+    /** The units costs.csv's {@code unit} column may give, in nanoseconds ({@code lab/yardsticks/UnitCosts.java} writes ns). */
+    static final Map<String, Double> UNITS = Map.of("ns", 1.0, "us", 1e3, "µs", 1e3, "ms", 1e6, "s", 1e9);
+
+    /** A cost of costs.csv in nanoseconds, its value in its unit; an IllegalArgumentException for another unit or a cost out of bounds. */
+    private static double nanos(Map<String, String> row, Per per) {
+        String name = Quote.name(row.get("cost")), unit = row.get("unit");
+        Double nanosPerUnit = UNITS.get(unit);
+        if (nanosPerUnit == null) {
+            throw new IllegalArgumentException("the unit of the cost " + name + " is " + StudyResults.quoted(unit) + ", not one of ns, µs, us, ms or s");
+        }
+        double value;
+        try {
+            value = CostModel.positive(row, "value", Double.MAX_VALUE);
+        } catch (IllegalArgumentException notANumber) {
+            throw new IllegalArgumentException("the cost " + name + ": " + notANumber.getMessage());
+        }
+        return per.check(value * nanosPerUnit, "the cost " + name + (unit.equals("ns") ? "" : " (" + row.get("value") + " " + unit + ")"));
+    }
+
+    /**
+     * costs.csv's newest row of each cost, and the walls (one thread, and the most threads measured) as they stood at
+     * {@code when} (a row's date; null: their newest rows), each checked within its bounds.
+     */
+    static CostModel.Costs read(Path folder, String when) throws IOException {
+        Map<String, Double> cost = new LinkedHashMap<>();
+        Path costs = folder.resolve("costs.csv"), wall = folder.resolve("wall.csv");
+        if (!Files.isRegularFile(costs)) {
+            throw new UserMistakeException((Files.exists(costs) ? Quote.name(costs) + " is not a file" : "no " + Quote.name(costs))
+                    + ": ./jbang lab/yardsticks/UnitCosts.java FILE --csv " + costs + " measures them");
+        }
+        Map<String, Double> spreads = new LinkedHashMap<>();
+        try {
+            StudyResults.eachRow(costs, "a costs.csv", header -> CostModel.requireColumns(header, List.of("cost", "unit", "value"), costs), (file, line, row) -> {
+                Per per = COSTS.get(row.get("cost"));
+                if (per == null) {
+                    return null;
+                }
+                spreads.put(row.get("cost"), spread(row));
+                return cost.put(row.get("cost"), nanos(row, per)); // the newest of each wins
+            }, null);
+        } catch (StudyResults.NotResultsException e) {
+            throw new UserMistakeException(e.getMessage());
+        }
+        if (!Files.isRegularFile(wall)) {
+            throw new UserMistakeException((Files.exists(wall) ? Quote.name(wall) + " is not a file" : "no " + Quote.name(wall))
+                    + ": ./jbang lab/yardsticks/WallProbe.java memory,copy FILE --workers 1," + Runtime.getRuntime().availableProcessors()
+                    + " --csv " + wall + " measures the walls");
+        }
+        List<StudyResults.Row> walls = StudyResults.readEveryRow(wall).rows();
+        double copyOneThread = nanosPerByte(wall, walls, "WallPageCacheCopy", false, when);
+        // a read call as a chapter meets it: a 1 MiB read less its copy at the copy wall's pace, never less than an 8-byte read
+        double readCall = need(cost, "read_call", costs), pread = cost.getOrDefault("pread_1mib", Double.NaN);
+        boolean callFromPread = pread - CALL_BYTES * copyOneThread > readCall;
+        boolean splitFaults = cost.containsKey("fault_fixed") && cost.containsKey("pte_fill");
+        boolean splitOnEveryThread = splitFaults && cost.containsKey("fault_fixed_all") && cost.containsKey("pte_fill_all");
+        boolean asFound = splitFaults && cost.containsKey("pte_fill_as_found");
+        double nan = Double.NaN;
+        java.util.Set<String> unstable = new java.util.TreeSet<>(spreads.keySet().stream().filter(name -> spreads.get(name) > UNSTABLE_SPREAD).toList());
+        return new CostModel.Costs(callFromPread ? pread - CALL_BYTES * copyOneThread : readCall, need(cost, "minor_fault", costs),
+                splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
+                splitOnEveryThread ? cost.get("pte_fill_all") : nan, asFound ? cost.get("pte_fill_as_found") : nan,
+                splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,
+                need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
+                cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
+                nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
+                copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);
+    }
+
+    /** A costs.csv row's spread over its rounds: its spread column, else from its low, high and value; 0 where it gives none. */
+    private static double spread(Map<String, String> row) {
+        try {
+            String spread = row.getOrDefault("spread", "");
+            double median = Double.parseDouble(row.get("value"));
+            return !spread.isEmpty() ? Double.parseDouble(spread) : (Double.parseDouble(row.get("high")) - Double.parseDouble(row.get("low"))) / median;
+        } catch (NumberFormatException | NullPointerException noSpread) {
+            return 0;
+        }
+    }
+
+    private static double need(Map<String, Double> cost, String name, Path costs) {
+        Double value = cost.get(name);
+        if (value == null) {
+            throw new UserMistakeException(Quote.name(costs) + " has no " + name + ": ./jbang lab/yardsticks/UnitCosts.java FILE --csv " + costs
+                    + " measures it");
+        }
+        return value;
+    }
+
+    /**
+     * A wall's ns per byte on one thread, or on the most threads measured: the mean of its rows measured last before
+     * {@code when} and first after it (a study measures the walls between its rounds, and the machine drifts between
+     * them), or its newest row where {@code when} is null or no date reads.
+     */
+    private static double nanosPerByte(Path file, List<StudyResults.Row> walls, String wall, boolean allThreads, String when) {
+        int threads = allThreads ? walls.stream().filter(row -> row.chapter().equals(wall)).mapToInt(StudyResults.Row::workers).max().orElse(0) : 1;
+        List<StudyResults.Row> rows = walls.stream().filter(row -> row.chapter().equals(wall) && row.workers() == threads).toList();
+        if (rows.isEmpty()) {
+            throw new UserMistakeException(Quote.name(file) + " has no " + wall + (allThreads ? "" : " on one thread"));
+        }
+        List<StudyResults.Row> chosen = List.of(rows.getLast());
+        Instant at = instant(when);
+        if (at != null && rows.stream().allMatch(row -> instant(row.date()) != null)) {
+            StudyResults.Row before = null, after = null;
+            for (StudyResults.Row row : rows) {
+                before = !instant(row.date()).isAfter(at) ? row : before;
+                after = after == null && !instant(row.date()).isBefore(at) ? row : after;
+            }
+            chosen = java.util.stream.Stream.of(before, after).filter(java.util.Objects::nonNull).toList();
+        }
+        double sum = 0;
+        for (StudyResults.Row row : chosen) {
+            try { // MB/s: 10^6 bytes a second, so 10^3 / MB/s is ns per byte
+                sum += Per.BYTE.check(1e3 / row.mbps(), wall + String.format(Locale.ROOT, "'s cost (%.4g MB/s)", row.mbps()));
+            } catch (IllegalArgumentException outOfBounds) {
+                throw new UserMistakeException(row.file() + " line " + row.line() + ": " + outOfBounds.getMessage());
+            }
+        }
+        return sum / chosen.size();
+    }
+
+    private static Instant instant(String date) {
+        try {
+            return date == null ? null : Instant.parse(date);
+        } catch (java.time.format.DateTimeParseException unreadable) {
+            return null;
+        }
+    }
+
+    private UnitPrices() {}
+}

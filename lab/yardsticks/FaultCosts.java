@@ -1,0 +1,213 @@
+// The fault costs of lab/yardsticks/UnitCosts.java: a fault's fixed cost and each page-table entry's, timed on
+// scratch files of known folios and on the haystack as the cache holds it. No //SOURCES of its own: UnitCosts names it.
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import lib.cli.Quote;
+import lib.cli.UserMistakeException;
+import lib.counters.KernelBill;
+import lib.counters.KernelCounters;
+import lib.counters.PmdMapping;
+import lib.counters.Stats;
+import lib.harness.PageCache;
+import lib.haystack.Haystack;
+import lib.linux.HugeFolios;
+import lib.linux.Native;
+
+/**
+ * A fault's fixed cost and each entry's, ns, a pair a round, on one thread and on all (wall time, less than one
+ * thread's where faults scale): a file in 4 KiB folios (many entries a fault) and one in 2 MiB (one a fault) give
+ * {@code time = faults × fixed + entries × perEntry} twice. {@code perEntryAsFound}: what the haystack's own
+ * mapping, as the cache holds it, leaves an entry once its faults' fixed cost is out; as-found rows use it.
+ */
+record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[] perEntryAll, double[] perEntryAsFound,
+                  double[] perEntryAsFoundAll) {
+
+    static FaultCosts measure(Path haystack, Path folder, int rounds, long bytes) throws IOException {
+        String whyNot = HugeFolios.whyNot(folder);
+        if (whyNot != null) {
+            throw new UnitCosts.NotMeasurableHere(whyNot);
+        }
+        long pid = ProcessHandle.current().pid();
+        Path small = folder.resolve("unit-costs-" + pid + "-small.bin"), huge = folder.resolve("unit-costs-" + pid + "-huge.bin");
+        try {
+            Haystack.create(small, bytes + UnitCosts.PAGE_BYTES, System.err); // all zeros but the needle's page, which no pass maps
+            Haystack.create(huge, bytes + UnitCosts.PAGE_BYTES, System.err);
+            PageCache.fillInSmallFolios(small);
+            if (PageCache.fillInHugeFolios(huge, 1).filePmdMappedBytes() == 0) {
+                throw new UnitCosts.NotMeasurableHere("the kernel read the scratch file back in no 2 MiB folio (Linux " + System.getProperty("os.version") + ")");
+            }
+            int all = Runtime.getRuntime().availableProcessors();
+            double[][] solved = new double[6][rounds];
+            for (int round = 0; round < rounds; round++) {
+                double[] one = solve(Pass.of(small, 1), Pass.of(huge, 1)), many = solve(Pass.of(small, all), Pass.of(huge, all));
+                Pass asFound = Pass.of(haystack, 1), asFoundAll = Pass.of(haystack, all);
+                solved[0][round] = one[0];
+                solved[1][round] = one[1];
+                solved[2][round] = many[0];
+                solved[3][round] = many[1];
+                solved[4][round] = (asFound.nanos() - asFound.faults() * one[0]) / asFound.entries();
+                solved[5][round] = (asFoundAll.nanos() - asFoundAll.faults() * many[0]) / asFoundAll.entries();
+            }
+            for (double[] each : Arrays.copyOf(solved, 2)) { // the others are left out if they come to nothing
+                if (!(Stats.median(each) > 0)) {
+                    throw new UnitCosts.NotMeasurableHere("the two mappings gave no positive pair of costs (ns a fault, an entry; on all threads: "
+                            + Arrays.deepToString(solved) + ")");
+                }
+            }
+            return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5]);
+        } catch (UserMistakeException | IOException e) {
+            throw e instanceof UnitCosts.NotMeasurableHere notHere ? notHere : new UnitCosts.NotMeasurableHere(e.getMessage());
+        } finally {
+            Files.deleteIfExists(small);
+            Files.deleteIfExists(huge);
+        }
+    }
+
+    /** {fixed, perEntry} from two passes: t = faults × fixed + entries × perEntry, twice. */
+    static double[] solve(Pass a, Pass b) {
+        double determinant = (double) a.faults() * b.entries() - (double) b.faults() * a.entries();
+        if (determinant == 0) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        return new double[] {(a.nanos() * b.entries() - b.nanos() * a.entries()) / determinant,
+                (a.faults() * b.nanos() - b.faults() * a.nanos()) / determinant};
+    }
+
+    /** One touch per 4 KiB page of {@code mapped}: the sum of the bytes read, zero for a haystack's. */
+    static long touchEveryPage(MemorySegment mapped) {
+        long sum = 0;
+        for (long offset = 0; offset < mapped.byteSize(); offset += UnitCosts.PAGE_BYTES) {
+            sum += mapped.get(ValueLayout.JAVA_BYTE, offset);
+        }
+        return sum;
+    }
+
+    /** {@code parts} touched every 4 KiB at once, a thread each, 2 MiB at a time: when each 2 MiB began and ended, part after part. */
+    static void touchedAtOnce(List<MemorySegment> parts, long[] began, long[] ended, long[] sums) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger ready = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0, first = 0; i < parts.size(); first += slicesOf(parts.get(i)), i++) {
+            int part = i, from = first;
+            threads.add(Thread.ofPlatform().start(() -> {
+                MemorySegment mine = parts.get(part);
+                ready.incrementAndGet();
+                while (ready.get() < parts.size()) { // spun, not parked: a parked thread wakes tens of µs late, after a short pass
+                    Thread.onSpinWait();
+                }
+                for (int slice = 0; slice < slicesOf(mine); slice++) {
+                    long at = slice * PmdMapping.PMD_BYTES;
+                    began[from + slice] = System.nanoTime();
+                    sums[part] += touchEveryPage(mine.asSlice(at, Math.min(PmdMapping.PMD_BYTES, mine.byteSize() - at)));
+                    ended[from + slice] = System.nanoTime();
+                }
+            }));
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+    }
+
+    /**
+     * The 2 MiBs that ran while every other thread was touching one too: for each, whether another part's 2 MiBs cover
+     * half of it, part by part ({@code firsts}: where each part's 2 MiBs begin). On one thread, every one.
+     */
+    static boolean[] atOnce(long[] began, long[] ended, int[] firsts) {
+        boolean[] together = new boolean[began.length];
+        for (int part = 0; part < firsts.length; part++) {
+            int from = firsts[part], to = part + 1 < firsts.length ? firsts[part + 1] : began.length;
+            for (int slice = from; slice < to; slice++) {
+                together[slice] = true;
+                for (int other = 0; other < firsts.length; other++) {
+                    long covered = 0;
+                    for (int o = firsts[other]; other != part && o < (other + 1 < firsts.length ? firsts[other + 1] : began.length); o++) {
+                        covered += Math.max(0, Math.min(ended[slice], ended[o]) - Math.max(began[slice], began[o]));
+                    }
+                    together[slice] &= other == part || 2 * covered >= ended[slice] - began[slice];
+                }
+            }
+        }
+        return together;
+    }
+
+    static int slicesOf(MemorySegment part) { return (int) Math.ceilDiv(part.byteSize(), PmdMapping.PMD_BYTES); }
+
+    /**
+     * One fresh mapping faulted in by {@code threads} threads, each its own 2 MiB-aligned part, 2 MiB at a time: the
+     * faults the kernel counted, the page-table entries they filled (a PMD-mapped 2 MiB one entry, from smaps) and their
+     * time: the first touch of each 2 MiB less the second, which faults nothing ({@link #undisturbed}); on several threads,
+     * of the 2 MiBs touched while every thread was touching one ({@link #atOnce}), the wall clock's share of them.
+     */
+    record Pass(long faults, long entries, double nanos) {
+
+        double nanosPerFault() { return nanos / faults; }
+
+        /** The file's first 256 MiB (or a smaller one's all but its last page) mapped afresh, touched every 4 KiB, twice. */
+        static Pass of(Path file, int threads) throws IOException {
+            long mappedBytes = Math.min(UnitCosts.MAPPED_BYTES, (Files.size(file) / UnitCosts.PAGE_BYTES - 1) * UnitCosts.PAGE_BYTES); // the needle's page left out
+            if (mappedBytes <= 0) {
+                throw new UnitCosts.NotMeasurableHere(Quote.name(file) + " is too small to map a page of it");
+            }
+            warmUpTouch();
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
+                long step = Math.max(1, Math.ceilDiv(Math.ceilDiv(mappedBytes, threads), PmdMapping.PMD_BYTES)) * PmdMapping.PMD_BYTES;
+                List<MemorySegment> parts = new ArrayList<>();
+                for (long from = 0; from < mappedBytes; from += step) {
+                    parts.add(mapped.asSlice(from, Math.min(step, mappedBytes - from)));
+                }
+                int slices = parts.stream().mapToInt(FaultCosts::slicesOf).sum();
+                int[] firsts = new int[parts.size()];
+                for (int i = 1; i < firsts.length; i++) {
+                    firsts[i] = firsts[i - 1] + slicesOf(parts.get(i - 1));
+                }
+                long[] began = new long[slices], ended = new long[slices], beganAgain = new long[slices], endedAgain = new long[slices];
+                long[] sums = new long[parts.size()];
+                KernelCounters.Snapshot before = KernelCounters.now();
+                touchedAtOnce(parts, began, ended, sums);
+                long faults = KernelCounters.now().since(before)[KernelBill.Item.MINOR_FAULTS.ordinal()];
+                touchedAtOnce(parts, beganAgain, endedAgain, sums);
+                if (Arrays.stream(sums).sum() != 0 || faults <= 0) {
+                    throw new UserMistakeException(faults <= 0 ? "the kernel counted no page fault here (no getrusage?)"
+                            : Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
+                }
+                PmdMapping mapping = PmdMapping.of(mapped);
+                long entries = mapping.filePmdMappedBytes() / PmdMapping.PMD_BYTES + (mapping.rssBytes() - mapping.filePmdMappedBytes()) / UnitCosts.PAGE_BYTES;
+                // each 2 MiB as long as those that ran with every thread faulting at once; the second pass, too short for its
+                // threads to meet (one is done before the other wakes), and faulting nothing, counts every 2 MiB
+                double perSlice = undisturbed(began, ended, atOnce(began, ended, firsts)) - undisturbed(beganAgain, endedAgain, atOnce(beganAgain, endedAgain, new int[] {0}));
+                return new Pass(faults, Math.max(faults, entries), Math.max(0, perSlice * slices / parts.size()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while timing faults");
+            }
+        }
+
+        /** The mean 2 MiB among those {@code counted}, but those over 5 × their median and 1 ms, which another program's thread interrupted; NaN for none. */
+        static double undisturbed(long[] began, long[] ended, boolean[] counted) {
+            double[] each = java.util.stream.IntStream.range(0, began.length).filter(i -> counted[i]).mapToDouble(i -> ended[i] - began[i]).toArray();
+            if (each.length == 0) {
+                return Double.NaN;
+            }
+            double most = Math.max(5 * Stats.median(each), 1e6);
+            return Arrays.stream(each).filter(slice -> slice <= most).average().orElse(Double.NaN);
+        }
+
+        /** The JIT compiles the touch loop before a timed pass, so that both passes run the same code. */
+        private static void warmUpTouch() {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment memory = arena.allocate(PmdMapping.PMD_BYTES, UnitCosts.PAGE_BYTES);
+                for (int i = 0; i < 200; i++) {
+                    touchEveryPage(memory);
+                }
+            }
+        }
+    }
+}
