@@ -303,6 +303,50 @@ class CheckBookTest {
         assertEquals(List.of(), book.claims(), "no claim of a page whose groups are wrong is judged as fewer claims than it says");
     }
 
+    // ---- The pages' blocks: filled, and each of one machine
+
+    /**
+     * A figure still naming model=, a block whose text names a second machine, and an empty block
+     * are each one line naming the page and the block's line, status 1; the tables across machines
+     * name several and pass. --write still writes such a page, and the check then refuses it.
+     */
+    @Test
+    void aBlockOfTwoMachinesOrEmptyIsRefusedAndTablesAcrossMachinesAreNot() throws IOException {
+        Path clone = cloneOfTheBook();
+        Files.writeString(clone.resolve("jbang-catalog.json"), "{\"aliases\": {}}");
+        String other = "amd-epyc-f25m17-2c-avx512";
+        Path page = Files.writeString(clone.resolve("page.md"), "# A page\n\n"
+                + "<!-- generated:figure chapter=V13PreadVector machine=" + REFERENCE + " model=" + other + " -->\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\nas on `" + other + "`\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\n<!-- /generated -->\n"
+                + "<!-- generated:machines -->\n<!-- /generated -->\n"
+                + "<!-- generated:versus-go-machines -->\n<!-- /generated -->\n");
+        assertEquals(0, ReadmeTables.run(new String[] {"--results", clone.resolve("results").toString(), page.toString()},
+                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), new java.io.PrintStream(java.io.OutputStream.nullOutputStream())));
+        String written = Files.readString(page);
+        assertTrue(written.contains(other) && written.contains("amd-epyc-2c-avx512"), "the tables across machines name them all: " + written);
+        assertTrue(!written.contains("Cost model"), REFERENCE + " has no model.csv, and the figure reads no other machine's: " + written);
+
+        Files.writeString(page, "# A page\n\n"
+                + "<!-- generated:figure chapter=V13PreadVector machine=" + REFERENCE + " model=" + other + " -->\n"
+                + "Measured: 1 s. Cost model on `" + other + "`: 2 s.\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\nas on `" + other + "`\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\n<!-- /generated -->\n"
+                + "<!-- generated:machines -->\n| `" + REFERENCE + "` | `" + other + "` |\n<!-- /generated -->\n"
+                + "<!-- generated:versus-go-machines -->\n| `" + REFERENCE + "` | `" + other + "` |\n<!-- /generated -->\n"
+                + "<!-- generated:cold machine=" + REFERENCE + " -->\n`results/" + REFERENCE + "/cold.csv`, like " + other + "-local\n<!-- /generated -->\n");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = CheckBook.checkPages(clone, List.of(page), clone.resolve("results"), new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(1, status, String.join("\n", lines));
+        assertEquals(4, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).startsWith(page + ":3: block generated:figure ") && lines.get(0).contains("names model=" + other), lines.get(0));
+        assertTrue(lines.get(1).startsWith(page + ":6: block generated:scoreboard machine=" + REFERENCE + " names machines " + other + " and " + REFERENCE),
+                lines.get(1));
+        assertTrue(lines.get(2).startsWith(page + ":9: block generated:scoreboard machine=" + REFERENCE + " is empty"), lines.get(2));
+    }
+
     // ---- Your machine against the book (issue 69): the same check, told which folder to judge
 
     /**
