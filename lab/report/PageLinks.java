@@ -27,8 +27,8 @@ import lib.cli.Quote;
  * {@code #anchor}, on the same page or another Markdown page, to a heading there as GitHub names
  * it ({@link #slug}) or to an HTML {@code id} or {@code name};
  * <li>a command {@code ./jbang NAME} in code, to an alias of jbang-catalog.json or a script;
- * <li>a project path in backticks, one that starts with a folder of {@link #PROJECT_FOLDERS}, to a
- * file or folder ({@code lib/cli/Quote} may name its class, {@code lib/cli/Quote.java}).
+ * <li>a project path in code (in backticks, or in a fenced block), one that starts with a folder of
+ * {@link #PROJECT_FOLDERS}, to a file or folder ({@code lib/cli/Quote} may name its class, {@code lib/cli/Quote.java}).
  * </ul>
  *
  * A path or a command's name may hold placeholders: {@code <machine>}, a word in capitals
@@ -100,6 +100,11 @@ final class PageLinks {
         String code = blank(text, Pattern.compile("[^\\n]")); // only the fenced code, each line where it stands
         for (int[] block : fencedBlocks(text)) {
             code = code.substring(0, block[0]) + text.substring(block[0], block[1]) + code.substring(block[1]);
+            int line = lineOf(text, block[0]);
+            for (String codeLine : text.substring(block[0], block[1]).split("\n", -1)) {
+                int at = line++;
+                paths(codeLine).forEach(why -> faults.add(page + ":" + at + ": " + why));
+            }
         }
         Matcher command = COMMAND.matcher(code);
         while (command.find()) {
@@ -179,11 +184,12 @@ final class PageLinks {
         return rendered.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{M}\\p{N}_\\- ]", "").replace(' ', '-');
     }
 
-    /** Why a project path in one code span is not there: one line for each. */
+    /** Why a project path in a code span, or a line of a code block, is not there: one line for each. */
     private List<String> paths(String span) {
         List<String> faults = new ArrayList<>();
-        for (String token : span.replaceAll("<[^>]*>", "<>").split("\\s+")) {
-            String path = token.replaceAll("['’]s$", "").replaceAll("[.,;:)'\"]+$", "").replaceAll("(\\.\\w+):\\d+$", "$1").replaceAll("#.*$", "");
+        String withoutScripts = COMMAND.matcher(span).replaceAll("./jbang$1"); // a command's script is the command's check
+        for (String token : withoutScripts.replaceAll("<[^>]*>", "<>").split("\\s+")) {
+            String path = token.replaceAll("^[(\\['\"]+", "").replaceAll("['’]s$", "").replaceAll("[.,;:)\\]'\"]+$", "").replaceAll("(\\.\\w+):\\d+$", "$1").replaceAll("#.*$", "");
             if (PROJECT_FOLDERS.stream().anyMatch(path::startsWith) && !isThere(path)) {
                 faults.add("`" + path + "` names no file or folder of the project");
             }

@@ -72,6 +72,7 @@ class PageLinksTest {
                 but `results/nomachine/MACHINE.csv` and `lab/gone/`.
                 ```
                 ./jbang lab/report/Gone.java --write
+                cat results/m2/x.csv results/MACHINE/x.csv (lib/cli/Quote.java)
                 ```
                 [a reference]: glossary.md#nothing
                 """);
@@ -81,11 +82,12 @@ class PageLinksTest {
                 page + ":2: the link 'glossary.md#page-cach' names no heading of docs/glossary.md (no anchor #page-cach)",
                 page + ":2: the link '#the-pag' names no heading of docs/page.md (no anchor #the-pag)",
                 page + ":3: the link '../../outside.md' leads out of the project",
-                page + ":9: the link 'glossary.md#nothing' names no heading of docs/glossary.md (no anchor #nothing)",
+                page + ":10: the link 'glossary.md#nothing' names no heading of docs/glossary.md (no anchor #nothing)",
                 page + ":3: ./jbang stdy names no alias of jbang-catalog.json and no script of the project",
                 page + ":4: `lib/cli/Qoute.java` names no file or folder of the project",
                 page + ":5: `results/nomachine/MACHINE.csv` names no file or folder of the project",
                 page + ":5: `lab/gone/` names no file or folder of the project",
+                page + ":8: `results/m2/x.csv` names no file or folder of the project",
                 page + ":7: ./jbang lab/report/Gone.java names no alias of jbang-catalog.json and no script of the project"), faults);
     }
 
