@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 
@@ -138,15 +140,15 @@ public final class CheckBook {
         if (acrossMachines(block.kind())) {
             return null;
         }
-        Set<String> named = new java.util.TreeSet<>();
+        Set<String> named = new TreeSet<>();
         block.parameters().forEach((key, value) -> {
             if (key.equals("machine") || machines.contains(value)) {
                 named.add(value);
             }
         });
         for (String machine : machines) {
-            if (java.util.regex.Pattern.compile("(?<![A-Za-z0-9._-])" + java.util.regex.Pattern.quote(machine) + "(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])")
-                    .matcher(block.content()).find()) {
+            // a machine's name as a word of its own: not the start of "NAME-local", nor of another machine's longer name
+            if (Pattern.compile("(?<![A-Za-z0-9._-])" + Pattern.quote(machine) + "(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])").matcher(block.content()).find()) {
                 named.add(machine);
             }
         }
