@@ -1,4 +1,4 @@
-//SOURCES ReadmeResults.java CostModel.java
+//SOURCES ReadmeResults.java CostModel.java ClaimGroups.java
 // The book's claims: the comments under its lessons that compare figures of a machine's results.
 // Read from the book's pages, each parsed whole before any is checked, then judged on a machine's
 // folder by one evaluator (ClaimEvaluator), for the book's check (lab/report/CheckBook.java) and for a learner's own
@@ -46,6 +46,20 @@ import lib.counters.Stats;
  * flip it; {@code A ≈ B} (a tie) holds when the two spreads meet, {@code A ≤ B} when A is not
  * clearly above B (a tie, or below), {@code A ≥ B} when it is not clearly below. {@code on every machine} names
  * each committed machine; any other name must be a committed machine's.
+ *
+ * <p>A sentence about several chapters ("the reading chapters", "every mapped chapter") is checked
+ * on each of them: the page names the group once, anywhere on it, and a claim writes
+ * {@code {NAME}} where a member goes, in one figure or several:
+ *
+ * <pre>
+ * &lt;!-- group reading: V03ChunkedLong V07PreadParallel V11PreadParallelVector256 V13PreadVector --&gt;
+ * &lt;!-- claim on every machine: scoreboard:{reading} &gt; 2 × scoreboard:V02BufferedByte --&gt;
+ * </pre>
+ *
+ * That claim is four, one per member, each with the member in every place of {@code {reading}}; each
+ * must hold, and one that fails is named by its figures. A group belongs to its page; a name is
+ * lower case (letters, digits, '-'), each member a word; a claim speaks of one group. A group with
+ * no member, one given twice, or a {@code {NAME}} the page does not give is refused in one line.
  *
  * <p>Every claim is parsed before any is judged, and one that is not of this shape (an unknown
  * table, chapter, column or figure, an empty side, a number no figure has) is refused with its
@@ -162,11 +176,13 @@ final class BookClaims {
         List<String> refusals = new ArrayList<>();
         for (Path document : documents) {
             String text = Files.readString(document);
+            ClaimGroups.Page page = ClaimGroups.read(document, text);
+            refusals.addAll(page.refusals());
             Matcher opening = OPENING.matcher(text);
             while (opening.find()) {
                 String where = document + ":" + lineOf(text, opening.start()) + ": " + lesson(text, opening.start());
                 try {
-                    claims.add(claim(document, text, opening.start(), machines));
+                    claims.addAll(claims(document, text, opening.start(), machines, page.groups()));
                 } catch (IllegalArgumentException malformed) {
                     refusals.add(where + ": " + malformed.getMessage());
                 }
@@ -175,8 +191,8 @@ final class BookClaims {
         return new Book(claims, refusals);
     }
 
-    /** The claim whose comment opens at {@code at}, or an IllegalArgumentException saying what is wrong with it. */
-    private static Claim claim(Path document, String text, int at, Set<String> machines) {
+    /** The claim whose comment opens at {@code at}, one per member of the group it names, or an IllegalArgumentException saying what is wrong with it. */
+    private static List<Claim> claims(Path document, String text, int at, Set<String> machines, Map<String, List<String>> groups) {
         int end = text.indexOf("-->", at);
         if (end < 0) {
             throw new IllegalArgumentException("a claim's comment that never ends (no -->)");
@@ -192,12 +208,21 @@ final class BookClaims {
             throw new IllegalArgumentException("the claim is on machine " + Quote.name(shortened(machine))
                     + ", which has no committed folder (those are " + String.join(", ", new TreeSet<>(machines)) + ")");
         }
-        String comparison = claim.group(2).strip();
+        String written = claim.group(2).strip();
+        List<Claim> claims = new ArrayList<>();
         try {
-            return new Claim(document, lineOf(text, at), lesson(text, at), machine, comparison, comparison(comparison));
+            for (String comparison : ClaimGroups.expand(written, groups)) {
+                try {
+                    claims.add(new Claim(document, lineOf(text, at), lesson(text, at), machine, comparison, comparison(comparison)));
+                } catch (IllegalArgumentException malformed) {
+                    throw new IllegalArgumentException(comparison.equals(written) ? malformed.getMessage()
+                            : "for " + Quote.name(comparison) + ": " + malformed.getMessage());
+                }
+            }
         } catch (IllegalArgumentException malformed) {
-            throw new IllegalArgumentException("the claim " + Quote.name(shortened(comparison)) + " cannot be checked: " + malformed.getMessage());
+            throw new IllegalArgumentException("the claim " + Quote.name(shortened(written)) + " cannot be checked: " + malformed.getMessage());
         }
+        return claims;
     }
 
     /** {@code A op [k ×] B}, each side parsed. */

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../Lab.java ReadmeTables.java BookVerdicts.java
+//SOURCES ../Lab.java ReadmeTables.java BookVerdicts.java PageLinks.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
@@ -11,13 +11,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 
 /**
  * Checks the book against its data: every generated block of README.md and the docs is what the
- * committed CSVs give ({@link ReadmeTables}), and every lesson that compares figures still holds
- * there ({@link BookClaims} says how a claim is written and judged). With {@code --judge FOLDER}
+ * committed CSVs give ({@link ReadmeTables}), filled, and of one machine; every lesson that compares
+ * figures still holds there ({@link BookClaims} says how a claim is written and judged); and every
+ * link, anchor, command and project path of its pages leads somewhere ({@link PageLinks}). A block
+ * names one machine, in its marker and its text, so that no figure stands beside another
+ * machine's: only the kinds that are tables across machines ({@code machines} and the kinds whose
+ * name ends in {@code -machines}) name several. With {@code --judge FOLDER}
  * it judges every lesson on one machine's folder instead, a learner's own study
  * ({@link BookVerdicts}), and checks no block.
  *
@@ -27,7 +33,8 @@ import lib.cli.UserMistakeException;
  *               ./jbang lab/report/CheckBook.java --judge results/MACHINE  # which lessons hold on that folder
  * </pre>
  *
- * Exit status: 0 the book holds, 1 a block is stale or a claim fails (one line each); with
+ * Exit status: 0 the book holds, 1 a block is stale, empty or of two machines, a claim fails, or a
+ * link, anchor, command or path leads nowhere (one line each, naming its file and line); with
  * {@code --judge}, 0 no lesson fails on the folder, 1 one does not hold; 2 a usage error, a claim
  * that is not one (one line each, naming its file and line), or a CSV that does not read.
  */
@@ -53,8 +60,9 @@ public final class CheckBook {
                 case "--help", "-h" -> {
                     out.println("Usage: ./jbang check-book [--write]");
                     out.println("       ./jbang lessons results/MACHINE");
-                    out.println("Checks that every generated block of README.md and the docs is what results/ gives, and that every lesson's claim holds;");
-                    out.println("with --write, rewrites the blocks first. Exit 1 names each stale block and failing lesson.");
+                    out.println("Checks that every generated block of README.md, results/README.md and docs/ is what results/ gives, filled and of one machine,");
+                    out.println("that every lesson's claim holds, and that every link, anchor, ./jbang command and project path of those pages leads somewhere;");
+                    out.println("with --write, rewrites the blocks first. Exit 1 names each stale block, failing lesson and broken link, by file and line.");
                     out.println("With --judge, says of every lesson that carries claims whether it holds on that machine's folder (your own study),");
                     out.println("does not hold, or cannot be told there, with its figures. Exit 0 when none fails there, 1 when one does not hold.");
                     return 0;
@@ -76,8 +84,81 @@ public final class CheckBook {
         if (blocks == 2) {
             return 2;
         }
+        int pages = checkPages(Path.of(""), ReadmeTables.DOCUMENTS, ReadmeTables.RESULTS, out, err);
         int claims = checkClaims(ReadmeTables.RESULTS, out, err);
-        return claims == 2 ? 2 : blocks == 0 && claims == 0 ? 0 : 1;
+        return claims == 2 || pages == 2 ? 2 : blocks == 0 && claims == 0 && pages == 0 ? 0 : 1;
+    }
+
+    /**
+     * The pages' blocks (filled, of one machine) and where the pages send a reader, under the project
+     * at {@code root}: 0 all is well, 1 something is not (a line each), 2 a page does not read.
+     */
+    static int checkPages(Path root, List<Path> pages, Path results, PrintStream out, PrintStream err) {
+        try {
+            List<String> faults = pageFaults(root, pages, Set.copyOf(new ReadmeResults(results, results.toAbsolutePath()).machines()));
+            faults.forEach(err::println);
+            if (!faults.isEmpty()) {
+                err.println(faults.size() + " fault(s) in the book's pages: a block empty or of two machines, or a link, anchor, command or path that leads nowhere");
+                return 1;
+            }
+            out.println("every block of the book's pages is filled and of one machine, and every link, anchor, command and path leads somewhere");
+            return 0;
+        } catch (UserMistakeException e) {
+            err.println(e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("cannot read: " + lib.cli.IoMessage.of(e));
+            return 2;
+        }
+    }
+
+    /** One line for each fault of the pages: see {@link #checkPages}; {@code machines}, the committed ones. */
+    static List<String> pageFaults(Path root, List<Path> pages, Set<String> machines) throws IOException {
+        PageLinks links = new PageLinks(root);
+        List<String> faults = new ArrayList<>();
+        for (Path page : pages) {
+            String text = Files.readString(page);
+            for (ReadmeTables.Block block : ReadmeTables.blocks(page.toString(), text)) {
+                String why = blockFault(block, machines);
+                if (why != null) {
+                    faults.add(page + ":" + block.line() + ": block " + block.name() + " " + why);
+                }
+            }
+            faults.addAll(links.faults(page));
+        }
+        return faults;
+    }
+
+    /** Why a block may not stand as it is (empty, or two machines in one), or null. */
+    static String blockFault(ReadmeTables.Block block, Set<String> machines) {
+        if (block.content().isBlank()) {
+            return "is empty: ./jbang check-book --write fills it";
+        }
+        if (block.kind().equals("figure") && block.parameters().containsKey("model")) {
+            return "names model=" + block.parameters().get("model") + ": a chapter's figure takes the cost model of its own machine, so model= goes";
+        }
+        if (acrossMachines(block.kind())) {
+            return null;
+        }
+        Set<String> named = new TreeSet<>();
+        block.parameters().forEach((key, value) -> {
+            if (key.equals("machine") || machines.contains(value)) {
+                named.add(value);
+            }
+        });
+        for (String machine : machines) {
+            // a machine's name as a word of its own: not the start of "NAME-local", nor of another machine's longer name
+            if (Pattern.compile("(?<![A-Za-z0-9._-])" + Pattern.quote(machine) + "(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])").matcher(block.content()).find()) {
+                named.add(machine);
+            }
+        }
+        return named.size() < 2 ? null : "names machines " + String.join(" and ", named)
+                + ": a block is of one machine (only a table across machines, the kind machines or *-machines, names several)";
+    }
+
+    /** The kinds of block that are tables across the committed machines by design: {@code machines}, and any whose name ends in {@code -machines}. */
+    static boolean acrossMachines(String kind) {
+        return kind.equals("machines") || kind.endsWith("-machines");
     }
 
     /** The book's claims on the committed folders under {@code root}: 0 every one holds, 1 one does not (a line each), 2 one is no claim or a CSV does not read. */

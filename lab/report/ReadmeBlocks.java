@@ -51,8 +51,9 @@ final class ReadmeBlocks {
 
     /**
      * One chapter's figures, for its section: warm, in 2 MiB folios where measured, cold where
-     * measured, and the article's; with {@code model=MACHINE}, the bound the cost model names for it
-     * there (warm, as found).
+     * measured, and the article's; and, where the same machine's folder has a model.csv, the bound
+     * the cost model names for it there (warm, as found). The model is never another machine's: its
+     * "measured" would sit beside figures it was not measured with.
      */
     static String figure(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
@@ -78,8 +79,7 @@ final class ReadmeBlocks {
         String article = results.article("scoreboard", chapter)
                 .map(row -> " The article (Go, on its machine): " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s.")
                 .orElse("");
-        String model = block.parameters().get("model");
-        return "Measured: " + String.join("; ", parts) + "." + article + (model == null ? "" : modelLine(results, model, chapter)) + "\n";
+        return "Measured: " + String.join("; ", parts) + "." + article + modelLine(results, machine, chapter) + "\n";
     }
 
     /** How a bound reads in a sentence: "bound by one core's copy". */
@@ -88,12 +88,15 @@ final class ReadmeBlocks {
             "core: scan in cache", "one core's scan in its cache", "memory", "memory, shared",
             "page-cache copy", "the page cache's copy, shared", "device", "the device");
 
-    /** The cost model's line for a chapter, warm and as found, from {@code machine}'s model.csv. */
+    /** The cost model's line for a chapter, warm and as found, from {@code machine}'s model.csv; nothing where it has none. */
     private static String modelLine(ReadmeResults results, String machine, String chapter) {
+        if (!results.has(machine, "model.csv")) {
+            return "";
+        }
         return modelRows(results, machine).stream()
                 .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("as-is") && row.cache().equals("warm"))
                 .reduce((first, last) -> last)
-                .map(row -> " Cost model on `" + machine + "`: bound by " + BOUNDS.getOrDefault(row.bound(), Table.escapeMarkdown(row.bound()))
+                .map(row -> " Cost model: bound by " + BOUNDS.getOrDefault(row.bound(), Table.escapeMarkdown(row.bound()))
                         + "; " + Table.seconds(row.predictedSeconds()) + " s predicted, " + Table.seconds(row.measuredSeconds()) + " s measured ("
                         + String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()) + ").")
                 .orElse("");

@@ -240,6 +240,113 @@ class CheckBookTest {
                 factor, new BookClaims.Constant(String.valueOf(right), right)));
     }
 
+    // ---- Groups: a sentence about several chapters is checked on each
+
+    /** A claim on {reading} is one claim per member; the member that fails is named by its figure, the others hold. */
+    @Test
+    void aClaimOnAGroupIsCheckedOnEachMemberAndAFailingMemberIsNamed() throws IOException {
+        Path clone = cloneOfTheBook();
+        Path page = Files.writeString(clone.resolve("page.md"), """
+                # A page
+
+                <!-- group reading: V03ChunkedLong V13PreadVector -->
+                **The reading chapters.** Each beats 15,000 MB/s; each beats 25,000 MB/s.
+                <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:{reading} > 15000 -->
+                <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:{reading} > 25000 -->
+                <!-- claim on every machine: scoreboard:{reading} ≈ scoreboard:{reading} -->
+                """);
+        BookClaims.Book book = BookClaims.read(List.of(page), java.util.Set.of(REFERENCE));
+        assertEquals(List.of(), book.refusals());
+        assertEquals(List.of("scoreboard:V03ChunkedLong > 15000", "scoreboard:V13PreadVector > 15000", "scoreboard:V03ChunkedLong > 25000",
+                "scoreboard:V13PreadVector > 25000", "scoreboard:V03ChunkedLong ≈ scoreboard:V03ChunkedLong",
+                "scoreboard:V13PreadVector ≈ scoreboard:V13PreadVector"), book.claims().stream().map(BookClaims.Claim::text).toList());
+        assertTrue(book.claims().stream().allMatch(claim -> claim.lesson().equals("\"A page › The reading chapters\"")), book.claims().toString());
+
+        List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(page));
+        assertEquals(1, failures.size(), String.join("\n", failures));
+        assertTrue(failures.getFirst().startsWith(page + ":6: \"A page › The reading chapters\": on " + REFERENCE + ": scoreboard:V03ChunkedLong = 19,"),
+                failures.getFirst());
+        assertTrue(failures.getFirst().contains(" is not > 25000"), failures.getFirst());
+    }
+
+    /** A group that names nothing, or a claim on a group the page does not give, is refused in one line each: never checked as nothing. */
+    @Test
+    void anUnknownOrEmptyGroupIsRefusedInOneLine() throws IOException {
+        Path clone = cloneOfTheBook();
+        Map<String, String> malformed = new LinkedHashMap<>(); // a line of the page, and what its refusal must say
+        malformed.put("<!-- group empty: -->", "group 'empty' has no member");
+        malformed.put("<!-- group Reading: V03ChunkedLong -->", "is not a group: one is <!-- group NAME: MEMBER MEMBER… -->");
+        malformed.put("<!-- group twice: V03ChunkedLong V03ChunkedLong -->", "names a member twice");
+        malformed.put("<!-- group reading: V03ChunkedLong V13PreadVector -->", null);
+        malformed.put("<!-- group reading: V07PreadParallel -->", "group 'reading' is given twice on this page");
+        malformed.put("<!-- group mapped: V04Mmap -->", null);
+        malformed.put("<!-- claim on every machine: scoreboard:{writing} > 1 -->", "no <!-- group writing: … --> on this page gives {writing} (its groups: reading, mapped)");
+        malformed.put("<!-- claim on every machine: scoreboard:{empty} > 1 -->", "no <!-- group empty: … -->");
+        malformed.put("<!-- claim on every machine: scoreboard:{reading} > scoreboard:{mapped} -->", "it names groups mapped and reading: a claim speaks of one group");
+        malformed.put("<!-- claim on every machine: scoreboard:{Reading} > 1 -->", "'{Reading}' is no group's name");
+        malformed.put("<!-- claim on every machine: scoreboard:{reading > 1 -->", "a brace that opens or closes no group");
+        malformed.put("<!-- claim on every machine: answer:{reading} > 1 -->", "for 'answer:V03ChunkedLong > 1': 'answer:V03ChunkedLong': a one-shot's figure is its seconds");
+        StringBuilder text = new StringBuilder("# A page\n\n");
+        malformed.keySet().forEach(line -> text.append(line).append("\n"));
+        Path page = Files.writeString(clone.resolve("page.md"), text);
+        BookClaims.Book book = BookClaims.read(List.of(page), java.util.Set.of(REFERENCE));
+        List<String> expected = malformed.values().stream().filter(java.util.Objects::nonNull).toList();
+        assertEquals(expected.size(), book.refusals().size(), String.join("\n", book.refusals()));
+        int line = 3;
+        for (Map.Entry<String, String> each : malformed.entrySet()) {
+            int at = line++;
+            if (each.getValue() != null) {
+                assertTrue(book.refusals().stream().anyMatch(refusal -> refusal.startsWith(page + ":" + at + ": ") && refusal.contains(each.getValue())),
+                        each.getKey() + " → " + book.refusals());
+            }
+        }
+        assertEquals(List.of(), book.claims(), "no claim of a page whose groups are wrong is judged as fewer claims than it says");
+    }
+
+    // ---- The pages' blocks: filled, and each of one machine
+
+    /**
+     * A figure still naming model=, a block whose text names a second machine, and an empty block
+     * are each one line naming the page and the block's line, status 1; the tables across machines
+     * name several and pass. --write still writes such a page, and the check then refuses it.
+     */
+    @Test
+    void aBlockOfTwoMachinesOrEmptyIsRefusedAndTablesAcrossMachinesAreNot() throws IOException {
+        Path clone = cloneOfTheBook();
+        Files.writeString(clone.resolve("jbang-catalog.json"), "{\"aliases\": {}}");
+        String other = "amd-epyc-f25m17-2c-avx512";
+        Path page = Files.writeString(clone.resolve("page.md"), "# A page\n\n"
+                + "<!-- generated:figure chapter=V13PreadVector machine=" + REFERENCE + " model=" + other + " -->\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\nas on `" + other + "`\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\n<!-- /generated -->\n"
+                + "<!-- generated:machines -->\n<!-- /generated -->\n"
+                + "<!-- generated:versus-go-machines -->\n<!-- /generated -->\n");
+        assertEquals(0, ReadmeTables.run(new String[] {"--results", clone.resolve("results").toString(), page.toString()},
+                new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), new java.io.PrintStream(java.io.OutputStream.nullOutputStream())));
+        String written = Files.readString(page);
+        assertTrue(written.contains(other) && written.contains("amd-epyc-2c-avx512"), "the tables across machines name them all: " + written);
+        assertTrue(!written.contains("Cost model"), REFERENCE + " has no model.csv, and the figure reads no other machine's: " + written);
+
+        Files.writeString(page, "# A page\n\n"
+                + "<!-- generated:figure chapter=V13PreadVector machine=" + REFERENCE + " model=" + other + " -->\n"
+                + "Measured: 1 s. Cost model on `" + other + "`: 2 s.\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\nas on `" + other + "`\n<!-- /generated -->\n"
+                + "<!-- generated:scoreboard machine=" + REFERENCE + " -->\n<!-- /generated -->\n"
+                + "<!-- generated:machines -->\n| `" + REFERENCE + "` | `" + other + "` |\n<!-- /generated -->\n"
+                + "<!-- generated:versus-go-machines -->\n| `" + REFERENCE + "` | `" + other + "` |\n<!-- /generated -->\n"
+                + "<!-- generated:cold machine=" + REFERENCE + " -->\n`results/" + REFERENCE + "/cold.csv`, like " + other + "-local\n<!-- /generated -->\n");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = CheckBook.checkPages(clone, List.of(page), clone.resolve("results"), new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(1, status, String.join("\n", lines));
+        assertEquals(4, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).startsWith(page + ":3: block generated:figure ") && lines.get(0).contains("names model=" + other), lines.get(0));
+        assertTrue(lines.get(1).startsWith(page + ":6: block generated:scoreboard machine=" + REFERENCE + " names machines " + other + " and " + REFERENCE),
+                lines.get(1));
+        assertTrue(lines.get(2).startsWith(page + ":9: block generated:scoreboard machine=" + REFERENCE + " is empty"), lines.get(2));
+    }
+
     // ---- Your machine against the book (issue 69): the same check, told which folder to judge
 
     /**
