@@ -209,10 +209,10 @@ final class ClaimEvaluator {
         return "";
     }
 
-    /** One row's MB/s (a trimmed mean), its timed or warm-up runs' seconds, each with its runs' spread, or a count of its bill. */
+    /** One row's MB/s and seconds (the trimmed mean of 5 runs, else the median), its timed or warm-up runs' seconds, each with its runs' spread, or a count of its bill. */
     static Figure figure(StudyResults.Row row, String quantity) {
         return switch (quantity) {
-            case "s" -> withFewRuns(spread(row.meanSeconds(), row.runSeconds(), " s"), row);
+            case "s" -> withFewRuns(spread(row.typicalSeconds(), row.runSeconds(), " s"), row);
             case "warmup" -> {
                 if (row.warmupSeconds().length == 0) {
                     throw new MissingFigure("the row of " + row.chapter() + " in " + row.file().getFileName() + " has no warm-up run");

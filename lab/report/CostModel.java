@@ -306,13 +306,8 @@ public final class CostModel {
      * median, or its mean where that is the same figure (5 runs or more: trimmed; 1 or 2: the median); else null.
      */
     static Double measuredSeconds(StudyResults.Row row) {
-        if (row.runSeconds().length > 0) {
-            return Stats.typicalSeconds(row.runSeconds());
-        }
-        if (row.runs() >= Stats.RUNS_TO_TRIM || row.runs() <= 2) {
-            return row.meanSeconds();
-        }
-        return row.medianSeconds();
+        double seconds = row.typicalSeconds();
+        return Double.isNaN(seconds) ? null : seconds;
     }
 
     /** The unstable costs a row's weighing terms are priced with, costs.csv's names apart by spaces ("" for none). */

@@ -50,8 +50,9 @@ final class ReadmeBlocks {
     }
 
     /**
-     * One chapter's figures, for its section: warm, in 2 MiB folios where measured, cold where
-     * measured, and the article's; and, where the same machine's folder has a model.csv, the bound
+     * One chapter's figures, for its section: warm, refilled {@code huge} (with the share it held
+     * PMD-mapped) where measured, cold where measured, and the article's, or why this CPU ran none;
+     * and, where the same machine's folder has a model.csv, the bound
      * the cost model names for it there (warm, as found). The model is never another machine's: its
      * "measured" would sit beside figures it was not measured with.
      */
@@ -59,25 +60,29 @@ final class ReadmeBlocks {
         String machine = block.parameter("machine");
         String chapter = block.parameter("chapter");
         List<String> parts = new ArrayList<>();
-        warmAsFound(results, machine).stream().filter(row -> row.chapter().equals(chapter))
-                .forEach(row -> parts.add(Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s" + workers(row)
-                        + (row.pmdMappedPercent() == null ? "" : ", " + ReportTables.percent(row.pmdMappedPercent()) + " PMD-mapped")
-                        + " (`scoreboard.csv`)"));
+        ResultsFolder.newestOfEach(results.rows(machine, "scoreboard.csv").stream()
+                .filter(row -> row.chapter().equals(chapter) && row.cache().equals("warm") && asFound(row)).toList(), StudyResults.Row::chapter)
+                .forEach(row -> parts.add(Table.seconds(row.typicalSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s" + workers(row)
+                        + (row.pmdMappedPercent() == null ? "" : ", " + ReportTables.percent(row.pmdMappedPercent()) + " PMD-mapped")));
         if (results.has(machine, "pagecache.csv")) {
             results.rows(machine, "pagecache.csv").stream()
                     .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("huge")).reduce((a, b) -> b)
-                    .ifPresent(row -> parts.add("with the page cache in 2 MiB folios " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps())
-                            + " MB/s, " + ReportTables.percent(row.pmdMappedPercent()) + " PMD-mapped (`pagecache.csv`)"));
+                    .ifPresent(row -> parts.add("refilled `huge` " + Table.mbps(row.mbps()) + " MB/s, "
+                            + ReportTables.percent(row.pmdMappedPercent()) + " PMD-mapped"));
         }
         if (results.has(machine, "cold.csv")) {
             results.rows(machine, "cold.csv").stream().filter(row -> row.chapter().equals(chapter)).reduce((a, b) -> b)
-                    .ifPresent(row -> parts.add("cold " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s (`cold.csv`)"));
+                    .ifPresent(row -> parts.add("cold " + Table.mbps(row.mbps()) + " MB/s"));
         }
         if (parts.isEmpty()) {
+            String notRun = results.description(machine).text(MachineDescription.NOT_ON_THIS_CPU).orElse("");
+            if (notRun.contains(chapter)) {
+                return "Not run on this CPU: " + Table.escapeMarkdown(notRun) + ".\n";
+            }
             throw new UserMistakeException("no row of " + chapter + " in " + machine + "'s scoreboard, page-cache or cold round");
         }
         String article = results.article("scoreboard", chapter)
-                .map(row -> " The article (Go, on its machine): " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps()) + " MB/s.")
+                .map(row -> " The article's Go: " + Table.mbps(row.mbps()) + " MB/s.")
                 .orElse("");
         return "Measured: " + String.join("; ", parts) + "." + article + modelLine(results, machine, chapter) + "\n";
     }
@@ -96,9 +101,8 @@ final class ReadmeBlocks {
         return modelRows(results, machine).stream()
                 .filter(row -> row.chapter().equals(chapter) && row.pageCache().equals("as-is") && row.cache().equals("warm"))
                 .reduce((first, last) -> last)
-                .map(row -> " Cost model: bound by " + BOUNDS.getOrDefault(row.bound(), Table.escapeMarkdown(row.bound()))
-                        + "; " + Table.seconds(row.predictedSeconds()) + " s predicted, " + Table.seconds(row.measuredSeconds()) + " s measured ("
-                        + String.format(Locale.ROOT, "%.2f", row.predictedSeconds() / row.measuredSeconds()) + ").")
+                .map(row -> " Model: " + Table.seconds(row.predictedSeconds()) + " s, bound by " + BOUNDS.getOrDefault(row.bound(), Table.escapeMarkdown(row.bound()))
+                        + String.format(Locale.ROOT, " (%.2f of the measured time).", row.predictedSeconds() / row.measuredSeconds()))
                 .orElse("");
     }
 
@@ -271,9 +275,9 @@ final class ReadmeBlocks {
                 + String.format(Locale.ROOT, "%.2f", Optional.ofNullable(row.billPerGiB("returned_bytes_per_gib")).orElse(0.0) / CostModel.GIB)
                 + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + Table.seconds(terms.core() / 1e9) + " s in all. The largest shared term, "
                 + shared.getKey() + ", " + Table.seconds(shared.getValue() / 1e9) + " s. Predicted " + Table.seconds(prediction.seconds()) + " s, "
-                + Table.mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + Table.seconds(row.meanSeconds()) + " s, " + Table.mbps(row.mbps())
+                + Table.mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + Table.seconds(row.typicalSeconds()) + " s, " + Table.mbps(row.mbps())
                 + " MB/s (" + source(block, "scaling.csv") + ", `costs.csv`, `wall.csv`): "
-                + String.format(Locale.ROOT, "%.2f", prediction.seconds() / row.meanSeconds()) + " of it.\n";
+                + String.format(Locale.ROOT, "%.2f", prediction.seconds() / row.typicalSeconds()) + " of it.\n";
     }
 
     /** What each phase of a one-shot is, for a reader: lab/study/AnswerRound.java's names, in its order. */

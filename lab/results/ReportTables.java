@@ -68,7 +68,7 @@ final class ReportTables {
         double base = one.map(StudyResults.Row::mbps).orElse(Double.NaN), best = rows.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
         return table(rows, new Column<>(true, "#", row -> row.number().replaceFirst("^V0?", "")),
                 new Column<>(true, "chapter", row -> Table.code(chapterLabel(row, rows))), new Column<>(true, "workers", StudyResults.Row::workers),
-                new Column<>(true, report ? "mean s" : "s", row -> Table.strong(report && row.mbps() == best, Table.seconds(row.meanSeconds()))),
+                new Column<>(true, "s", row -> Table.strong(report && row.mbps() == best, Table.seconds(row.typicalSeconds()))),
                 new Column<>(report, "median s", row -> Table.seconds(row.medianSeconds())),
                 new Column<>(true, "MB/s", row -> Table.strong(report && row.mbps() == best, Table.mbps(row.mbps()))),
                 new Column<>(!report || one.flatMap(row -> whyNotABase(row, rows)).isEmpty(), "× ch. 1", row -> Double.isNaN(base) ? "–"
