@@ -40,7 +40,7 @@ final class ReadmeBlocks {
     static String scoreboard(ReadmeResults results, ReadmeTables.Block block) {
         return ReportTables.scoreboard(warmAsFound(results, block.parameter("machine")), ReportTables.Audience.BOOK,
                 row -> results.article("scoreboard", row.chapter()), Optional.empty()).markdown() + "\n" + source(block, "scoreboard.csv")
-                + "; s is the trimmed mean of the timed runs, MB/s the file's bytes over it; the article's figures are from its own machine.\n";
+                + "; s: the trimmed mean of the timed runs (the median of fewer than 5), MB/s the file's bytes over it; the article's, on its own machine.\n";
     }
 
     /** The newest warm row of each chapter in the machine's scoreboard, with the page cache as the study found it. */
@@ -110,8 +110,8 @@ final class ReadmeBlocks {
     static String pageCache(ReadmeResults results, ReadmeTables.Block block) {
         String machine = block.parameter("machine");
         return ReportTables.pageCache(warmAsFound(results, machine), results.rows(machine, "pagecache.csv"), ReportTables.Audience.BOOK, Optional.empty())
-                .markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + ", MB/s from each row's trimmed mean; refilled with "
-                + "`--page-cache small` or `huge`; " + ReportTables.KIB_A_FAULT + "; faults: minor faults per GiB, about 16,384 in 4 KiB folios, about 512 in 2 MiB ones.\n";
+                .markdown() + "\n" + source(block, "scoreboard.csv` and `pagecache.csv") + "; refilled with "
+                + "`--page-cache small` or `huge`; faults: minor faults per GiB; " + ReportTables.KIB_A_FAULT + ".\n";
     }
 
     /** The walls round: each probe at each worker count it ran. */

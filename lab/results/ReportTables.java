@@ -138,8 +138,8 @@ final class ReportTables {
     }
 
     /** What a refill's head says of its folios, under each page-cache table. */
-    static final String KIB_A_FAULT = "KiB a fault, in each refill's head or cell: what its rows held, a GiB over their minor faults "
-            + "(64 with 4 KiB folios and the kernel's default fault-around, 2,048 with 2 MiB folios)";
+    static final String KIB_A_FAULT = "KiB a fault: a GiB over the rows' minor faults per GiB, 64 in 4 KiB folios "
+            + "(with the kernel's fault-around), 2,048 in 2 MiB ones";
 
     /** The key of a chapter's row with the page cache as the study found it, beside its refills. */
     private static final String AS_FOUND = "as found";

@@ -168,7 +168,6 @@ final class VersusGoPairs {
     }
 
     /** How the pairs are read, in one sentence every reader prints under its table. */
-    static final String RULE = "Java ÷ Go: per round, Go's median run over Java's (above 1: Java faster), "
-            + "the median over rounds; ahead: Java won every round, behind: it lost every round, "
-            + "tie: it won some and lost some; a round is a Go call and a Java call run back to back";
+    static final String RULE = "Java ÷ Go: the median over rounds of Go's median run over Java's (above 1: Java faster); "
+            + "ahead or behind: Java won or lost every round, tie: some of each; a round: a Go call and a Java call back to back";
 }
