@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,9 +38,15 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
         }
         long pid = ProcessHandle.current().pid();
         Path small = folder.resolve("unit-costs-" + pid + "-small.bin"), huge = folder.resolve("unit-costs-" + pid + "-huge.bin");
+        List<Path> made = new ArrayList<>(); // only these are removed after: a file of the same name already there is never touched
         try {
-            Haystack.create(small, bytes + UnitCosts.PAGE_BYTES, System.err); // all zeros but the needle's page, which no pass maps
-            Haystack.create(huge, bytes + UnitCosts.PAGE_BYTES, System.err);
+            for (Path scratch : List.of(small, huge)) {
+                if (Files.exists(scratch, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new UnitCosts.NotMeasurableHere(scratch + " already exists: it is not this tool's to write or remove");
+                }
+                Haystack.create(scratch, bytes + UnitCosts.PAGE_BYTES, System.err); // all zeros but the needle's page, which no pass maps
+                made.add(scratch);
+            }
             PageCache.fillInSmallFolios(small);
             if (PageCache.fillInHugeFolios(huge, 1).filePmdMappedBytes() == 0) {
                 throw new UnitCosts.NotMeasurableHere("the kernel read the scratch file back in no 2 MiB folio (Linux " + System.getProperty("os.version") + ")");
@@ -66,8 +73,9 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
         } catch (UserMistakeException | IOException e) {
             throw e instanceof UnitCosts.NotMeasurableHere notHere ? notHere : new UnitCosts.NotMeasurableHere(e.getMessage());
         } finally {
-            Files.deleteIfExists(small);
-            Files.deleteIfExists(huge);
+            for (Path scratch : made) {
+                Files.deleteIfExists(scratch);
+            }
         }
     }
 

@@ -243,21 +243,21 @@ class ReadmeTablesTest {
         Files.writeString(other.resolve("model.csv"), CostModel.HEADER + "\n" + "V13PreadVector,2,as-is,warm,0.3000,0.1000,memory,2.40\n");
         String page = "<!-- generated:figure chapter=V13PreadVector machine=m1 -->\n<!-- /generated -->\n";
         String withoutModel = ReadmeTables.regenerate("book.md", page, source(results));
-        assertTrue(withoutModel.contains("Measured: 0.250 s, 17,180 MB/s with 2 workers (`scoreboard.csv`)."), withoutModel);
-        assertFalse(withoutModel.contains("Cost model"), "m1 has no model.csv, and m2's is not m1's: " + withoutModel);
+        assertTrue(withoutModel.contains("Measured: 0.250 s, 17,180 MB/s with 2 workers."), withoutModel);
+        assertFalse(withoutModel.contains("Model:"), "m1 has no model.csv, and m2's is not m1's: " + withoutModel);
 
         Files.writeString(results.resolve("m1").resolve("model.csv"), CostModel.HEADER + "\n"
                 + "V13PreadVector,2,as-is,cold,2.0000,1.0000,device,0.20\n"
                 + "V13PreadVector,2,as-is,warm,0.2000,0.1500,core: copy,2.40\n");
         String rewritten = ReadmeTables.regenerate("book.md", page, source(results));
-        assertTrue(rewritten.contains(" Cost model: bound by one core's copy; 0.150 s predicted, 0.200 s measured (0.75).\n"), rewritten);
+        assertTrue(rewritten.contains(" Model: 0.150 s, bound by one core's copy (0.75 of the measured time).\n"), rewritten);
         assertFalse(rewritten.contains("m2"), rewritten);
         String namingTheOther = "<!-- generated:figure chapter=V13PreadVector machine=m1 model=m2 -->\n<!-- /generated -->\n";
         assertEquals(rewritten.replace("machine=m1 -->", "machine=m1 model=m2 -->"), ReadmeTables.regenerate("book.md", namingTheOther, source(results)),
                 "a leftover model= is refused by the book's check, not followed: --write still writes the block from its own machine");
 
         Files.writeString(results.resolve("m1").resolve("model.csv"), CostModel.HEADER + "\n" + "V13PreadVector,2,as-is,warm,0.2000,0.1500,<b>x</b>,2.40\n");
-        assertTrue(ReadmeTables.regenerate("book.md", page, source(results)).contains("bound by &lt;b&gt;x&lt;/b&gt;;"));
+        assertTrue(ReadmeTables.regenerate("book.md", page, source(results)).contains("bound by &lt;b&gt;x&lt;/b&gt; (0.75"));
     }
 
     /** The worked example adds up one worker's bill at the machine's unit costs and walls, term by term, against what it measured. */

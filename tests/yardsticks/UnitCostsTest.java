@@ -147,6 +147,17 @@ class UnitCostsTest {
         assertEquals(UnitCosts.HEADER_WITH_SPREAD, Files.readAllLines(fresh).getFirst());
     }
 
+    @Test
+    void aScratchFileOfTheSameNameAlreadyThereIsNeitherWrittenNorRemoved() throws IOException {
+        Path haystack = folder.resolve("haystack.bin");
+        Haystack.create(haystack, 16L << 20, System.err);
+        Path theirs = Files.writeString(folder.resolve("unit-costs-" + ProcessHandle.current().pid() + "-huge.bin"), "someone else's");
+        UnitCosts.NotMeasurableHere refused = org.junit.jupiter.api.Assertions.assertThrows(UnitCosts.NotMeasurableHere.class,
+                () -> FaultCosts.measure(haystack, folder, 1, 16L << 20));
+        assertEquals("someone else's", Files.readString(theirs), refused.getMessage());
+        assertTrue(Files.notExists(folder.resolve("unit-costs-" + ProcessHandle.current().pid() + "-small.bin")), "the scratch file this run made is removed");
+    }
+
     /** The command as {@code UnitCosts FILE --rounds 1 --csv CSV} would set it up. */
     private static UnitCosts oneRound(Path file, Path csv) {
         UnitCosts command = new UnitCosts();
