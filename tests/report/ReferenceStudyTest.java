@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * README's figures come from one reference machine's study: the machine its scoreboard block names,
  * the marker lab/report/ReadmeTables.java generates README's scoreboard from. That study must hold every
- * chapter in variants/, each with its bill from the kernel, so that the book can point at a figure
+ * chapter in variants/ (but one its CPU could not run, which its machine.json names), each with its bill from the kernel, so that the book can point at a figure
  * for each chapter and each bill. A study made before a chapter, or before the bill was counted,
  * fails here until a fresh one is committed as the reference.
  */
@@ -45,9 +45,12 @@ class ReferenceStudyTest {
     void theReferenceStudyHasEveryChapterInVariants() throws IOException {
         Map<String, StudyResults.Row> scoreboard = referenceScoreboard();
         assertFalse(chaptersInVariants().isEmpty());
-        List<String> missing = chaptersInVariants().stream().filter(chapter -> !scoreboard.containsKey(chapter)).toList();
+        String notRunOnThisCpu = new ReadmeResults(ReadmeTables.RESULTS, README.toAbsolutePath().getParent())
+                .description(referenceMachine()).text(MachineDescription.NOT_ON_THIS_CPU).orElse("");
+        List<String> missing = chaptersInVariants().stream()
+                .filter(chapter -> !scoreboard.containsKey(chapter) && !notRunOnThisCpu.contains(chapter)).toList();
         assertEquals(List.of(), missing, "chapters in variants/ without a row in the reference machine's scoreboard ("
-                + referenceMachine() + "): run a fresh study and commit it as README's reference");
+                + referenceMachine() + "), other than those its CPU could not run: run a fresh study and commit it as README's reference");
     }
 
     @Test
