@@ -107,20 +107,12 @@ final class StudyResults {
                String cpuModel, int logicalCores, Long memoryBytes, String kernel, String jdk, int vectorBits,
                String machine, String pageCache, Double pmdMappedPercent, Map<String, Double> bill) {
 
-        /**
-         * The time the book quotes for this row, the one its MB/s come from: the trimmed mean of 5 runs
-         * or more, else the median ({@link Stats#typicalSeconds}); a row without its runs' times gives
-         * its median, or its mean where that is the same figure (5 runs or more: trimmed; 1 or 2: the
-         * median); NaN where it has neither.
-         */
+        /** The time the book quotes, the one its MB/s come from: the trimmed mean of 5 runs or more, else the median (from a row without its runs' times, the mean where that is the same figure); NaN where it has neither. */
         double typicalSeconds() {
             if (runSeconds.length > 0) {
                 return Stats.typicalSeconds(runSeconds);
             }
-            if (runs >= Stats.RUNS_TO_TRIM || runs <= 2) {
-                return meanSeconds;
-            }
-            return medianSeconds == null ? Double.NaN : medianSeconds;
+            return runs >= Stats.RUNS_TO_TRIM || runs <= 2 ? meanSeconds : medianSeconds == null ? Double.NaN : medianSeconds;
         }
 
         /** The bill's figure of {@code column} ({@link #BILL}) per GiB, or null where the row has none. */
