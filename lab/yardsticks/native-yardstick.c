@@ -1,14 +1,15 @@
 // native-yardstick: the same search in plain C, as a yardstick for the Java chapters on this machine.
 //
 //   cc -O2 -march=native -pthread -o native-yardstick lab/yardsticks/native-yardstick.c
-//   ./native-yardstick MODE FILE WORKERS RUNS WARMUP
+//   ./native-yardstick MODE FILE WORKERS RUNS WARMUP [READ_BYTES]
 //
 // MODE   ram      scan a copy of FILE in anonymous memory on 4 KiB pages: the memory-read wall
 //                 that a mapping of a page cache in small folios meets
 //        ramhuge  the same copy on 2 MiB pages (MADV_HUGEPAGE), the wall for a page cache in
 //                 2 MiB folios; exits 2 if the kernel gave it no 2 MiB page
 //        mmap     map FILE (as chapters 6 and 9 do), each worker scans its shard, then unmap
-//        pread    each worker reads its shard in 1 MiB pread calls into a buffer of its own (as chapter 7)
+//        pread    each worker reads its shard in pread calls of READ_BYTES (default 1m; 64k, 256k... as a
+//                 chapter's --chunk) into a buffer of its own (as chapter 7)
 //
 // Each run is timed whole (mapping and unmapping included), after WARMUP untimed runs. A line per
 // run goes to stderr; stdout gets one line for lab/yardsticks/NativeYardstick.java to read:
@@ -29,7 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define READ_BYTES (1L << 20)
+#define DEFAULT_READ_BYTES (1L << 20)
+#define MAX_READ_BYTES (1L << 30)
 #define PMD_BYTES (2L << 20)
 #define MAX_WORKERS 4096
 #define MAX_RUNS 1000
@@ -41,6 +43,7 @@ typedef uint64_t lanes __attribute__((vector_size(32), aligned(1)));
 static const char *mode, *path;
 static long size;
 static int workers;
+static long read_bytes = DEFAULT_READ_BYTES; // pread mode: bytes a call asks for
 static const unsigned char *memory; // the RAM copy, or this run's mapping
 static long lowest_hit;
 static pthread_mutex_t hit_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -98,12 +101,12 @@ static void *read_and_scan(void *arg) {
     long start, end;
     shard((long)arg, &start, &end);
     int fd = open(path, O_RDONLY);
-    unsigned char *buffer = aligned_alloc(4096, READ_BYTES);
+    unsigned char *buffer = aligned_alloc(4096, read_bytes);
     if (fd < 0 || buffer == NULL) {
         fail(path);
     }
     for (long offset = start; offset < end;) {
-        long want = end - offset < READ_BYTES ? end - offset : READ_BYTES;
+        long want = end - offset < read_bytes ? end - offset : read_bytes;
         ssize_t got = pread(fd, buffer, want, offset);
         if (got <= 0) {
             fail("pread (did the file shrink?)");
@@ -233,9 +236,19 @@ static void print_seconds(const char *key, const double *seconds, int count) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: native-yardstick ram|ramhuge|mmap|pread FILE WORKERS RUNS WARMUP\n");
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: native-yardstick ram|ramhuge|mmap|pread FILE WORKERS RUNS WARMUP [READ_BYTES]\n");
         return 2;
+    }
+    if (argc == 7) {
+        char *unit;
+        long count = strtol(argv[6], &unit, 10);
+        int shift = strcmp(unit, "k") == 0 ? 10 : strcmp(unit, "m") == 0 ? 20 : 0;
+        read_bytes = count > 0 && count <= MAX_READ_BYTES >> shift ? count << shift : 0; // 0: refused below
+        if ((*unit != '\0' && shift == 0) || read_bytes < 4096 || read_bytes % 4096 != 0) {
+            fprintf(stderr, "native-yardstick: READ_BYTES must be a multiple of 4096 from 4k to 1024m, like 64k or 1m, not '%s'\n", argv[6]);
+            return 2;
+        }
     }
     mode = argv[1];
     path = argv[2];

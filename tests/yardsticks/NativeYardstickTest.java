@@ -99,13 +99,20 @@ class NativeYardstickTest {
                 NativeYardstick.SOURCE.toString()), dir.resolve("build"));
         assertEquals(0, built.exitCode(), built::toString);
         for (List<String> args : List.of(List.of("bogus", haystack.toString(), "1", "1", "0"), List.of("ram", haystack.toString(), "0", "1", "0"),
-                List.of("pread", dir.resolve("missing.bin").toString(), "1", "1", "0"), List.of("mmap"))) {
+                List.of("pread", dir.resolve("missing.bin").toString(), "1", "1", "0"), List.of("mmap"),
+                List.of("pread", haystack.toString(), "1", "1", "0", "64q"), List.of("pread", haystack.toString(), "1", "1", "0", "100"),
+                List.of("pread", haystack.toString(), "1", "1", "0", "99999999999999999999m"))) {
             List<String> command = new ArrayList<>(List.of(binary.toString()));
             command.addAll(args);
             var result = Subprocess.run(command, dir.resolve("logs"));
             assertEquals(2, result.exitCode(), result::toString);
             assertEquals(1, result.errorLines().size(), result::toString);
             assertEquals("", result.stdout(), result::toString);
+        }
+        for (String readBytes : List.of("4k", "64k", "3m")) { // reads of another size than 1 MiB find the same word
+            var read = Subprocess.run(List.of(binary.toString(), "pread", haystack.toString(), "2", "1", "0", readBytes), dir.resolve("read-" + readBytes));
+            assertEquals(0, read.exitCode(), read::toString);
+            assertTrue(read.stdout().contains("offset=" + Haystack.needleOffset(FILE_BYTES) + " "), read::toString);
         }
         Path zeros = Files.write(dir.resolve("zeros.bin"), new byte[4096]);
         var allZeros = Subprocess.run(List.of(binary.toString(), "pread", zeros.toString(), "1", "1", "0"), dir.resolve("zeros"));
