@@ -44,7 +44,8 @@ import lib.harness.ResultsCsv;
  *
  * A worker that faults is not moving data, so the faults come before the rest, not beside it; a
  * chapter's class says whether it populates on one thread (lib/chapter/ChapterTrait, asked through
- * variants/Contents.java), for that is how its code runs, not something a run's bill can show. A copied byte is then scanned in the CPU's cache. c_call is a 1 MiB read less its copy at the copy
+ * variants/Contents.java), for that is how its code runs, which no count of a run's bill shows. A
+ * copied byte is then scanned in the CPU's cache. c_call is a 1 MiB read less its copy at the copy
  * wall's pace (never less than an 8-byte read). c_scan and c_copy are the walls ({@code wall.csv}),
  * the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv}); a cost whose rounds spread
  * by more than a quarter is unstable, and a row whose weighing terms use one names it.
