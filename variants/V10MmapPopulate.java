@@ -25,6 +25,7 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.chapter.PopulatesOnOneThread;
 import lib.harness.Harness;
 import lib.linux.Native;
 
@@ -48,7 +49,7 @@ import lib.linux.Native;
  *   mapping.
  * </pre>
  */
-public class V10MmapPopulate implements NeedleSearch, MapsTheFile {
+public class V10MmapPopulate implements NeedleSearch, MapsTheFile, PopulatesOnOneThread {
 
     public static void main(String[] args) {
         Harness.run(new V10MmapPopulate(), args);

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../Lab.java UnitPrices.java
+//SOURCES ../Lab.java ../../variants/Contents.java UnitPrices.java
 //DEPS org.apache.commons:commons-csv:1.10.0
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -14,7 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import lab.tools.AtomicWrite;
+import lib.chapter.ChapterTrait;
 import lib.cli.IoMessage;
 import lib.cli.PathConverter;
 import lib.cli.Quote;
@@ -29,8 +31,9 @@ import lib.harness.ResultsCsv;
  *
  * <pre>
  *   faults    = G × (faults × c_fault_fixed + entries × c_pte_fill) / W, or on every thread at once
- *               (the _all costs, not divided) if that is slower; entries from the PMD-mapped share s:
- *               (1 − s) × 262,144 + s × 512 a GiB for a mapping, one a fault for anything else
+ *               (the _all costs, not divided) if that is slower; not divided, on one thread, for a chapter
+ *               that populates its mapping before its workers start (PopulatesOnOneThread); entries from
+ *               the PMD-mapped share s: (1 − s) × 262,144 + s × 512 a GiB for a mapping, one a fault else
  *   one core  = [ G × (calls × c_call + wakeUps × c_wake) + G × copied × (c_copy(1 thread) + c_scan_in_cache)
  *                 + (B − G × copied) × c_scan(1 thread) ] / W
  *   memory    = (B − G × copied) × c_scan(all threads);  copy = G × copied × c_copy(all threads)
@@ -39,7 +42,9 @@ import lib.harness.ResultsCsv;
  *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term
  * </pre>
  *
- * A worker that faults is not moving data, so the faults come before the rest, not beside it. A
+ * A worker that faults is not moving data, so the faults come before the rest, not beside it; a
+ * chapter's class says whether it populates on one thread (lib/chapter/ChapterTrait, asked through
+ * variants/Contents.java), for that is how its code runs, which no count of a run's bill shows. A
  * copied byte is then scanned in the CPU's cache. c_call is a 1 MiB read less its copy at the copy
  * wall's pace (never less than an 8-byte read). c_scan and c_copy are the walls ({@code wall.csv}),
  * the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv}); a cost whose rounds spread
@@ -327,8 +332,11 @@ public final class CostModel {
         return String.join(" ", named);
     }
 
-    /** The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones. */
-    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread) {
+    /**
+     * The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones. {@code faultsBeforeWorkers}:
+     * the faults are one thread's before the workers start, not a share of each worker's.
+     */
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, boolean faultsBeforeWorkers) {
 
         double core() {
             return oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -337,11 +345,24 @@ public final class CostModel {
 
     /** The model's formula (see the class comment), term by term. */
     static Terms terms(StudyResults.Row row, Costs c) {
+        return terms(row, c, populatesOnOneThread(row.chapter()));
+    }
+
+    /** The chapters' traits by name, asked once of their classes: a row names its chapter as its class is named. */
+    private static final Map<String, Set<ChapterTrait>> TRAITS = Contents.traits();
+
+    /** Whether {@code chapter}, as a row names it, declares that it populates its mapping on one thread; false for a name no chapter has. */
+    static boolean populatesOnOneThread(String chapter) {
+        return TRAITS.getOrDefault(chapter, Set.of()).contains(ChapterTrait.POPULATES_ON_ONE_THREAD);
+    }
+
+    /** The formula's terms for a row whose faults are, or are not, taken on one thread before its workers start. */
+    static Terms terms(StudyResults.Row row, Costs c, boolean faultsBeforeWorkers) {
         double bytes = row.fileBytes(), gib = bytes / GIB, workers = row.workers();
         double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
         Map<String, Double> oneCore = new LinkedHashMap<>();
         oneCore.put("read calls", gib * bill(row, "read_calls_per_gib") * c.call() / workers);
-        oneCore.put("faults", gib * faultNanosPerGiB(row, c) / workers);
+        oneCore.put("faults", gib * faultNanosPerGiB(row, c) / (faultsBeforeWorkers ? 1 : workers)); // one thread's, or each worker's share
         oneCore.put("wake-ups", gib * bill(row, "voluntary_switches_per_gib") * c.wake() / workers);
         oneCore.put("copy", copied * c.copyOneThread() / workers);
         oneCore.put("scan in cache", copied * c.scanInCache() / workers);
@@ -351,9 +372,9 @@ public final class CostModel {
         shared.put("page-cache copy", copied * c.copyAllThreads());
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
-        double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 ? 0 // one worker faults alone
+        double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 || faultsBeforeWorkers ? 0 // one thread faults alone
                 : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFoundAll() : c.pteFillAll()));
-        return new Terms(oneCore, shared, faultsOnEveryThread);
+        return new Terms(oneCore, shared, faultsOnEveryThread, faultsBeforeWorkers);
     }
 
     /** 4 KiB pages in a GiB: the entries a mapping of it fills where nothing is PMD-mapped. */
@@ -395,10 +416,11 @@ public final class CostModel {
     /** The largest term is the prediction, and its name the bound (for one core, its largest term's). */
     static Prediction predict(Terms terms, int workers) {
         double core = terms.core(), largestShared = terms.shared().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        double workersToWall = largestShared > 0 ? core * workers / largestShared : Double.NaN;
         // a worker that faults is not moving data: the faults come first, on one core or, if slower, as every thread's at once
         double faultsOneCore = terms.oneCore().getOrDefault("faults", 0.0), faults = Math.max(faultsOneCore, terms.faultsOnEveryThread());
         double rest = core - faultsOneCore, data = Math.max(rest, largestShared);
+        double oneWorker = terms.faultsBeforeWorkers() ? faultsOneCore + rest * workers : core * workers; // faults before the workers are no share
+        double workersToWall = largestShared > 0 ? oneWorker / largestShared : Double.NaN;
         if (faults >= data) {
             return new Prediction((faults + data) / 1e9, faults > faultsOneCore ? "faults on every thread" : "core: faults", workersToWall);
         }

@@ -16,6 +16,8 @@ public enum ChapterTrait {
     READS_IN_CHUNKS(ChunkedSearch.class),
     /** Maps the file: its runs report the PMD-mapped share, and the page-cache round times it. */
     MAPS_THE_FILE(MapsTheFile.class),
+    /** Fills its whole mapping on one thread before its workers start: the cost model takes its faults in turn. */
+    POPULATES_ON_ONE_THREAD(PopulatesOnOneThread.class),
     /** Reads around the page cache: the cold round times it, the worker sweep leaves it out. */
     BYPASSES_PAGE_CACHE(BypassesPageCache.class),
     /** Its search is another program: nothing of it to profile. */

@@ -135,6 +135,25 @@ class ChapterSourcesTest {
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
+    /**
+     * The cost model takes a chapter's faults on one thread when its class says it populates on one thread: a chapter
+     * says so exactly when it maps the file with MAP_POPULATE, which the kernel fills on the calling thread.
+     */
+    @Test
+    void aChapterSaysItPopulatesOnOneThreadExactlyWhenItMapsWithMapPopulate() throws IOException {
+        List<String> found = new ArrayList<>();
+        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\bPopulatesOnOneThread\\b");
+        for (Path chapter : chapters()) {
+            String code = Files.readString(chapter);
+            boolean mapPopulate = code.contains("Native.MAP_POPULATE"), says = declares.matcher(code).find();
+            if (mapPopulate != says) {
+                found.add(chapter + (mapPopulate ? " maps with MAP_POPULATE without implementing PopulatesOnOneThread"
+                        : " implements PopulatesOnOneThread without mapping with MAP_POPULATE"));
+            }
+        }
+        assertTrue(found.isEmpty(), String.join("\n", found));
+    }
+
     @Test
     void aChaptersFirstNewMethodStartsWithinItsFirst80Lines() throws IOException {
         List<String> late = new ArrayList<>();

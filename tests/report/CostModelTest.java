@@ -193,6 +193,33 @@ class CostModelTest {
         assertEquals((everyThread + scan) / 1e9, contended.seconds(), 1e-12);
     }
 
+    /**
+     * A chapter that populates its mapping on one thread before its workers start (chapter 10's MAP_POPULATE) pays its
+     * faults whole, in turn, before the scan: neither halved between two workers nor priced as every thread's at once. The
+     * same bill from chapter 9, whose workers fault their own shards, is shared out; chapter 16 populates each worker's
+     * shard on that worker, so it is shared out too.
+     */
+    @Test
+    void aChapterThatPopulatesOnOneThreadPaysItsFaultsWholeBeforeItsWorkers() throws IOException {
+        assertTrue(CostModel.populatesOnOneThread("V10MmapPopulate"));
+        assertFalse(CostModel.populatesOnOneThread("V09MmapParallelVector"));
+        assertFalse(CostModel.populatesOnOneThread("V16MmapHugePages"), "chapter 16's workers populate their own shards");
+        assertFalse(CostModel.populatesOnOneThread("V99NoSuchChapter"));
+        String bill = "0,0,0,16384,0,0,0";
+        double scan = Math.max((1L << 30) * 1.0 / 2, (1L << 30) * 0.5); // one core's half at 1 ns a byte, or memory at 0.5
+        StudyResults.Row populated = row("V10MmapPopulate", 2, bill, "small", "0.0"), touched = row("V09MmapParallelVector", 2, bill, "small", "0.0");
+        assertEquals((16_384 * 1_000.0 + scan) / 1e9, CostModel.predict(populated, COSTS).seconds(), 1e-12);
+        assertEquals((16_384 * 1_000.0 / 2 + scan) / 1e9, CostModel.predict(touched, COSTS).seconds(), 1e-12);
+        // where every thread's faults at once are slower than half of one thread's, they price chapter 9, never chapter 10
+        CostModel.Costs contended = costs(1_000, 10, 900, 9, java.util.Set.of());
+        double oneThread = 16_384 * 1_000.0 + 262_144 * 10.0, everyThread = 16_384 * 900.0 + 262_144 * 9.0;
+        assertEquals((oneThread + scan) / 1e9, CostModel.predict(populated, contended).seconds(), 1e-12);
+        assertEquals((everyThread + scan) / 1e9, CostModel.predict(touched, contended).seconds(), 1e-12);
+        // one worker alone would populate once, then scan the whole GiB: only the scan is a share that more workers split
+        CostModel.Prediction alone = CostModel.predict(populated, COSTS);
+        assertEquals((16_384 * 1_000.0 + (1L << 30) * 1.0) / ((1L << 30) * 0.5), alone.workersToWall(), 1e-9);
+    }
+
     /** A cost whose rounds spread by more than a quarter is named for the rows whose weighing terms it prices, and for no other. */
     @Test
     void anUnstableCostIsNamedForTheRowsItPrices() throws IOException {
