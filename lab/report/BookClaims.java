@@ -33,7 +33,7 @@ import lib.counters.Stats;
  * </pre>
  *
  * A figure is {@code CSV:CHAPTER}, the MB/s of the newest row of that chapter in the machine's CSV,
- * narrowed by {@code ;column=value} (workers, cache, page_cache, file_bytes); {@code .s} after it takes its
+ * narrowed by {@code ;column=value} (workers, cache, page_cache, file_bytes, chunk_bytes); {@code .s} after it takes its
  * timed runs' seconds, {@code .warmup} its warm-up runs', {@code .read_calls_per_gib} (or another
  * column of the bill) that count, and {@code @all} at the end the median of
  * every matching row, for a sitting of several processes (its spread, too, without the extremes from five rows on). {@code versus-go:N} is pair N's Java ÷ Go,
@@ -101,6 +101,7 @@ final class BookClaims {
         rounds.put("answer", "the answer round (a default study runs it, --quick does not)");
         rounds.put("model", "the cost model (a default study runs it; alone: lab/report/CostModel.java --csv)");
         rounds.put("versus-go", "Java beside Go (lab/yardsticks/VersusGo.java, docs/versus-go.md)");
+        rounds.put("versus-c", "a reading chapter beside the same search in C (lab/yardsticks/VersusC.java)");
         rounds.put("sizes", "the sweep past memory (lab/study/SizeSweep.java, or the study's --sizes)");
         rounds.put("fio", "fio beside the cold chapters (lab/yardsticks/FioBeside.java)");
         rounds.put("tuning", "the cold tuning sweep (lab/experiments/ColdTuning.java)");
@@ -340,7 +341,7 @@ final class BookClaims {
         }
         String[] parts = body.split(";", -1);
         requireChapter(text, parts[0]);
-        return new RowFigure(text, table, parts[0], filters(text, parts, Set.of("workers", "cache", "page_cache", "file_bytes")), quantity, everyRow);
+        return new RowFigure(text, table, parts[0], filters(text, parts, Set.of("workers", "cache", "page_cache", "file_bytes", "chunk_bytes")), quantity, everyRow);
     }
 
     private static void requireChapter(String text, String chapter) {
@@ -402,7 +403,7 @@ final class BookClaims {
     private static void requireValue(String text, String column, String value) {
         boolean fits = switch (column) {
             case "workers" -> value.matches("[1-9][0-9]{0,3}") && Integer.parseInt(value) <= StudyResults.MOST_WORKERS;
-            case "file_bytes" -> value.matches("[1-9][0-9]{0,17}");
+            case "file_bytes", "chunk_bytes" -> value.matches("[1-9][0-9]{0,17}");
             case "cache" -> StudyResults.CACHES.contains(value);
             case "page_cache" -> StudyResults.PAGE_CACHES.contains(value);
             default -> !value.isBlank();

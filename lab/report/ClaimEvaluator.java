@@ -256,6 +256,7 @@ final class ClaimEvaluator {
             case "workers" -> String.valueOf(row.workers()).equals(value);
             case "cache" -> value.equals(row.cache());
             case "page_cache" -> value.equals(row.pageCache());
+            case "chunk_bytes" -> String.valueOf(row.chunkBytes()).equals(value);
             default -> String.valueOf(row.fileBytes()).equals(value); // file_bytes, the last column a claim narrows by
         };
     }

@@ -1,0 +1,214 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//JAVA 25+
+//SOURCES ../Lab.java NativeYardstick.java
+//COMPILE_OPTIONS --add-modules jdk.incubator.vector
+//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import lab.tools.ChildProcess;
+import lab.tools.ToolCommand;
+import lib.cli.SizeConverter;
+import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
+import lib.harness.Machine;
+import lib.harness.ProjectVersion;
+import lib.harness.ResultsCsv;
+import lib.harness.RunOptions;
+import lib.counters.Stats;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * A reading chapter beside the same search in plain C, in one sitting: {@code native-yardstick.c}'s
+ * {@code pread} mode makes the chapter's calls (each worker its shard, a buffer of its own, the read
+ * size of {@code --chunk}) and scans each buffer with 32-byte vectors, as the chapter does. For each
+ * read size, each round runs both sides back to back on the warm file, C first in odd rounds and the
+ * chapter first in even ones, so that neither side always runs second.
+ *
+ * <p>Every row goes to {@code versus-c.csv} in the results schema: the chapter's written by the
+ * chapter itself ({@code --csv}), C's as {@code NativePread} with the compiler in the {@code jdk}
+ * column; both carry the read size in {@code chunk_bytes}. The table at the end gives, per read size,
+ * the median over rounds of C's median run over the chapter's (above 1: Java faster).
+ *
+ * <pre>
+ * How to run:   ./jbang versus-c haystack.bin                         (chapter 13 at 1 MiB, 256 KiB, 64 KiB)
+ *               ./jbang versus-c haystack.bin --chapter V07PreadParallel --chunk 1m --rounds 5
+ * What you should see: a line per call, then a table of Java ÷ C per read size.
+ * </pre>
+ */
+@Command(name = "VersusC", mixinStandardHelpOptions = true, versionProvider = ProjectVersion.class,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = "Runs a reading chapter and the same search in C (lab/yardsticks/native-yardstick.c) alternately on FILE, warm, "
+                + "into results/MACHINE/versus-c.csv.",
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every call ran", "2:a call failed, no C compiler, or an error (one line on stderr)"})
+public class VersusC implements Callable<Integer> {
+
+    static final String CSV_NAME = "versus-c.csv";
+    /** The C side's name in the chapter column: NativeYardstick's pread mode. */
+    static final String C_SIDE = "NativePread";
+    /** The chapters whose workers read their shard with pread into a buffer of their own, as C's pread mode does. */
+    static final List<String> READERS = List.of("V07PreadParallel", "V11PreadParallelVector256", "V13PreadVector");
+
+    @Mixin
+    RunOptions.HaystackFile haystack;
+
+    @Option(names = "--chapter", paramLabel = "NAME", defaultValue = "V13PreadVector",
+            description = "The chapter beside C: V07PreadParallel, V11PreadParallelVector256 or V13PreadVector (default: ${DEFAULT-VALUE}).")
+    String chapter;
+
+    @Option(names = "--chunk", paramLabel = "SIZE[,SIZE...]", split = ",", hideParamSyntax = true, converter = SizeConverter.class,
+            defaultValue = "1m,256k,64k", description = "Bytes per read on both sides, each a pair of its own (default: ${DEFAULT-VALUE}).")
+    List<Long> readSizes;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+            description = "Rounds: every read size once per round, the two sides' order swapped each round (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "5", description = "Timed runs per call, on both sides (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed runs first, on both sides (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--workers", paramLabel = "N", description = "Workers on both sides (default: the number of processors).")
+    Integer workers;
+
+    @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
+            description = "The results root (default: ${DEFAULT-VALUE}): rows go to DIR/MACHINE/" + CSV_NAME + ".")
+    Path results;
+
+    public static void main(String[] args) {
+        System.exit(ToolCommand.execute("VersusC", new VersusC(), args, System.out, System.err));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        checkOptions();
+        ChildProcess.requireProjectRoot();
+        if (NativeYardstick.compiler().isEmpty()) {
+            throw new UserMistakeException("no C compiler (cc) on PATH to build " + NativeYardstick.SOURCE + " (apt-get install gcc)");
+        }
+        int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+        Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
+        Files.createDirectories(csv.toAbsolutePath().getParent());
+        ResultsCsv.checkWritable(csv, haystack.file());
+        Path file = haystack.findOrCreateFile(System.err);
+        NativeYardstick c = new NativeYardstick();
+        Map<Long, List<double[]>> roundsBySize = new LinkedHashMap<>(); // per read size: {C's median s, Java's median s} a round
+        int failures = 0;
+        for (int round = 1; round <= rounds; round++) {
+            for (long readBytes : readSizes) {
+                System.err.printf(Locale.ROOT, "versus-c: round %d of %d, %s reads%n", round, rounds, Sizes.human(readBytes));
+                double cSeconds = Double.NaN, javaSeconds = Double.NaN;
+                for (boolean cTurn : round % 2 == 1 ? List.of(true, false) : List.of(false, true)) {
+                    double seconds = cTurn ? runC(c, file, workerCount, readBytes, csv) : runChapter(file, workerCount, readBytes, csv);
+                    if (Double.isNaN(seconds)) {
+                        failures++;
+                    } else if (cTurn) {
+                        cSeconds = seconds;
+                    } else {
+                        javaSeconds = seconds;
+                    }
+                }
+                if (!Double.isNaN(cSeconds) && !Double.isNaN(javaSeconds)) {
+                    roundsBySize.computeIfAbsent(readBytes, size -> new ArrayList<>()).add(new double[] {cSeconds, javaSeconds});
+                }
+            }
+        }
+        table(roundsBySize, Files.size(file), workerCount).forEach(System.out::println);
+        System.err.println("versus-c: rows appended to " + csv);
+        return failures == 0 ? 0 : 2;
+    }
+
+    /** C's call: its row goes to the CSV; returns its median run's seconds, or NaN after one line on failure. */
+    private double runC(NativeYardstick c, Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
+        int rowsBefore = ResultsCsv.rows(csv).size();
+        if (!c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, System.err::println)) {
+            return Double.NaN;
+        }
+        return lastMedian(csv, rowsBefore, C_SIDE);
+    }
+
+    /** The chapter's call, started as a user starts it; returns its median run's seconds, or NaN after one line on failure. */
+    private double runChapter(Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
+        int rowsBefore = ResultsCsv.rows(csv).size();
+        ChildProcess child = ChildProcess.chapter(chapter, List.of(file.toString(), "--runs", Integer.toString(runs),
+                "--warmup", Integer.toString(warmup), "--workers", Integer.toString(workerCount),
+                "--chunk", Long.toString(readBytes), "--csv", csv.toString()));
+        ChildProcess.Ended ended = child.timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * Files.size(file))
+                .relayOut(System.out::println).relayErr(System.err::println).run(chapter, System.err::println);
+        if (ended.timedOut() || ended.status() != 0) {
+            System.err.println("versus-c: " + (ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status()));
+            return Double.NaN;
+        }
+        return lastMedian(csv, rowsBefore, chapter);
+    }
+
+    /** The median seconds of the row {@code side} appended after the first {@code rowsBefore}, or NaN after one line. */
+    private static double lastMedian(Path csv, int rowsBefore, String side) throws IOException {
+        List<Map<String, String>> rows = ResultsCsv.rows(csv);
+        if (rows.size() <= rowsBefore || !side.equals(rows.getLast().get("chapter"))) {
+            System.err.println("versus-c: " + side + " appended no row to " + csv);
+            return Double.NaN;
+        }
+        try {
+            double median = Double.parseDouble(rows.getLast().get("median_s"));
+            if (median > 0 && Double.isFinite(median)) {
+                return median;
+            }
+        } catch (NumberFormatException | NullPointerException notAFigure) {
+            // said below
+        }
+        System.err.println("versus-c: " + side + "'s row in " + csv + " has no plausible median_s");
+        return Double.NaN;
+    }
+
+    /**
+     * Per read size: each side's MB/s from its median over rounds, and Java ÷ C, the median over rounds
+     * of C's median run over the chapter's in the same round, with the rounds' range.
+     */
+    static List<String> table(Map<Long, List<double[]>> roundsBySize, long fileBytes, int workerCount) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "%nJava beside C: %s, %s, %d workers on both sides", Sizes.human(fileBytes), "warm", workerCount));
+        lines.add(String.format(Locale.ROOT, "%-10s %9s %10s %8s %14s %7s", "read size", "C MB/s", "Java MB/s", "Java ÷ C", "rounds' range", "rounds"));
+        roundsBySize.forEach((readBytes, pairs) -> {
+            double[] ratios = pairs.stream().mapToDouble(pair -> pair[0] / pair[1]).sorted().toArray();
+            double cMedian = Stats.median(pairs.stream().mapToDouble(pair -> pair[0]).toArray());
+            double javaMedian = Stats.median(pairs.stream().mapToDouble(pair -> pair[1]).toArray());
+            lines.add(String.format(Locale.ROOT, "%-10s %,9.0f %,10.0f %8.2f %6.3f–%.3f %7d", Sizes.human(readBytes), fileBytes / cMedian / 1e6,
+                    fileBytes / javaMedian / 1e6, Stats.median(ratios), ratios[0], ratios[ratios.length - 1], ratios.length));
+        });
+        lines.add("(Java ÷ C: the median over rounds of C's median run over Java's; above 1, Java faster)");
+        return lines;
+    }
+
+    private void checkOptions() {
+        haystack.check();
+        if (!READERS.contains(chapter)) {
+            throw new UserMistakeException("--chapter " + chapter + ": not a chapter that reads with pread into a buffer per worker ("
+                    + String.join(", ", READERS) + ")");
+        }
+        if (rounds < 1 || runs < 1 || warmup < 0) {
+            throw new UserMistakeException("--rounds and --runs must be at least 1, --warmup at least 0");
+        }
+        if (workers != null) {
+            RunOptions.checkWorkers("--workers", List.of(workers));
+        }
+        for (long readBytes : readSizes) {
+            if (readBytes < 4096 || readBytes % 4096 != 0 || readBytes > 1L << 30) {
+                throw new UserMistakeException("--chunk " + readBytes + ": a read size must be a multiple of 4 KiB, at most 1 GiB");
+            }
+        }
+    }
+}
