@@ -70,8 +70,15 @@ final class NativeYardstick {
 
     /** The command that measures {@code chapter} (a key of {@link #MODES}), as the dry run prints it. */
     List<String> command(String chapter, Path file, int workers, int runs, int warmup) {
-        return List.of(binary == null ? "(cc " + String.join(" ", FLAGS) + " " + NATIVE_TUNING + " " + SOURCE + ")" : binary.toString(),
-                MODES.get(chapter), file.toString(), Integer.toString(workers), Integer.toString(runs), Integer.toString(warmup));
+        return command(chapter, file, workers, runs, warmup, OptionalLong.empty());
+    }
+
+    /** The same, with pread's bytes per call where {@code readBytes} gives them (the program's default, 1 MiB, where not). */
+    List<String> command(String chapter, Path file, int workers, int runs, int warmup, OptionalLong readBytes) {
+        List<String> command = new ArrayList<>(List.of(binary == null ? "(cc " + String.join(" ", FLAGS) + " " + NATIVE_TUNING + " " + SOURCE + ")"
+                : binary.toString(), MODES.get(chapter), file.toString(), Integer.toString(workers), Integer.toString(runs), Integer.toString(warmup)));
+        readBytes.ifPresent(bytes -> command.add(Long.toString(bytes)));
+        return List.copyOf(command);
     }
 
     /**
@@ -80,6 +87,12 @@ final class NativeYardstick {
      * on {@code say}, when it could not.
      */
     boolean measure(String chapter, Path file, int workers, int runs, int warmup, Path csv, Consumer<String> say)
+            throws IOException, InterruptedException {
+        return measure(chapter, file, workers, runs, warmup, OptionalLong.empty(), csv, say);
+    }
+
+    /** The same, pread's calls of {@code readBytes} each where given; the row's chunk_bytes says so. */
+    boolean measure(String chapter, Path file, int workers, int runs, int warmup, OptionalLong readBytes, Path csv, Consumer<String> say)
             throws IOException, InterruptedException {
         if (binary == null && !build(say)) {
             return false;
@@ -94,7 +107,7 @@ final class NativeYardstick {
             return false;
         }
         PageCache.warm(file); // the state the chapters' warm runs start from
-        ChildProcess.Ended ended = ChildProcess.of(command(chapter, file, workers, runs, warmup))
+        ChildProcess.Ended ended = ChildProcess.of(command(chapter, file, workers, runs, warmup, readBytes))
                 .timeLimit(ChildProcess.PROGRAM_START_UP, bytes * (runs + warmup + 1)).relayErr(say) // a ram mode copies the file first
                 .run("native-yardstick " + MODES.get(chapter), say);
         if (ended.timedOut()) {
@@ -108,7 +121,7 @@ final class NativeYardstick {
             return false;
         }
         try {
-            Measurement.Result result = parse(chapter, output.strip(), bytes);
+            Measurement.Result result = parse(chapter, output.strip(), bytes, readBytes);
             check(result, file);
             List<Object> row = new ArrayList<>(ResultsCsv.row(result));
             row.set(ResultsCsv.COLUMNS.indexOf("jdk"), compiler);
@@ -162,6 +175,11 @@ final class NativeYardstick {
      * as the figures of one measurement; anything else is refused (IllegalArgumentException).
      */
     static Measurement.Result parse(String chapter, String line, long bytes) {
+        return parse(chapter, line, bytes, OptionalLong.empty());
+    }
+
+    /** The same, for a run whose pread calls asked for {@code readBytes} each: its chunk_bytes. */
+    static Measurement.Result parse(String chapter, String line, long bytes, OptionalLong readBytes) {
         Map<String, String> fields = new LinkedHashMap<>();
         for (String pair : line.split(" ")) {
             int equals = pair.indexOf('=');
@@ -187,7 +205,7 @@ final class NativeYardstick {
             if (percent.isPresent() && !(percent.getAsDouble() >= 0 && percent.getAsDouble() <= 100)) {
                 throw new IllegalArgumentException("native-yardstick gave a share of " + pmd + " %");
             }
-            return new Measurement.Result(chapter, Integer.parseInt(fields.get("workers")), "warm", bytes, OptionalLong.empty(),
+            return new Measurement.Result(chapter, Integer.parseInt(fields.get("workers")), "warm", bytes, readBytes,
                     Long.parseLong(fields.get("offset")), warmup, seconds, Optional.of(PageCache.Folios.AS_IS), percent);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("native-yardstick's output is not figures: " + line);

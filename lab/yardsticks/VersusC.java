@@ -5,6 +5,7 @@
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,15 +82,24 @@ public class VersusC implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed runs first, on both sides (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--workers", paramLabel = "N", description = "Workers on both sides (default: the number of processors).")
-    Integer workers;
+    @Option(names = "--workers", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
+            description = "Workers on both sides, each count a pair of its own (default: the number of processors).")
+    List<Integer> workers;
 
     @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
             description = "The results root (default: ${DEFAULT-VALUE}): rows go to DIR/MACHINE/" + CSV_NAME + ".")
     Path results;
 
+    private final PrintStream out;
+    private final PrintStream err;
+
+    VersusC(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
     public static void main(String[] args) {
-        System.exit(ToolCommand.execute("VersusC", new VersusC(), args, System.out, System.err));
+        System.exit(ToolCommand.execute("VersusC", new VersusC(System.out, System.err), args, System.out, System.err));
     }
 
     @Override
@@ -99,42 +109,44 @@ public class VersusC implements Callable<Integer> {
         if (NativeYardstick.compiler().isEmpty()) {
             throw new UserMistakeException("no C compiler (cc) on PATH to build " + NativeYardstick.SOURCE + " (apt-get install gcc)");
         }
-        int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+        List<Integer> workerCounts = workers != null ? workers : List.of(Runtime.getRuntime().availableProcessors());
         Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv, haystack.file());
-        Path file = haystack.findOrCreateFile(System.err);
+        Path file = haystack.findOrCreateFile(err);
         NativeYardstick c = new NativeYardstick();
-        Map<Long, List<double[]>> roundsBySize = new LinkedHashMap<>(); // per read size: {C's median s, Java's median s} a round
+        Map<List<Long>, List<double[]>> roundsByPair = new LinkedHashMap<>(); // per {workers, read size}: {C's median s, Java's} a round
         int failures = 0;
         for (int round = 1; round <= rounds; round++) {
-            for (long readBytes : readSizes) {
-                System.err.printf(Locale.ROOT, "versus-c: round %d of %d, %s reads%n", round, rounds, Sizes.human(readBytes));
-                double cSeconds = Double.NaN, javaSeconds = Double.NaN;
-                for (boolean cTurn : round % 2 == 1 ? List.of(true, false) : List.of(false, true)) {
-                    double seconds = cTurn ? runC(c, file, workerCount, readBytes, csv) : runChapter(file, workerCount, readBytes, csv);
-                    if (Double.isNaN(seconds)) {
-                        failures++;
-                    } else if (cTurn) {
-                        cSeconds = seconds;
-                    } else {
-                        javaSeconds = seconds;
+            for (int workerCount : workerCounts) {
+                for (long readBytes : readSizes) {
+                    err.printf(Locale.ROOT, "versus-c: round %d of %d, %d workers, %s reads%n", round, rounds, workerCount, Sizes.human(readBytes));
+                    double cSeconds = Double.NaN, javaSeconds = Double.NaN;
+                    for (boolean cTurn : round % 2 == 1 ? List.of(true, false) : List.of(false, true)) {
+                        double seconds = cTurn ? runC(c, file, workerCount, readBytes, csv) : runChapter(file, workerCount, readBytes, csv);
+                        if (Double.isNaN(seconds)) {
+                            failures++;
+                        } else if (cTurn) {
+                            cSeconds = seconds;
+                        } else {
+                            javaSeconds = seconds;
+                        }
                     }
-                }
-                if (!Double.isNaN(cSeconds) && !Double.isNaN(javaSeconds)) {
-                    roundsBySize.computeIfAbsent(readBytes, size -> new ArrayList<>()).add(new double[] {cSeconds, javaSeconds});
+                    if (!Double.isNaN(cSeconds) && !Double.isNaN(javaSeconds)) {
+                        roundsByPair.computeIfAbsent(List.of((long) workerCount, readBytes), pair -> new ArrayList<>()).add(new double[] {cSeconds, javaSeconds});
+                    }
                 }
             }
         }
-        table(roundsBySize, Files.size(file), workerCount).forEach(System.out::println);
-        System.err.println("versus-c: rows appended to " + csv);
+        table(roundsByPair, Files.size(file)).forEach(out::println);
+        err.println("versus-c: rows appended to " + csv);
         return failures == 0 ? 0 : 2;
     }
 
     /** C's call: its row goes to the CSV; returns its median run's seconds, or NaN after one line on failure. */
     private double runC(NativeYardstick c, Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
         int rowsBefore = ResultsCsv.rows(csv).size();
-        if (!c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, System.err::println)) {
+        if (!c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, err::println)) {
             return Double.NaN;
         }
         return lastMedian(csv, rowsBefore, C_SIDE);
@@ -147,19 +159,19 @@ public class VersusC implements Callable<Integer> {
                 "--warmup", Integer.toString(warmup), "--workers", Integer.toString(workerCount),
                 "--chunk", Long.toString(readBytes), "--csv", csv.toString()));
         ChildProcess.Ended ended = child.timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * Files.size(file))
-                .relayOut(System.out::println).relayErr(System.err::println).run(chapter, System.err::println);
+                .relayOut(out::println).relayErr(err::println).run(chapter, err::println);
         if (ended.timedOut() || ended.status() != 0) {
-            System.err.println("versus-c: " + (ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status()));
+            err.println("versus-c: " + (ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status()));
             return Double.NaN;
         }
         return lastMedian(csv, rowsBefore, chapter);
     }
 
     /** The median seconds of the row {@code side} appended after the first {@code rowsBefore}, or NaN after one line. */
-    private static double lastMedian(Path csv, int rowsBefore, String side) throws IOException {
+    private double lastMedian(Path csv, int rowsBefore, String side) throws IOException {
         List<Map<String, String>> rows = ResultsCsv.rows(csv);
         if (rows.size() <= rowsBefore || !side.equals(rows.getLast().get("chapter"))) {
-            System.err.println("versus-c: " + side + " appended no row to " + csv);
+            err.println("versus-c: " + side + " appended no row to " + csv);
             return Double.NaN;
         }
         try {
@@ -170,23 +182,23 @@ public class VersusC implements Callable<Integer> {
         } catch (NumberFormatException | NullPointerException notAFigure) {
             // said below
         }
-        System.err.println("versus-c: " + side + "'s row in " + csv + " has no plausible median_s");
+        err.println("versus-c: " + side + "'s row in " + csv + " has no plausible median_s");
         return Double.NaN;
     }
 
     /**
-     * Per read size: each side's MB/s from its median over rounds, and Java ÷ C, the median over rounds
-     * of C's median run over the chapter's in the same round, with the rounds' range.
+     * Per worker count and read size: each side's MB/s from its median over rounds, and Java ÷ C, the
+     * median over rounds of C's median run over the chapter's in the same round, with the rounds' range.
      */
-    static List<String> table(Map<Long, List<double[]>> roundsBySize, long fileBytes, int workerCount) {
+    static List<String> table(Map<List<Long>, List<double[]>> roundsByPair, long fileBytes) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "%nJava beside C: %s, %s, %d workers on both sides", Sizes.human(fileBytes), "warm", workerCount));
-        lines.add(String.format(Locale.ROOT, "%-10s %9s %10s %8s %14s %7s", "read size", "C MB/s", "Java MB/s", "Java ÷ C", "rounds' range", "rounds"));
-        roundsBySize.forEach((readBytes, pairs) -> {
+        lines.add(String.format(Locale.ROOT, "%nJava beside C: %s, warm, the same workers on both sides", Sizes.human(fileBytes)));
+        lines.add(String.format(Locale.ROOT, "%7s %-10s %9s %10s %8s %14s %7s", "workers", "read size", "C MB/s", "Java MB/s", "Java ÷ C", "rounds' range", "rounds"));
+        roundsByPair.forEach((workersAndSize, pairs) -> {
             double[] ratios = pairs.stream().mapToDouble(pair -> pair[0] / pair[1]).sorted().toArray();
             double cMedian = Stats.median(pairs.stream().mapToDouble(pair -> pair[0]).toArray());
             double javaMedian = Stats.median(pairs.stream().mapToDouble(pair -> pair[1]).toArray());
-            lines.add(String.format(Locale.ROOT, "%-10s %,9.0f %,10.0f %8.2f %6.3f–%.3f %7d", Sizes.human(readBytes), fileBytes / cMedian / 1e6,
+            lines.add(String.format(Locale.ROOT, "%7d %-10s %,9.0f %,10.0f %8.2f %6.3f–%.3f %7d", workersAndSize.get(0), Sizes.human(workersAndSize.get(1)), fileBytes / cMedian / 1e6,
                     fileBytes / javaMedian / 1e6, Stats.median(ratios), ratios[0], ratios[ratios.length - 1], ratios.length));
         });
         lines.add("(Java ÷ C: the median over rounds of C's median run over Java's; above 1, Java faster)");
@@ -203,7 +215,7 @@ public class VersusC implements Callable<Integer> {
             throw new UserMistakeException("--rounds and --runs must be at least 1, --warmup at least 0");
         }
         if (workers != null) {
-            RunOptions.checkWorkers("--workers", List.of(workers));
+            RunOptions.checkWorkers("--workers", workers);
         }
         for (long readBytes : readSizes) {
             if (readBytes < 4096 || readBytes % 4096 != 0 || readBytes > 1L << 30) {

@@ -1,0 +1,71 @@
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import lab.tools.ToolCommand;
+import lib.harness.Machine;
+import lib.haystack.Haystack;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * lab/yardsticks/VersusC.java: a reading chapter and native-yardstick.c's pread mode, in turn at each
+ * read size, both rows in versus-c.csv with the read size; and a mistake refused in one line.
+ */
+class VersusCTest {
+
+    static final long FILE_BYTES = 8L << 20;
+
+    @TempDir
+    Path dir;
+
+    record Ran(int status, String out, String err) {}
+
+    private static Ran run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8), errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int status = ToolCommand.execute("VersusC", new VersusC(outStream, errStream), args, outStream, errStream);
+        return new Ran(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aMistakeIsOneLineAndStatusTwo() {
+        for (List<String> args : List.of(List.of("--chapter", "V09MmapParallelVector"), List.of("--chunk", "5000"),
+                List.of("--chunk", "2g"), List.of("--rounds", "0"), List.of("--workers", "0"), List.of("--warmup", "-1"))) {
+            Ran ran = run(args.toArray(String[]::new));
+            assertEquals(2, ran.status(), args + ": " + ran);
+            assertEquals(1, ran.err().lines().count(), args + ": " + ran);
+            assertTrue(ran.err().startsWith("VersusC: "), ran::toString);
+        }
+    }
+
+    @Test
+    void eachSideRecordsTheRightAnswerAtEachReadSize() throws Exception {
+        assumeTrue(NativeYardstick.compiler().isPresent(), "no C compiler (cc) on PATH: versus-c says so in one line");
+        Path haystack = dir.resolve("haystack.bin");
+        Haystack.create(haystack, FILE_BYTES);
+        Ran ran = run(haystack.toString(), "--rounds", "1", "--runs", "1", "--warmup", "0", "--workers", "1",
+                "--chunk", "64k,1m", "--results", dir.resolve("results").toString());
+        assertEquals(0, ran.status(), ran::toString);
+        List<CSVRecord> rows = HarnessTest.rows(dir.resolve("results").resolve(Machine.current().name()).resolve(VersusC.CSV_NAME));
+        assertEquals(4, rows.size(), rows::toString);
+        Map<String, Set<String>> readSizes = rows.stream().collect(Collectors.groupingBy(row -> row.get("chapter"),
+                Collectors.mapping(row -> row.get("chunk_bytes"), Collectors.toSet())));
+        assertEquals(Map.of(VersusC.C_SIDE, Set.of("65536", "1048576"), "V13PreadVector", Set.of("65536", "1048576")), readSizes);
+        for (CSVRecord row : rows) {
+            assertEquals(Long.toString(Haystack.needleOffset(FILE_BYTES)), row.get("offset"), row::toString);
+            assertEquals("1", row.get("workers"), row::toString);
+        }
+        assertTrue(ran.out().contains("Java ÷ C"), ran::toString);
+    }
+}
