@@ -65,8 +65,9 @@ import picocli.CommandLine.Parameters;
  *       disk, one in flight, then eight at once (a thread each), per byte.
  * </ul>
  *
- * Each is measured {@code --rounds} times; a row holds the median, the rounds' lowest and highest, and
- * their spread, (highest − lowest) ÷ median, past {@link #UNSTABLE_SPREAD} unstable (the model says so).
+ * Each is measured {@code --rounds} times; a row holds the median, the rounds' lowest and highest (from
+ * five rounds on, less the lowest and the highest, as a chapter's runs are trimmed), and their spread,
+ * (highest − lowest) ÷ median, past {@link #UNSTABLE_SPREAD} unstable (the model says so).
  *
  * <pre>
  * How to run:   ./jbang lab/yardsticks/UnitCosts.java haystack.bin [--rounds 5] [--csv results/MACHINE/costs.csv]
@@ -205,11 +206,14 @@ public class UnitCosts implements Callable<Integer> {
     static String row(String date, String machine, String name, String unit, double[] rounds) {
         double[] each = rounds.clone();
         Arrays.sort(each);
-        double median = Stats.median(each), spread = spread(median, each[0], each[each.length - 1]);
+        // From five rounds on, the lowest and the highest are left out, as a chapter's fastest and slowest runs are:
+        // one round another program interrupted does not make a cost unstable, nor its pair below zero.
+        int drop = each.length >= Stats.RUNS_TO_TRIM ? 1 : 0;
+        double median = Stats.median(each), low = each[drop], high = each[each.length - 1 - drop], spread = spread(median, low, high);
         String stable = spread > UNSTABLE_SPREAD ? "unstable" : "stable";
-        System.out.printf(Locale.ROOT, "cost=%s %s=%s low=%s high=%s rounds=%d spread=%.1f%%%s%n", name, unit, figure(median), figure(each[0]),
-                figure(each[each.length - 1]), each.length, 100 * spread, spread > UNSTABLE_SPREAD ? " unstable" : "");
-        return String.join(",", date, machine, name, unit, figure(median), figure(each[0]), figure(each[each.length - 1]),
+        System.out.printf(Locale.ROOT, "cost=%s %s=%s low=%s high=%s rounds=%d spread=%.1f%%%s%n", name, unit, figure(median), figure(low),
+                figure(high), each.length, 100 * spread, spread > UNSTABLE_SPREAD ? " unstable" : "");
+        return String.join(",", date, machine, name, unit, figure(median), figure(low), figure(high),
                 String.valueOf(each.length), String.format(Locale.ROOT, "%.3f", spread), stable);
     }
 

@@ -132,6 +132,15 @@ class UnitCostsTest {
         assertTrue(unsteady.endsWith(",0.364,unstable"), unsteady);
     }
 
+    /** From five rounds on, the lowest and the highest are left out of low, high and the spread: one interrupted round is no instability. */
+    @Test
+    void fromFiveRoundsOneOutlierOnEitherSideIsLeftOut() {
+        String oneInterrupted = UnitCosts.row("d", "m", "fault_fixed", "ns", new double[] {2000, 1.46e6, 2100, 1950, -9e4});
+        assertTrue(oneInterrupted.endsWith(",2000,1950,2100,5,0.075,stable"), oneInterrupted);
+        String spreadInTheMiddle = UnitCosts.row("d", "m", "fault_fixed", "ns", new double[] {1000, 2000, 3000, 4000, 5000});
+        assertTrue(spreadInTheMiddle.endsWith(",3000,2000,4000,5,0.667,unstable"), spreadInTheMiddle);
+    }
+
     /** A costs.csv of before the spread takes rows of its own eight columns, which the model still reads. */
     @Test
     void aCostsCsvOfBeforeTheSpreadKeepsItsColumns() throws Exception {
