@@ -59,7 +59,7 @@ public class VersusC implements Callable<Integer> {
     /** The C side's name in the chapter column: NativeYardstick's pread mode. */
     static final String C_SIDE = "NativePread";
     /** The chapters whose workers read their shard with pread into a buffer of their own, as C's pread mode does. */
-    static final List<String> READERS = List.of("V07PreadParallel", "V11PreadParallelVector256", "V13PreadVector");
+    static final List<String> PREAD_CHAPTERS_CHOICE = List.of("V07PreadParallel", "V11PreadParallelVector256", "V13PreadVector");
 
     @Mixin
     RunOptions.HaystackFile haystack;
@@ -207,9 +207,9 @@ public class VersusC implements Callable<Integer> {
 
     private void checkOptions() {
         haystack.check();
-        if (!READERS.contains(chapter)) {
+        if (!PREAD_CHAPTERS_CHOICE.contains(chapter)) {
             throw new UserMistakeException("--chapter " + chapter + ": not a chapter that reads with pread into a buffer per worker ("
-                    + String.join(", ", READERS) + ")");
+                    + String.join(", ", PREAD_CHAPTERS_CHOICE) + ")");
         }
         if (rounds < 1 || runs < 1 || warmup < 0) {
             throw new UserMistakeException("--rounds and --runs must be at least 1, --warmup at least 0");

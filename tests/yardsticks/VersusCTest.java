@@ -49,6 +49,17 @@ class VersusCTest {
         }
     }
 
+    /** The chapters versus-c offers are chapters that read in chunks of --chunk, as C's pread mode does. */
+    @Test
+    void itsChoiceNamesChaptersThatReadInChunks() throws Exception {
+        for (String chapter : VersusC.PREAD_CHAPTERS_CHOICE) {
+            Path source = Path.of("variants", chapter + ".java");
+            assertTrue(Files.exists(source), chapter + " is no chapter in variants/");
+            assertTrue(Files.readString(source).matches("(?s).*public class " + chapter + " implements [^{]*\\bChunkedSearch\\b.*"),
+                    chapter + " does not read in chunks (lib.chapter.ChunkedSearch)");
+        }
+    }
+
     @Test
     void eachSideRecordsTheRightAnswerAtEachReadSize() throws Exception {
         assumeTrue(NativeYardstick.compiler().isPresent(), "no C compiler (cc) on PATH: versus-c says so in one line");
