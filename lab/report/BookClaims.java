@@ -159,15 +159,6 @@ final class BookClaims {
     /** The claims of the book's pages, in order, and one line for each comment that is no claim the check can read. */
     record Book(List<Claim> claims, List<String> refusals) {}
 
-    /** README.md, results/README.md and every page of docs/: where lessons live. */
-    static List<Path> documents() throws IOException {
-        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), COMMITTED_RESULTS.resolve("README.md")));
-        try (Stream<Path> pages = Files.list(Path.of("docs"))) {
-            pages.filter(page -> page.toString().endsWith(".md")).sorted().forEach(documents::add);
-        }
-        return documents;
-    }
-
     /**
      * Every claim of {@code documents}, parsed; {@code machines}: the committed machines a claim may
      * be written for. A comment that opens like a claim but is not one is a refusal, never skipped.

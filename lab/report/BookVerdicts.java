@@ -129,7 +129,7 @@ final class BookVerdicts {
      */
     static Judgement ofTheBook(Path folder) throws IOException {
         ReadmeResults committed = new ReadmeResults(BookClaims.COMMITTED_RESULTS, BookClaims.COMMITTED_RESULTS.toAbsolutePath());
-        BookClaims.Book book = BookClaims.read(BookClaims.documents(), Set.copyOf(committed.machines()));
+        BookClaims.Book book = BookClaims.read(ReadmeResults.bookPages(), Set.copyOf(committed.machines()));
         if (!book.refusals().isEmpty()) {
             throw new UserMistakeException(String.join("\n", book.refusals()));
         }

@@ -25,6 +25,21 @@ import lib.cli.UserMistakeException;
  * throws UserMistakeException, for the one figure that needs it.
  */
 final class ReadmeResults {
+
+    /**
+     * The book's pages, README.md, results/README.md and every page of docs/: where its tables are
+     * generated and its lessons live, each checked, none skipped (the two READMEs alone without docs/).
+     */
+    static List<Path> bookPages() {
+        List<Path> pages = new ArrayList<>(List.of(Path.of("README.md"), Path.of("results", "README.md")));
+        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
+            docs.filter(page -> page.toString().endsWith(".md")).sorted().forEach(pages::add);
+        } catch (IOException noDocs) {
+            // the two READMEs alone
+        }
+        return List.copyOf(pages);
+    }
+
     private final Path root;
     private final Path documentFolder;
     /** The one folder judged, or null: the committed folders under {@link #root}. */

@@ -25,7 +25,6 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lab.tools.AtomicWrite;
@@ -75,8 +74,6 @@ import lab.tools.AtomicWrite;
 public final class ReadmeTables {
 
     static final Path RESULTS = Path.of("results");
-    /** README.md, results/README.md and every page of docs/: a block on any of them is checked, none skipped. */
-    static final List<Path> DOCUMENTS = documents();
 
     static final Pattern OPENING = Pattern.compile("<!-- generated:([a-z-]+)((?: [a-z]+=[A-Za-z0-9._-]+)*) -->");
     static final String CLOSING = "<!-- /generated -->";
@@ -108,16 +105,6 @@ public final class ReadmeTables {
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
-    }
-
-    private static List<Path> documents() {
-        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), RESULTS.resolve("README.md")));
-        try (Stream<Path> pages = Files.list(Path.of("docs"))) {
-            pages.filter(page -> page.toString().endsWith(".md")).sorted().forEach(documents::add);
-        } catch (IOException e) {
-            // no docs/ here: the two READMEs alone
-        }
-        return List.copyOf(documents);
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
@@ -152,7 +139,7 @@ public final class ReadmeTables {
                 throw new UserMistakeException("no results folder " + Quote.name(results) + " (run from the project's root, or give --results DIR)");
             }
             int differing = 0;
-            for (Path document : documents.isEmpty() ? DOCUMENTS : documents) {
+            for (Path document : documents.isEmpty() ? ReadmeResults.bookPages() : documents) {
                 if (!Files.isRegularFile(document)) {
                     throw new UserMistakeException(Quote.name(document) + " is not a file");
                 }

@@ -33,7 +33,7 @@ class CheckBookTest {
 
     @Test
     void everyClaimOfTheBookHoldsOnTheCommittedCsvs() throws IOException {
-        List<String> failures = CheckBook.failingClaims(ReadmeTables.RESULTS, BookClaims.documents());
+        List<String> failures = CheckBook.failingClaims(ReadmeTables.RESULTS, ReadmeResults.bookPages());
         assertTrue(failures.isEmpty(), String.join("\n", failures));
     }
 
@@ -371,7 +371,7 @@ class CheckBookTest {
     /** Asserts that the judged and the checked verdicts agree for every claim and committed machine; returns how many do not hold. */
     private static int agreeOnEveryMachine(Path root) throws IOException {
         ReadmeResults committed = new ReadmeResults(root, root.toAbsolutePath());
-        BookClaims.Book book = BookClaims.read(BookClaims.documents(), java.util.Set.copyOf(committed.machines()));
+        BookClaims.Book book = BookClaims.read(ReadmeResults.bookPages(), java.util.Set.copyOf(committed.machines()));
         int failing = 0;
         for (String machine : committed.machines()) {
             BookVerdicts.Judgement judgement = BookVerdicts.judge(root.resolve(machine), book.claims());

@@ -47,7 +47,7 @@ class ReadmeTablesTest {
 
     @Test
     void everyGeneratedBlockOfTheReadmesIsWhatTheCommittedCsvsGive() throws IOException {
-        for (Path document : ReadmeTables.DOCUMENTS) {
+        for (Path document : ReadmeResults.bookPages()) {
             String text = Files.readString(document);
             List<String> differences = ReadmeTables.differences(document.toString(), text,
                     new ReadmeResults(ReadmeTables.RESULTS, document.toAbsolutePath().getParent()));

@@ -231,7 +231,7 @@ class StudyReportTest {
         String page = page();
         String section = page.substring(page.indexOf("<h2 id=\"book\">The book on this machine</h2>"), page.indexOf("<h2", page.indexOf("<h2 id=\"book\">") + 1));
         assertTrue(page.contains("<a href=\"#book\">"), "the contents link the section");
-        BookClaims.Book book = BookClaims.read(BookClaims.documents(), java.util.Set.copyOf(
+        BookClaims.Book book = BookClaims.read(ReadmeResults.bookPages(), java.util.Set.copyOf(
                 new ReadmeResults(ReadmeTables.RESULTS, ReadmeTables.RESULTS).machines()));
         List<String> lessons = book.claims().stream().map(claim -> claim.document() + " " + claim.lesson()).distinct().toList();
         java.util.regex.Matcher tally = java.util.regex.Pattern.compile("<p class=\"tally\"><strong>(\\d+) of (\\d+) lessons hold here: "
