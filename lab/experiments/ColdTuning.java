@@ -236,7 +236,7 @@ public class ColdTuning implements Callable<Integer> {
                 throw new UserMistakeException("--chunks must be multiples of 4 KiB (O_DIRECT's block), at most 1 GiB, not " + chunk);
             }
         }
-        Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
+        Path csv = CommittedMachines.ownFolder(results, "cold-tuning", System.err).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv, haystack.file());
         Path file = haystack.findOrCreateFile(System.err);

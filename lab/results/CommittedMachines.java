@@ -1,4 +1,5 @@
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -8,11 +9,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lib.harness.Machine;
 
 /**
  * The machine folders committed with the project, named in {@code results/committed-machines.txt}:
  * the figures README.md cites. A study never writes that file, so a reader's study cannot change
- * what the README's tables are generated from, and it never measures into a folder named there:
+ * what the README's tables are generated from, and no command measures into a folder named there:
  * a reader whose machine has the name of a committed folder gets a folder of their own,
  * {@code results/NAME-local/}.
  *
@@ -57,5 +59,19 @@ final class CommittedMachines {
     /** The folder under {@code root} a study of {@code machine} measures into: its name, unless a committed folder has it. */
     static String studyFolder(Path root, String machine) {
         return of(root).orElse(Set.of()).contains(machine) ? machine + ResultsFolder.OWN_FOLDER_SUFFIX : machine;
+    }
+
+    /**
+     * The folder under {@code root} that a command measuring this machine appends to: the study's, so
+     * that no command adds rows to a folder the book cites. Where that is not the machine's own name,
+     * one line on {@code err}, started by {@code command}, says so.
+     */
+    static Path ownFolder(Path root, String command, PrintStream err) {
+        String machine = Machine.current().name(), folder = studyFolder(root, machine);
+        if (!folder.equals(machine)) {
+            err.println(command + ": " + root.resolve(machine) + " holds figures committed with the project (see "
+                    + root.resolve(FILE_NAME) + "), so this measures into " + root.resolve(folder) + " instead");
+        }
+        return root.resolve(folder);
     }
 }

@@ -107,12 +107,20 @@ public class SizeSweep implements Callable<Integer> {
     record Step(long bytes, Path haystack, String chapter, boolean cold, List<String> command) {}
 
     public static void main(String[] args) {
-        ToolCommand.run("SizeSweep", new SizeSweep(), args);
+        ToolCommand.run("SizeSweep", new SizeSweep(System.out, System.err), args);
     }
 
     /** The command line as a method, for tests: returns the exit status. */
     static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
-        return ToolCommand.execute("SizeSweep", new SizeSweep(), args, out, err);
+        return ToolCommand.execute("SizeSweep", new SizeSweep(out, err), args, out, err);
+    }
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    SizeSweep(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
     @Override
@@ -120,8 +128,8 @@ public class SizeSweep implements Callable<Integer> {
         ChildProcess.requireProjectRoot();
         long memoryBytes = memory != null ? memory : Machine.current().memoryBytes();
         return run(chosenSizes(sizes, memoryBytes), memoryBytes, chapters != null ? chapters : SIZE_ROUND_CHOICE, haystacks,
-                keepHaystacks, runs, warmup, runsPastMemory, results.resolve(Machine.current().name()).resolve(CSV_NAME),
-                dryRun, System.out, System.err);
+                keepHaystacks, runs, warmup, runsPastMemory, CommittedMachines.ownFolder(results, "sizes-sweep", err).resolve(CSV_NAME),
+                dryRun, out, err);
     }
 
     /**

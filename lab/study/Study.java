@@ -228,12 +228,13 @@ public class Study implements Callable<Integer> {
         ChildProcess.requireProjectRoot();
         StudyOptions.check(this);
         // A study measures into its own machine's folder, never into one committed with the project (CommittedMachines).
-        machine = machineName != null ? machineName : CommittedMachines.studyFolder(results, Machine.current().name());
-        folder = results.resolve(machine);
-        if (!reportOnly && !machine.equals(Machine.current().name())) {
-            System.err.println("study: " + results.resolve(Machine.current().name()) + " holds figures committed with the project (see "
-                    + results.resolve(CommittedMachines.FILE_NAME) + "), so this study measures into " + folder + " instead");
+        if (machineName != null) {
+            folder = results.resolve(machineName);
+        } else {
+            folder = reportOnly ? results.resolve(CommittedMachines.studyFolder(results, Machine.current().name()))
+                    : CommittedMachines.ownFolder(results, "study", System.err);
         }
+        machine = folder.getFileName().toString();
         List<String> chapters = chapters();
         List<StudyStep> steps = reportOnly ? StudyPlan.finish(this) : StudyPlan.plan(this, chapters);
         if (steps.stream().noneMatch(StudyStep::measures) && !reportOnly) {

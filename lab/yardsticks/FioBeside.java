@@ -286,7 +286,7 @@ public class FioBeside implements Callable<Integer> {
         }
         List<FioJob> jobs = jobs(queueDepths, hugePages);
         List<String> chapters = chapters();
-        Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
+        Path csv = CommittedMachines.ownFolder(results, "fio", System.err).resolve(CSV_NAME);
         if (dryRun) {
             for (String chapter : chapters) {
                 System.out.println(String.join(" ", chapterCommand(chapter, jobCount, csv)));

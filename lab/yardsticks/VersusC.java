@@ -110,7 +110,7 @@ public class VersusC implements Callable<Integer> {
             throw new UserMistakeException("no C compiler (cc) on PATH to build " + NativeYardstick.SOURCE + " (apt-get install gcc)");
         }
         List<Integer> workerCounts = workers != null ? workers : List.of(Runtime.getRuntime().availableProcessors());
-        Path csv = results.resolve(Machine.current().name()).resolve(CSV_NAME);
+        Path csv = CommittedMachines.ownFolder(results, "versus-c", err).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv, haystack.file());
         Path file = haystack.findOrCreateFile(err);

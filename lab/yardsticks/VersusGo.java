@@ -181,7 +181,7 @@ public class VersusGo implements Callable<Integer> {
         List<Pair> asked = asked();
         ChildProcess.requireProjectRoot();
         bench = new GoBench(goBench);
-        Path csv = (results != null ? results : Path.of("results", Machine.current().name())).resolve(CSV_NAME);
+        Path csv = (results != null ? results : CommittedMachines.ownFolder(Path.of("results"), "versus-go", err)).resolve(CSV_NAME);
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv); // a foreign file is refused before the haystack is made
         long haystackBytes = bench.haystackBytes(err); // asked on a throwaway file: the binary rewrites a file of any other size

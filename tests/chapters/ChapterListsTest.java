@@ -153,7 +153,7 @@ class ChapterListsTest {
             assertFalse(traits.get(chapter).contains(ChapterTrait.EXTERNAL_PROGRAM), "SIZE_ROUND_CHOICE names " + chapter + ", which is not Java");
         }
         List<Integer> chosen = SizeSweep.SIZE_ROUND_CHOICE.stream().map(chapter -> Integer.parseInt(chapter.substring(1, 3))).sorted().toList();
-        picocli.CommandLine.Model.CommandSpec help = new picocli.CommandLine(new SizeSweep()).getCommandSpec();
+        picocli.CommandLine.Model.CommandSpec help = new picocli.CommandLine(new SizeSweep(System.out, System.err)).getCommandSpec();
         String summary = String.join(" ", help.usageMessage().description());
         String chaptersOption = String.join(" ", help.findOption("--chapters").description());
         assertEquals(chosen, numbersIn(summary.replaceFirst(" on haystacks.*", "")), "SizeSweep's description: " + summary);

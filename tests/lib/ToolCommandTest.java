@@ -76,7 +76,7 @@ class ToolCommandTest {
         for (Said said : List.of(
                 run("UnitCosts", new UnitCosts(), "haystack.bin", "--rounds", "99999999999"), // through CountConverter, named
                 run("ColdTuning", new ColdTuning(), "--depths", "4,99999999999"), // an int option that names no converter
-                run("SizeSweep", new SizeSweep(), "--runs", "-99999999999"))) {
+                run("SizeSweep", new SizeSweep(System.out, System.err), "--runs", "-99999999999"))) {
             assertEquals(ToolCommand.ERROR, said.status(), said.err());
             assertTrue(said.err().contains("out of range"), said.err());
             assertFalse(said.err().contains("whole number") || said.err().contains("not an int"), said.err());
@@ -87,7 +87,7 @@ class ToolCommandTest {
     /** Digits of another script are refused in every count option, not only in those that name CountConverter. */
     @Test
     void aCountInOtherDigitsIsRefusedByEveryTool() {
-        Said said = run("SizeSweep", new SizeSweep(), "--runs", "\uFF12", "--dry-run");
+        Said said = run("SizeSweep", new SizeSweep(System.out, System.err), "--runs", "\uFF12", "--dry-run");
         assertEquals(ToolCommand.ERROR, said.status(), said.err());
         assertTrue(said.err().contains("digits 0 to 9"), said.err());
     }

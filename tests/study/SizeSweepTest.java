@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import lib.cli.UserMistakeException;
+import lib.harness.Machine;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -94,5 +95,25 @@ class SizeSweepTest {
             assertEquals(List.of("warm", "cold"), all.stream().map(row -> row.get("cache")).toList());
             assertTrue(all.stream().allMatch(row -> row.get("chapter").equals("V17ReadDontCache")));
         }
+    }
+
+    /**
+     * On a machine named like a folder committed with the project, the sweep, like the study, appends
+     * to a folder of its own: the figures the book cites get no row of a reader's machine.
+     */
+    @Test
+    void aSweepOnAMachineNamedLikeACommittedFolderWritesIntoAFolderOfItsOwn() throws IOException {
+        Path results = Files.createDirectories(directory.resolve("clone-results"));
+        String machine = Machine.current().name();
+        Files.writeString(results.resolve("committed-machines.txt"), "# committed with the project\n" + machine + "\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int status = SizeSweep.execute(new String[] {"--dry-run", "--results", results.toString(), "--sizes", "2m", "--memory", "4m",
+                "--chapters", "V17"}, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String commands = out.toString(StandardCharsets.UTF_8), said = err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, said);
+        Path own = results.resolve(machine + "-local").resolve("sizes.csv");
+        assertTrue(commands.contains(own.toString()), commands);
+        assertFalse(commands.contains(results.resolve(machine).resolve("sizes.csv").toString()), commands);
+        assertTrue(said.contains("holds figures committed with the project") && said.contains(own.getParent().toString()), said);
     }
 }
