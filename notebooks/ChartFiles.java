@@ -22,7 +22,7 @@ import java.nio.file.Path;
  */
 final class ChartFiles {
 
-    /** The first line of every chart page: what marks a file as one a notebook may replace. */
+    /** The first line of every chart page: what marks a file as one a notebook may replace (its words as ChartImage.MARK's stay). */
     static final String PAGE_MARK = "<!DOCTYPE html><!-- a chart written by notebooks/Report.java -->";
 
     private ChartFiles() {}

@@ -1,6 +1,6 @@
 // A chart's PNG: is it whole (its page said it had finished drawing every axis's ticks and title,
 // and the picture has no blank block), and is it one the notebooks drew? Used after each screenshot
-// (ChromiumScreenshot) and before a PNG is replaced (Report).
+// (ChromiumScreenshot) and before a PNG is replaced (Notebook).
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +21,10 @@ import lab.tools.AtomicWrite;
 final class ChartImage {
 
     private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    /** The tEXt entry written into every chart PNG: what lets a later run know it may replace it. */
+    /**
+     * The tEXt entry written into every chart PNG: what lets a later run know it may replace it. Its words
+     * stay as the charts already written carry them (the notebooks' shared class was once named Report).
+     */
     static final String KEYWORD = "Software", MARK = "notebooks/Report.java chart";
 
     /**

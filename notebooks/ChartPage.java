@@ -288,7 +288,7 @@ final class ChartPage {
     /**
      * tablesaw-jsplot writes titles as plain strings, which plotly.js 3 no longer draws: they are
      * rewritten as {text: …} before the plot is made, with the line break and small type that
-     * {@link Report#title} writes given back to plotly.js (Tablesaw escapes them). Axes make room for
+     * {@link Notebook#title} writes given back to plotly.js (Tablesaw escapes them). Axes make room for
      * their labels and titles (automargin), so long chapter names are never cut, and a linear y
      * axis starts at zero. A page opened as {@code page.html?png} (the screenshot) leaves out the
      * toolbar that would otherwise sit on top of the picture.

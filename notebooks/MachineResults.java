@@ -1,4 +1,4 @@
-// One machine's folder of results as the notebooks draw it (notebooks/Report.java chooses which).
+// One machine's folder of results as the notebooks draw it (notebooks/Notebook.java chooses which).
 // No package line: JShell, which runs the notebooks, cannot take one.
 
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -15,10 +15,10 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-MachineResults machine = Report.machine();
+MachineResults machine = Notebook.machine();
 Path csv = machine.csv("answer");
 if (!Files.isRegularFile(csv)) {
-    Report.quit("nothing to draw: no " + csv + " (./jbang lab/study/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
+    Notebook.quit("nothing to draw: no " + csv + " (./jbang lab/study/AnswerRound.java FILE --only V13 --csv " + csv + " measures it)");
 }
 
 List<String> PHASES = AnswerResults.ANSWER_PHASES;
@@ -32,7 +32,7 @@ AnswerResults.AnswerCsv readOrQuit(Path csv) {
     try {
         return AnswerResults.read(csv);
     } catch (StudyResults.NotResultsException notAnswers) {
-        Report.quit(notAnswers.getMessage());
+        Notebook.quit(notAnswers.getMessage());
         return null;
     }
 }
@@ -40,7 +40,7 @@ AnswerResults.AnswerCsv answers = readOrQuit(csv);
 answers.problems().forEach(System.out::println);
 List<AnswerResults.Answer> newest = answers.newestOfEach();
 if (newest.isEmpty()) {
-    Report.quit("nothing to draw: " + csv + " has no row that reads");
+    Notebook.quit("nothing to draw: " + csv + " has no row that reads");
 }
 
 // Java chapters in order, then the Go variants timed beside them, by number (v2 before v10: "V02", "V10").
@@ -50,7 +50,7 @@ Map<String, DoubleColumn> phaseColumns = new LinkedHashMap<>();
 for (String phase : PHASES) phaseColumns.put(phase, DoubleColumn.create(phase + "_s"));
 for (AnswerResults.Answer row : newest.stream().sorted(Comparator.comparing((AnswerResults.Answer a) -> a.isGo() ? 1 : 0)
         .thenComparing(a -> StudyResults.chapterNumber(a.chapter())).thenComparing(AnswerResults.Answer::chapter)).toList()) {
-    chapters.append(row.isGo() ? row.chapter() : Report.shortName(row.chapter()));
+    chapters.append(row.isGo() ? row.chapter() : Notebook.shortName(row.chapter()));
     medians.append(row.medianSeconds());
     for (String phase : PHASES) {
         phaseColumns.get(phase).append(row.isGo() ? 0 : row.phaseSeconds().get(phase));
@@ -72,7 +72,7 @@ for (int row = 0; row < answer.rowCount(); row++) {
 }
 bars.add(BarTrace.builder(chapters, goSeconds).name("Go one-shot (whole process)")
         .marker(Marker.builder().color(ChartColours.colour(PHASES.size())).build()).build());
-Report.chart("answer", new Figure(
+Notebook.chart("answer", new Figure(
         Layout.builder().title("What you wait for: one-shot commands, shell to exit, by phase<br><sup>" + machine.name
                         + " · median of each phase over the runs · warm page cache</sup>")
                 .barMode(Layout.BarMode.STACK).showLegend(true)
@@ -80,4 +80,4 @@ Report.chart("answer", new Figure(
                 .yAxis(Axis.builder().title("seconds").build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         bars.toArray(new Trace[0])));
-Report.loaded("answer", answer);
+Notebook.loaded("answer", answer);

@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ../lab/results/CommittedMachines.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ../lab/results/CommittedMachines.java ChartImage.java
 //DEPS ForNotebooks.java ../variants/V13PreadVector.java
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -32,9 +32,9 @@ try {
     haystack = options.findOrCreateFile(System.err);
     timedRuns = Integer.toString(options.runs());
 } catch (UserMistakeException mistake) {
-    Report.quit(mistake.getMessage());
+    Notebook.quit(mistake.getMessage());
 } catch (IOException failed) {
-    Report.quit(IoMessage.of(failed));
+    Notebook.quit(IoMessage.of(failed));
 }
 
 // The chapters import the Vector API, an incubator module that JShell's compiler resolves only when told.
@@ -97,7 +97,7 @@ try {
     checked = FileState.of(haystack);
     expected = new ReferenceSearch().search(haystack, 1);
 } catch (IOException failed) {
-    Report.quit(IoMessage.of(failed));
+    Notebook.quit(IoMessage.of(failed));
 }
 
 // Each chapter's file, as it is, opened as this session's own code, so that a cell can name it:
@@ -153,7 +153,7 @@ ClassLoader compiledAlone;
             "--add-modules", "jdk.incubator.vector", "-Xlint:-incubating", "-proc:none", "-nowarn");
     java.io.StringWriter compilerSaid = new java.io.StringWriter();
     if (!javac.getTask(compilerSaid, inMemory, null, options, null, files.getJavaFileObjectsFromPaths(sources)).call()) {
-        Report.quit("the chapters do not compile: " + compilerSaid);
+        Notebook.quit("the chapters do not compile: " + compilerSaid);
     }
     compiledAlone = new ClassLoader("chapters-compiled-alone", NeedleSearch.class.getClassLoader()) {
         @Override
@@ -301,18 +301,18 @@ Table chapters = Table.create("The chapters in one JVM, warm: " + haystack + " o
 System.out.println(chapters.printAll());
 // A notebook that did not time every chapter it could draws nothing: the chart of the last whole run stays.
 if (fileChanged != null) {
-    Report.quit(fileChanged + ": the chapters from " + chapterColumn.get(chapterColumn.size() - 1)
+    Notebook.quit(fileChanged + ": the chapters from " + chapterColumn.get(chapterColumn.size() - 1)
             + " on have no figure, and no chart is drawn");
 }
 if (answerColumn.asList().stream().anyMatch(answer -> answer.startsWith("WRONG"))) {
-    Report.quit("a chapter gave a wrong answer: see the answer column above; no chart is drawn");
+    Notebook.quit("a chapter gave a wrong answer: see the answer column above; no chart is drawn");
 }
 if (!failed.isEmpty()) {
-    Report.quit(failed.size() + " of " + book.size() + " chapters could not run (" + String.join(", ", failed)
+    Notebook.quit(failed.size() + " of " + book.size() + " chapters could not run (" + String.join(", ", failed)
             + "): see the answer column above; no chart is drawn");
 }
 if (mbpsColumn.countMissing() == mbpsColumn.size()) {
-    Report.quit("no chapter ran on this CPU: there is nothing to draw");
+    Notebook.quit("no chapter ran on this CPU: there is nothing to draw");
 }
 
 // The progression as a chart: one bar per chapter that ran, chapter 0 at the top, MB/s on a log scale
@@ -325,9 +325,9 @@ Figure progression = new Figure(
                 .xAxis(Axis.builder().title("MB/s (decimal), log scale").type(Axis.Type.LOG).build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
-        BarTrace.builder(Report.shortNames(ran), ran.doubleColumn("mbps")).orientation(BarTrace.Orientation.HORIZONTAL).name("MB/s").build());
-Path charts = Report.ROOT.resolve(CommittedMachines.studyFolder(Report.ROOT, StudyResults.currentMachineName())).resolve("charts");
-Report.chart(charts, "chapters", progression, List.of(),
+        BarTrace.builder(Notebook.shortNames(ran), ran.doubleColumn("mbps")).orientation(BarTrace.Orientation.HORIZONTAL).name("MB/s").build());
+Path charts = Notebook.ROOT.resolve(CommittedMachines.studyFolder(Notebook.ROOT, StudyResults.currentMachineName())).resolve("charts");
+Notebook.chart(charts, "chapters", progression, List.of(),
         new ChartPage.Extras(true, List.of("Log scale: each major gridline is 10 times the one before"), ChartPage.CHART_HEIGHT_PX));
 
 System.out.println("""
@@ -339,4 +339,4 @@ System.out.println("""
           timeKernel("V08Vector256", "firstNonZeroWord256", mapped)         two kernels on one mapping, in seconds
           timeKernel("V04Mmap", "firstNonZeroWordScalar", mapped)
         """);
-Report.loadedHere("tables: chapters (" + chapters.rowCount() + "×" + chapters.columnCount() + "); e.g. chapters.print()");
+Notebook.loadedHere("tables: chapters (" + chapters.rowCount() + "×" + chapters.columnCount() + "); e.g. chapters.print()");

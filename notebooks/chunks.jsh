@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -19,13 +19,13 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 // Every chunk size is a row of its own here, so the newest row is kept per chunk size as well.
-Table sweepRows = Report.results("chunks");
+Table sweepRows = Notebook.results("chunks");
 Table rows = (sweepRows.where(sweepRows.longColumn("chunk_bytes").isNotMissing())
         .sortAscendingOn("chapter", "page_cache", "workers", "chunk_bytes"));
 if (rows.isEmpty()) {
-    Report.quit(Report.machine().csv("chunks") + " has no row with a chunk size: the study's chunk sweep writes them");
+    Notebook.quit(Notebook.machine().csv("chunks") + " has no row with a chunk size: the study's chunk sweep writes them");
 }
-List<MemoryWall> walls = Report.walls();
+List<MemoryWall> walls = Notebook.walls();
 
 StringColumn chunkSizes(NumericColumn<?> bytes) {
     StringColumn sizes = StringColumn.create("chunk");
@@ -37,8 +37,8 @@ StringColumn chunkSizes(NumericColumn<?> bytes) {
 
 rows.addColumns(chunkSizes(rows.longColumn("chunk_bytes")));
 Table sweep = rows.selectColumns("chapter", "workers", "chunk", "mean_s", "mbps", "read_calls_per_gib");
-walls.stream().findFirst().ifPresent(memory -> sweep.addColumns(Report.percentOf(memory, sweep)));
-sweep.setName("Chunk sweep (warm cache), " + Report.machine().name);
+walls.stream().findFirst().ifPresent(memory -> sweep.addColumns(Notebook.percentOf(memory, sweep)));
+sweep.setName("Chunk sweep (warm cache), " + Notebook.machine().name);
 System.out.println(sweep.printAll());
 
 // The same figures as a grid: one row per chunk size, one column of MB/s per chapter.
@@ -56,12 +56,12 @@ TickSettings everySize = TickSettings.builder().tickMode(TickSettings.TickMode.A
 // in its own colour: MB/s solid, and its read calls per GiB dashed, where its rows have them (older
 // studies did not count them).
 boolean oneWorkerCount = rows.intColumn("workers").unique().size() == 1;
-boolean onePageCache = Report.pageCaches(rows).size() == 1;
+boolean onePageCache = Notebook.pageCaches(rows).size() == 1;
 List<Trace> lines = new ArrayList<>();
 int series = 0;
 boolean anyCalls = false;
 for (Table one : rows.splitOn("chapter", "workers", "page_cache").asTableList()) {
-    String name = Report.shortName(one.stringColumn("chapter").get(0)) + (oneWorkerCount ? "" : ", " + one.intColumn("workers").get(0) + (one.intColumn("workers").get(0) == 1 ? " worker" : " workers"))
+    String name = Notebook.shortName(one.stringColumn("chapter").get(0)) + (oneWorkerCount ? "" : ", " + one.intColumn("workers").get(0) + (one.intColumn("workers").get(0) == 1 ? " worker" : " workers"))
             + (onePageCache ? "" : ", page cache " + one.stringColumn("page_cache").get(0));
     String colour = ChartColours.colour(series++);
     lines.add(ScatterTrace.builder(one.longColumn("chunk_bytes"), one.doubleColumn("mbps"))
@@ -76,7 +76,7 @@ for (Table one : rows.splitOn("chapter", "workers", "page_cache").asTableList())
     }
 }
 if (!anyCalls) {
-    System.out.println("(no read_calls_per_gib in " + Report.machine().csv("chunks") + ": its rows are older than the bill, so the chart draws MB/s alone)");
+    System.out.println("(no read_calls_per_gib in " + Notebook.machine().csv("chunks") + ": its rows are older than the bill, so the chart draws MB/s alone)");
 }
 String workersNote = oneWorkerCount ? ", " + rows.intColumn("workers").get(0) + " workers" : "";
 
@@ -84,7 +84,7 @@ String workersNote = oneWorkerCount ? ", " + rows.intColumn("workers").get(0) + 
 // make 262,144 calls per GiB, 64 MiB reads 16.
 Layout chunkLayout(boolean withCalls) {
     Layout.LayoutBuilder layout = Layout.builder()
-            .title(Report.title((withCalls ? "MB/s and read calls per GiB" : "MB/s") + " by bytes per read, warm cache" + workersNote, rows))
+            .title(Notebook.title((withCalls ? "MB/s and read calls per GiB" : "MB/s") + " by bytes per read, warm cache" + workersNote, rows))
             .xAxis(Axis.builder().title("bytes per read (chunk)").type(Axis.Type.LOG).tickSettings(everySize).build())
             .yAxis(Axis.builder().title(withCalls ? "MB/s (decimal), solid" : "MB/s (decimal)").build())
             .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX);
@@ -94,5 +94,5 @@ Layout chunkLayout(boolean withCalls) {
     }
     return layout.build();
 }
-Report.chart("chunks", new Figure(chunkLayout(anyCalls), lines.toArray(new Trace[0])), walls);
-Report.loaded("sweep", sweep, "mbpsByChunk", mbpsByChunk, "rows", rows);
+Notebook.chart("chunks", new Figure(chunkLayout(anyCalls), lines.toArray(new Trace[0])), walls);
+Notebook.loaded("sweep", sweep, "mbpsByChunk", mbpsByChunk, "rows", rows);

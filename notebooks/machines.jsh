@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -8,7 +8,7 @@
 // Every machine in results/ side by side, with the Go article's published figures: MB/s by
 // chapter, and each chapter as a share of its own machine's memory-read wall. What moves with the
 // hardware (the heights) and what does not (the shares, the order) shows at a glance. Each series
-// is one machine's scoreboard: its warm rows, on its main file size (see Report.select).
+// is one machine's scoreboard: its warm rows, on its main file size (see Notebook.select).
 // Run from the project's root:   ./jbang notebooks/machines.jsh
 // Explore the tables:            ./jbang --interactive notebooks/machines.jsh
 
@@ -17,8 +17,8 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 // The machine the notebooks draw by default comes first; its charts folder holds these charts.
-MachineResults home = Report.machine();
-List<MachineResults> machines = new ArrayList<>(Report.machines(Report.ROOT));
+MachineResults home = Notebook.machine();
+List<MachineResults> machines = new ArrayList<>(Notebook.machines(Notebook.ROOT));
 machines.sort(Comparator.comparing((MachineResults m) -> !m.name.equals(home.name)).thenComparing(m -> m.name));
 
 StringColumn machineColumn = StringColumn.create("machine");
@@ -34,10 +34,10 @@ for (MachineResults machine : machines) {
         System.out.println("(" + machine.name + " has no scoreboard.csv; left out)");
         continue;
     }
-    Report.Selected selected = Report.select(machine, "scoreboard", "warm");
+    Notebook.Selected selected = Notebook.select(machine, "scoreboard", "warm");
     machine.report(selected.notes());
     Table rows = selected.rows();
-    Optional<MemoryWall> wall = Report.walls(machine, false).stream().findFirst();
+    Optional<MemoryWall> wall = Notebook.walls(machine, false).stream().findFirst();
     if (wall.isEmpty()) {
         System.out.println("(" + machine.name + " has no memory-read wall in wall.csv, so no shares for it)");
     }
@@ -49,17 +49,17 @@ for (MachineResults machine : machines) {
         }
     }
     String beaten = faster.isEmpty() ? "" : " · " + wall.get().label() + " beaten by " + String.join(", ", faster) + ": no share of it";
-    captions.add(Report.caption(machine, rows) + beaten);
+    captions.add(Notebook.caption(machine, rows) + beaten);
     // one series per page-cache setting: rows of different settings are never drawn as one
-    List<String> pageCaches = Report.pageCaches(rows);
+    List<String> pageCaches = Notebook.pageCaches(rows);
     for (String pageCache : pageCaches) {
         Table one = rows.where(rows.stringColumn("page_cache").isEqualTo(pageCache));
         String label = machine.name + (pageCaches.size() > 1 ? ", page cache " + pageCache : "")
-                + (Report.trialReasons(machine, one).isEmpty() ? "" : " (trial)");
+                + (Notebook.trialReasons(machine, one).isEmpty() ? "" : " (trial)");
         series.add(label);
         for (Row row : one) {
             String chapter = row.getString("chapter");
-            shortByNumber.put(StudyResults.chapterNumber(chapter), Report.shortName(chapter));
+            shortByNumber.put(StudyResults.chapterNumber(chapter), Notebook.shortName(chapter));
             machineColumn.append(label); chapterColumn.append(chapter); numberColumn.append(StudyResults.chapterNumber(chapter));
             mbpsColumn.append(row.getDouble("mbps"));
             shareColumn.append(wall.map(w -> w.percentOf(row.getDouble("mbps"))).filter(java.util.OptionalDouble::isPresent)
@@ -68,7 +68,7 @@ for (MachineResults machine : machines) {
     }
 }
 if (series.isEmpty()) {
-    Report.quit("no machine in " + Report.ROOT + " has a scoreboard.csv: run the study first (./jbang lab/study/Study.java)");
+    Notebook.quit("no machine in " + Notebook.ROOT + " has a scoreboard.csv: run the study first (./jbang lab/study/Study.java)");
 }
 Table ours = Table.create("Every machine's scoreboard (warm cache, MB/s and % of its own memory-read wall)",
         machineColumn, chapterColumn, numberColumn, mbpsColumn, shareColumn);
@@ -76,7 +76,7 @@ System.out.println(ours.printAll());
 
 // The article's machine (Go; its wall was not published, so it has MB/s only).
 String articleLabel = "the article (Go, Ryzen 5 9600X)";
-Table article = Report.article("scoreboard");
+Table article = Notebook.article("scoreboard");
 Table mbpsByChapter = ours.pivot("number", "machine", "mbps", tech.tablesaw.aggregate.AggregateFunctions.mean);
 mbpsByChapter.setName("MB/s by chapter and machine");
 System.out.println(mbpsByChapter.printAll());
@@ -102,7 +102,7 @@ mbpsBars.add(BarTrace.builder(go.stringColumn("number").map(shortByNumber::get),
 // One line per machine under the title; the top margin grows with them, so they never reach the plot.
 String subtitle = String.join("<br>", captions);
 Margin room = Margin.builder().top(70 + 18 * captions.size()).bottom(80).left(80).right(80).build();
-Report.chart("machines-mbps", new Figure(
+Notebook.chart("machines-mbps", new Figure(
         Layout.builder().title("MB/s by chapter on every machine, warm cache<br><sup>" + subtitle + "</sup>")
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
@@ -110,7 +110,7 @@ Report.chart("machines-mbps", new Figure(
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         mbpsBars.toArray(new Trace[0])));
 if (!shareBars.isEmpty()) {
-    Report.chart("machines-share-of-wall", new Figure(
+    Notebook.chart("machines-share-of-wall", new Figure(
             Layout.builder().title("Each chapter as a share of its own machine's memory-read wall (100 %)<br><sup>" + subtitle + "</sup>")
                     .xAxis(Axis.builder().title("% of the machine's memory-read wall").build())
                     .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
@@ -118,4 +118,4 @@ if (!shareBars.isEmpty()) {
                     .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
             shareBars.toArray(new Trace[0])));
 }
-Report.loaded("ours", ours, "mbpsByChapter", mbpsByChapter, "article", article);
+Notebook.loaded("ours", ours, "mbpsByChapter", mbpsByChapter, "article", article);

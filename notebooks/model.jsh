@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
@@ -17,10 +17,10 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-MachineResults machine = Report.machine();
+MachineResults machine = Notebook.machine();
 Path csv = machine.csv("model");
 if (!java.nio.file.Files.isRegularFile(csv)) {
-    Report.quit("no " + csv + " here: ./jbang lab/report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
+    Notebook.quit("no " + csv + " here: ./jbang lab/report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
 }
 
 // The file may come from someone else: a row whose chapter, state or bound is not one the model
@@ -45,7 +45,7 @@ try {
         if (!known || !(measured > 0) || !(predicted > 0)) {
             throw new IllegalArgumentException("not a row the cost model writes");
         }
-        chapterColumn.append(Report.shortName(row.get("chapter")));
+        chapterColumn.append(Notebook.shortName(row.get("chapter")));
         String unstable = row.getOrDefault("unstable_costs", ""); // absent from a model.csv of before it: none named
         stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache"))
                 + (unstable.isEmpty() ? "" : "; priced with unstable " + unstable));
@@ -55,12 +55,12 @@ try {
         return row;
     }, leftOut);
 } catch (StudyResults.NotResultsException e) {
-    Report.quit(e.getMessage());
+    Notebook.quit(e.getMessage());
 }
 leftOut.forEach(System.out::println);
 Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn);
 if (model.rowCount() == 0) {
-    Report.quit("nothing to draw: " + csv + " has no row to draw");
+    Notebook.quit("nothing to draw: " + csv + " has no row to draw");
 }
 System.out.println(model.printAll());
 
@@ -79,10 +79,10 @@ for (String bound : boundColumn.unique().asList().stream().sorted().toList()) {
 double low = Math.min(measuredColumn.min(), predictedColumn.min()) * 0.8, high = Math.max(measuredColumn.max(), predictedColumn.max()) * 1.25;
 traces.add(ScatterTrace.builder(new double[] {low, high}, new double[] {low, high})
         .mode(ScatterTrace.Mode.LINE).name("predicted = measured").line(ChartColours.line(index)).build());
-Report.chart("model", new Figure(
+Notebook.chart("model", new Figure(
         Layout.builder().title("Measured against predicted from the bill, seconds<br><sup>" + machine.name + "</sup>")
                 .xAxis(Axis.builder().title("measured, s").type(Axis.Type.LOG).build())
                 .yAxis(Axis.builder().title("predicted from the bill, s").type(Axis.Type.LOG).build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         traces.toArray(new Trace[0])));
-Report.loaded("model", model);
+Notebook.loaded("model", model);

@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -17,14 +17,14 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-Table rows = Report.results("scaling").sortAscendingOn("chapter", "page_cache", "workers");
-List<MemoryWall> walls = Report.walls();
-List<String> pageCaches = Report.pageCaches(rows);
+Table rows = Notebook.results("scaling").sortAscendingOn("chapter", "page_cache", "workers");
+List<MemoryWall> walls = Notebook.walls();
+List<String> pageCaches = Notebook.pageCaches(rows);
 boolean onePageCache = pageCaches.size() == 1;
 
 Table scaling = (onePageCache ? rows.selectColumns("chapter", "workers", "mean_s", "mbps")
         : rows.selectColumns("chapter", "page_cache", "workers", "mean_s", "mbps"));
-scaling.setName("Worker sweep (warm cache), " + Report.machine().name);
+scaling.setName("Worker sweep (warm cache), " + Notebook.machine().name);
 System.out.println(scaling.printAll());
 
 // The same figures as a grid: one row per chapter, one column of MB/s per worker count, in numeric order.
@@ -63,7 +63,7 @@ for (int c = 0; c < chapters.size(); c++) {
         if (one.isEmpty()) {
             continue;
         }
-        String name = Report.shortName(chapter) + (onePageCache ? "" : ", page cache " + pageCaches.get(p));
+        String name = Notebook.shortName(chapter) + (onePageCache ? "" : ", page cache " + pageCaches.get(p));
         // each chapter its colour and marker; a second page cache the same, dashed
         Line line = Line.builder().color(ChartColours.colour(c)).dash(p == 0 ? Line.Dash.SOLID : Line.Dash.DASH).build();
         everyChapter.add(ScatterTrace.builder(one.intColumn("workers"), one.doubleColumn("mbps"))
@@ -80,16 +80,16 @@ for (int c = 0; c < chapters.size(); c++) {
 }
 Table gains = Table.create("MB/s as a multiple of the chapter's own at its fewest workers", gainChapter, gainPageCache, gainWorkers, gain);
 System.out.println(gains.printAll());
-Report.chart("scaling-all", new Figure(
-        Layout.builder().title(Report.title("The parallel chapters: MB/s by number of workers, warm cache", rows))
+Notebook.chart("scaling-all", new Figure(
+        Layout.builder().title(Notebook.title("The parallel chapters: MB/s by number of workers, warm cache", rows))
                 .xAxis(workersAxis).yAxis(mbpsAxis)
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         everyChapter.toArray(new Trace[0])), walls);
 int fewest = (int) rows.intColumn("workers").min();
-Report.chart("scaling-relative", new Figure(
-        Layout.builder().title(Report.title("What more workers bring: MB/s as a multiple of each chapter's own at "
+Notebook.chart("scaling-relative", new Figure(
+        Layout.builder().title(Notebook.title("What more workers bring: MB/s as a multiple of each chapter's own at "
                         + fewest + " worker" + (fewest == 1 ? "" : "s") + ", warm cache", rows))
                 .xAxis(workersAxis).yAxis(Axis.builder().title("× the chapter's MB/s at " + fewest + " worker" + (fewest == 1 ? "" : "s")).build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         relative.toArray(new Trace[0])));
-Report.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "gains", gains, "rows", rows);
+Notebook.loaded("scaling", scaling, "mbpsByWorkers", mbpsByWorkers, "gains", gains, "rows", rows);

@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -16,22 +16,22 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-Table rows = Report.results("scoreboard");
+Table rows = Notebook.results("scoreboard");
 // The study's page-cache round (pagecache.csv): the mapped chapters again, with the cache in small
 // and in 2 MiB folios, drawn beside the cache as the scoreboard found it.
-if (Report.machine().has("pagecache")) {
-    rows = rows.append(Report.results("pagecache"));
+if (Notebook.machine().has("pagecache")) {
+    rows = rows.append(Notebook.results("pagecache"));
 }
-List<MemoryWall> walls = Report.walls();
-List<String> pageCaches = Report.pageCaches(rows);
+List<MemoryWall> walls = Notebook.walls();
+List<String> pageCaches = Notebook.pageCaches(rows);
 
 Table scoreboard = (pageCaches.size() > 1 ? rows.selectColumns("chapter", "page_cache", "workers", "mean_s", "mbps")
         : rows.selectColumns("chapter", "workers", "mean_s", "mbps"));
 // How many times faster than chapter 1, which reads it all and loops over bytes.
-scoreboard.addColumns(Report.speedup(rows, "V01"));
+scoreboard.addColumns(Notebook.speedup(rows, "V01"));
 // How close each chapter comes to reading at the speed of memory.
-walls.stream().findFirst().ifPresent(memory -> scoreboard.addColumns(Report.percentOf(memory, scoreboard)));
-scoreboard.setName("Scoreboard (warm cache), " + Report.machine().name);
+walls.stream().findFirst().ifPresent(memory -> scoreboard.addColumns(Notebook.percentOf(memory, scoreboard)));
+scoreboard.setName("Scoreboard (warm cache), " + Notebook.machine().name);
 System.out.println(scoreboard.printAll());
 
 // Horizontal bars, chapter 0 at the top: the short names read along the axis, never cut. The
@@ -42,7 +42,7 @@ boolean severalPageCaches = pageCaches.size() > 1;
 List<Trace> bars = new ArrayList<>();
 for (String pageCache : pageCaches) {
     Table one = rows.where(rows.stringColumn("page_cache").isEqualTo(pageCache));
-    bars.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("mbps"))
+    bars.add(BarTrace.builder(Notebook.shortNames(one), one.doubleColumn("mbps"))
             .orientation(BarTrace.Orientation.HORIZONTAL).showLegend(severalPageCaches)
             .name(severalPageCaches ? "page cache: " + pageCache : "MB/s").build());
 }
@@ -51,13 +51,13 @@ signs.add("Log scale: each major gridline is 10 times the one before; the figure
 // Several bars a chapter (one per page-cache setting) need a taller chart for their figures to stand apart.
 int scoreboardHeightPx = severalPageCaches ? ChartPage.CHART_HEIGHT_PX * 3 / 2 : ChartPage.CHART_HEIGHT_PX;
 Figure scoreboardChart = new Figure(
-        Layout.builder().title(Report.title("Scoreboard, warm cache: MB/s by chapter", rows))
+        Layout.builder().title(Notebook.title("Scoreboard, warm cache: MB/s by chapter", rows))
                 .xAxis(Axis.builder().title("MB/s (decimal), log scale").type(Axis.Type.LOG).build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP).showLegend(severalPageCaches)
                 .width(ChartPage.CHART_WIDTH_PX).height(scoreboardHeightPx).build(),
         bars.toArray(new Trace[0]));
-Report.chart("scoreboard", scoreboardChart, walls, new ChartPage.Extras(true, signs, scoreboardHeightPx));
+Notebook.chart("scoreboard", scoreboardChart, walls, new ChartPage.Extras(true, signs, scoreboardHeightPx));
 
 // The spread: every timed run (run_s) of every chapter, as a percentage of that chapter's median
 // run, so that a 1 s chapter's noise and a 5 s chapter's read on one scale. A point far to the
@@ -79,7 +79,7 @@ for (Row row : rows) {
         spreadOfMedian.append(Math.round(runs[i] / median * 1000) / 10.0);
     }
 }
-Table spread = Table.create("Every timed run against its chapter's median (warm cache), " + Report.machine().name,
+Table spread = Table.create("Every timed run against its chapter's median (warm cache), " + Notebook.machine().name,
         spreadChapter, spreadPageCache, spreadRun, spreadSeconds, spreadOfMedian);
 System.out.println(spread.printAll());
 
@@ -93,17 +93,17 @@ for (int p = 0; p < pageCaches.size(); p++) {
     for (int i = 0; i < hover.length; i++) {
         hover[i] = String.format(Locale.ROOT, "run %d: %.3f s", one.intColumn("run").getInt(i), one.doubleColumn("seconds").getDouble(i));
     }
-    points.add(ScatterTrace.builder(one.doubleColumn("pct_of_median"), Report.shortNames(one))
+    points.add(ScatterTrace.builder(one.doubleColumn("pct_of_median"), Notebook.shortNames(one))
             // the page cache's colour on the scoreboard, and a shape of its own
             .mode(ScatterTrace.Mode.MARKERS).text(hover).marker(ChartColours.marker(p + p * ChartColours.COLOURS.size()))
             .name(severalPageCaches ? "page cache: " + pageCaches.get(p) : "a timed run").build());
 }
 List<String> spreadSigns = new ArrayList<>();
 spreadSigns.add("Each point is one timed run: its seconds as a % of the chapter's median run (100 %: the median; right: slower)");
-Report.chart("scoreboard-spread", new Figure(
-        Layout.builder().title(Report.title("Spread, warm cache: every timed run against its chapter's median", rows))
+Notebook.chart("scoreboard-spread", new Figure(
+        Layout.builder().title(Notebook.title("Spread, warm cache: every timed run against its chapter's median", rows))
                 .xAxis(Axis.builder().title("run time, % of the chapter's median run").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).categoryOrder(Axis.CategoryOrder.CATEGORY_ASCENDING).build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         points.toArray(new Trace[0])), List.of(), new ChartPage.Extras(false, spreadSigns));
-Report.loaded("scoreboard", scoreboard, "spread", spread, "rows", rows);
+Notebook.loaded("scoreboard", scoreboard, "spread", spread, "rows", rows);

@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -18,17 +18,17 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-if (!Report.machine().has("sizes")) {
-    Report.quit("no " + Report.machine().csv("sizes") + " here: ./jbang lab/study/SizeSweep.java measures it, from the project's root directory");
+if (!Notebook.machine().has("sizes")) {
+    Notebook.quit("no " + Notebook.machine().csv("sizes") + " here: ./jbang lab/study/SizeSweep.java measures it, from the project's root directory");
 }
 // Every size is a file of its own here, so rows are told apart by size too: the newest row of each
 // chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.
-StudyResults.Csv sizesCsv = StudyResults.read(Report.machine().csv("sizes")); // strict: a bad row is left out, with its line
+StudyResults.Csv sizesCsv = StudyResults.read(Notebook.machine().csv("sizes")); // strict: a bad row is left out, with its line
 sizesCsv.problems().forEach(System.out::println);
 Table allRows = ResultsTable.table("sizes", sizesCsv.rows());
 Map<String, Integer> newest = new LinkedHashMap<>();
 for (Row row : allRows) {
-    if (row.getString("machine").isEmpty() || row.getString("machine").equals(Report.machine().name)) {
+    if (row.getString("machine").isEmpty() || row.getString("machine").equals(Notebook.machine().name)) {
         String key = row.getString("chapter") + "|" + row.getLong("file_bytes") + "|" + row.getString("cache");
         newest.remove(key);
         newest.put(key, row.getRowNumber());
@@ -36,7 +36,7 @@ for (Row row : allRows) {
 }
 Table rows = allRows.rows(newest.values().stream().mapToInt(Integer::intValue).toArray()).sortAscendingOn("chapter", "file_bytes");
 if (rows.isEmpty()) {
-    Report.quit(Report.machine().csv("sizes") + " has no row measured on " + Report.machine().name);
+    Notebook.quit(Notebook.machine().csv("sizes") + " has no row measured on " + Notebook.machine().name);
 }
 long memoryBytes = rows.longColumn("memory_bytes").get(0);
 double gib = 1L << 30;
@@ -49,7 +49,7 @@ for (Row row : rows) {
 }
 rows.addColumns(sizeNames, secondsPerGib);
 Table sweep = rows.selectColumns("chapter", "size", "cache", "median_s", "mbps", "s_per_gib");
-sweep.setName("MB/s by file size, " + Report.machine().name + " (memory: " + PageText.binarySize(memoryBytes) + ")");
+sweep.setName("MB/s by file size, " + Notebook.machine().name + " (memory: " + PageText.binarySize(memoryBytes) + ")");
 System.out.println(sweep.printAll());
 
 // A tick at each size measured, and the memory; a dashed vertical line at the memory.
@@ -71,7 +71,7 @@ Trace memoryLine(double top) {
 
 List<Trace> mbpsLines = new ArrayList<>(), secondsLines = new ArrayList<>();
 for (Table one : rows.splitOn("chapter").asTableList()) {
-    String name = Report.shortName(one.stringColumn("chapter").get(0));
+    String name = Notebook.shortName(one.stringColumn("chapter").get(0));
     mbpsLines.add(ScatterTrace.builder(one.longColumn("file_bytes"), one.doubleColumn("mbps"))
             .mode(ScatterTrace.Mode.LINE_AND_MARKERS).name(name).build());
     secondsLines.add(ScatterTrace.builder(one.longColumn("file_bytes"), one.doubleColumn("s_per_gib"))
@@ -80,16 +80,16 @@ for (Table one : rows.splitOn("chapter").asTableList()) {
 mbpsLines.add(memoryLine(rows.doubleColumn("mbps").max()));
 secondsLines.add(memoryLine(rows.doubleColumn("s_per_gib").max()));
 
-Report.chart("sizes", new Figure(
-        Layout.builder().title("MB/s by file size, " + Report.machine().name + ": warm while it fits in memory, cold past it")
+Notebook.chart("sizes", new Figure(
+        Layout.builder().title("MB/s by file size, " + Notebook.machine().name + ": warm while it fits in memory, cold past it")
                 .xAxis(Axis.builder().title("file size").type(Axis.Type.LOG).tickSettings(everySize).build())
                 .yAxis(Axis.builder().title("MB/s (decimal)").type(Axis.Type.LOG).build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
-        mbpsLines.toArray(new Trace[0])), Report.walls());
-Report.chart("sizes-seconds-per-gib", new Figure(
-        Layout.builder().title("Seconds per GiB by file size, " + Report.machine().name)
+        mbpsLines.toArray(new Trace[0])), Notebook.walls());
+Notebook.chart("sizes-seconds-per-gib", new Figure(
+        Layout.builder().title("Seconds per GiB by file size, " + Notebook.machine().name)
                 .xAxis(Axis.builder().title("file size").type(Axis.Type.LOG).tickSettings(everySize).build())
                 .yAxis(Axis.builder().title("seconds per GiB").build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         secondsLines.toArray(new Trace[0])));
-Report.loaded("sweep", sweep, "rows", rows);
+Notebook.loaded("sweep", sweep, "rows", rows);

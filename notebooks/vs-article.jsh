@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -19,9 +19,9 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-Table scoreboard = Report.results("scoreboard");
-String machineName = Report.machine().name;
-boolean goHere = Report.machine().has("versus-go");
+Table scoreboard = Notebook.results("scoreboard");
+String machineName = Notebook.machine().name;
+boolean goHere = Notebook.machine().has("versus-go");
 Table javaRows = scoreboard;
 Table captionRows = scoreboard; // what the charts' second title line describes
 
@@ -31,35 +31,35 @@ List<MemoryWall> walls;
 if (goHere) {
     // Both sides from the sitting itself, every round of it: the median over the rounds of each
     // call's median run, as lab/yardsticks/VersusGo.java prints them (not the scoreboard's Java, measured at another moment).
-    Table pairs = Report.everyRound("versus-go");
+    Table pairs = Notebook.everyRound("versus-go");
     captionRows = pairs;
     Table medians = pairs.summarize("median_s", AggregateFunctions.median).by("chapter");
     long haystackBytes = pairs.longColumn("file_bytes").get(0);
     medians.addColumns(medians.doubleColumn("Median [median_s]").map(seconds -> (double) Math.round(haystackBytes / seconds / 1e6)).setName("mbps"));
-    // Report.speedup divides chapter 1's mean_s by each row's: here each side's median seconds stand in for it.
+    // Notebook.speedup divides chapter 1's mean_s by each row's: here each side's median seconds stand in for it.
     medians.addColumns(medians.doubleColumn("Median [median_s]").copy().setName("mean_s"));
     javaRows = medians.dropWhere(medians.stringColumn("chapter").startsWith("Go "));
     Table goRows = medians.where(medians.stringColumn("chapter").startsWith("Go "));
     go = goRows.selectColumns("chapter", "mbps");
-    go.addColumns(Report.speedup(goRows, "V01"));
+    go.addColumns(Notebook.speedup(goRows, "V01"));
     go.addColumns(go.stringColumn("chapter").map(StudyResults::chapterNumber).setName("number"));
     go.column("chapter").setName("description");
     go.column("mbps").setName("go_mb_per_s");
     go.column("speedup").setName("go_speedup");
     goLabel = "Go, " + machineName;
-    walls = Report.walls();
+    walls = Notebook.walls();
 } else {
-    go = Report.article("scoreboard").selectColumns("number", "description", "mb_per_s", "speedup");
+    go = Notebook.article("scoreboard").selectColumns("number", "description", "mb_per_s", "speedup");
     go.column("mb_per_s").setName("go_mb_per_s");
     go.column("speedup").setName("go_speedup");
     goLabel = "Go, the article's machine";
     walls = List.of();
-    System.out.println("(no " + Report.machine().csv("versus-go") + ", so Go is the article's published figures, "
+    System.out.println("(no " + Notebook.machine().csv("versus-go") + ", so Go is the article's published figures, "
             + "from another machine; no memory-read wall drawn: it is " + machineName + "'s alone)");
 }
 
 Table ours = javaRows.selectColumns("chapter", "mbps");
-ours.addColumns(Report.speedup(javaRows, "V01"));
+ours.addColumns(Notebook.speedup(javaRows, "V01"));
 ours.addColumns(ours.stringColumn("chapter").map(StudyResults::chapterNumber).setName("number"));
 ours.column("mbps").setName("java_mbps");
 ours.column("speedup").setName("java_speedup");
@@ -69,13 +69,13 @@ ours.column("speedup").setName("java_speedup");
 Table vsArticle = (ours.joinOn("number").inner(go)
         .reorderColumns("number", "chapter", "java_mbps", "go_mb_per_s", "java_speedup", "go_speedup", "description")
         .sortAscendingOn("number"));
-vsArticle.addColumns(Report.shortNames(vsArticle));
+vsArticle.addColumns(Notebook.shortNames(vsArticle));
 vsArticle.setName("Java on " + machineName + " and " + goLabel);
 System.out.println(vsArticle.printAll());
 
 String javaLabel = "Java, " + machineName;
-Report.chart("vs-article-mbps", new Figure(
-        Layout.builder().title(Report.title("MB/s by chapter: Java and Go", captionRows))
+Notebook.chart("vs-article-mbps", new Figure(
+        Layout.builder().title(Notebook.title("MB/s by chapter: Java and Go", captionRows))
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
@@ -86,8 +86,8 @@ Report.chart("vs-article-mbps", new Figure(
                 .orientation(BarTrace.Orientation.HORIZONTAL).name(goLabel).build()),
         walls);
 
-Report.chart("vs-article-speedup", new Figure(
-        Layout.builder().title(Report.title("Speedup over chapter 1: Java and Go", captionRows))
+Notebook.chart("vs-article-speedup", new Figure(
+        Layout.builder().title(Notebook.title("Speedup over chapter 1: Java and Go", captionRows))
                 .xAxis(Axis.builder().title("times faster than chapter 1").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
@@ -96,4 +96,4 @@ Report.chart("vs-article-speedup", new Figure(
                 .orientation(BarTrace.Orientation.HORIZONTAL).name(javaLabel).build(),
         BarTrace.builder(vsArticle.stringColumn("name"), vsArticle.numberColumn("go_speedup"))
                 .orientation(BarTrace.Orientation.HORIZONTAL).name(goLabel).build()));
-Report.loaded("vsArticle", vsArticle, "scoreboard", scoreboard, "go", go);
+Notebook.loaded("vsArticle", vsArticle, "scoreboard", scoreboard, "go", go);

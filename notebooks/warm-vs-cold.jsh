@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -18,8 +18,8 @@ import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
-Table coldRows = Report.results("cold", "cold");
-Table warmRows = Report.results("scoreboard", "warm");
+Table coldRows = Notebook.results("cold", "cold");
+Table warmRows = Notebook.results("scoreboard", "warm");
 Table cold = coldRows.selectColumns("chapter", "page_cache", "mbps");
 cold.column("mbps").setName("cold_mbps");
 Table warm = warmRows.selectColumns("chapter", "page_cache", "mbps");
@@ -30,51 +30,51 @@ Table warmVsCold = (cold.joinOn("chapter", "page_cache").leftOuter(warm)
         .reorderColumns("chapter", "page_cache", "warm_mbps", "cold_mbps"));
 warmVsCold.addColumns(warmVsCold.doubleColumn("warm_mbps").divide(warmVsCold.doubleColumn("cold_mbps"))
         .map(ratio -> Math.round(ratio * 10) / 10.0).setName("warm_over_cold"));
-if (Report.pageCaches(warmVsCold).size() == 1) {
+if (Notebook.pageCaches(warmVsCold).size() == 1) {
     warmVsCold.removeColumns("page_cache");
 }
-warmVsCold.setName("Warm and cold page cache (MB/s), " + Report.machine().name);
+warmVsCold.setName("Warm and cold page cache (MB/s), " + Notebook.machine().name);
 System.out.println(warmVsCold.printAll());
 
 // The cold chapters beside fio: each one's median over fio.csv's newest sitting ÷ fio's best O_DIRECT job there,
 // and ÷ its best job that checks every byte as it lands, as a chapter does.
-FioBesideResults.FioComparison fio = FioBesideResults.comparison(Report.machine().folder);
+FioBesideResults.FioComparison fio = FioBesideResults.comparison(Notebook.machine().folder);
 fio.notes().forEach(System.out::println);
 System.out.println(fio.line());
 Function<Table, StringColumn> namesBesideFio = rows -> StringColumn.create("name", rows.stringColumn("chapter").asList().stream()
-        .map(chapter -> Report.shortName(chapter) + fio.of(chapter).map(f -> String.format(Locale.ROOT, " · %.2f × fio", f.fraction())
+        .map(chapter -> Notebook.shortName(chapter) + fio.of(chapter).map(f -> String.format(Locale.ROOT, " · %.2f × fio", f.fraction())
                 + f.checkingFraction().stream().mapToObj(x -> String.format(Locale.ROOT, " · %.2f × fio checking", x)).findFirst().orElse(""))
                 .orElse("")));
 String fioCaption = (fio.fractions().isEmpty() ? fio.line()
         : "× fio, from fio.csv's interleaved rounds of " + fio.sittingDate() + " (not these bars): the chapter's median ÷ fio's best O_DIRECT job's"
                 + (fio.fractions().stream().anyMatch(f -> f.checkingFraction().isPresent()) ? "; × fio checking: ÷ its best job checking every byte" : ""));
 
-List<String> pageCaches = Report.pageCaches(coldRows);
+List<String> pageCaches = Notebook.pageCaches(coldRows);
 List<Trace> sideBySide = new ArrayList<>(), coldAlone = new ArrayList<>();
 for (String pageCache : pageCaches) {
     Table one = warmVsCold.columnNames().contains("page_cache")
             ? warmVsCold.where(warmVsCold.stringColumn("page_cache").isEqualTo(pageCache)) : warmVsCold;
     String suffix = pageCaches.size() > 1 ? ", page cache " + pageCache : "";
-    sideBySide.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("warm_mbps"))
+    sideBySide.add(BarTrace.builder(Notebook.shortNames(one), one.doubleColumn("warm_mbps"))
             .orientation(BarTrace.Orientation.HORIZONTAL).name("warm" + suffix).build());
-    sideBySide.add(BarTrace.builder(Report.shortNames(one), one.doubleColumn("cold_mbps"))
+    sideBySide.add(BarTrace.builder(Notebook.shortNames(one), one.doubleColumn("cold_mbps"))
             .orientation(BarTrace.Orientation.HORIZONTAL).name("cold" + suffix).build());
     coldAlone.add(BarTrace.builder(namesBesideFio.apply(one), one.doubleColumn("cold_mbps"))
             .orientation(BarTrace.Orientation.HORIZONTAL).name("cold" + suffix).build());
 }
-Report.chart("warm-vs-cold", new Figure(
-        Layout.builder().title(Report.title("Warm and cold page cache: MB/s by chapter", coldRows))
+Notebook.chart("warm-vs-cold", new Figure(
+        Layout.builder().title(Notebook.title("Warm and cold page cache: MB/s by chapter", coldRows))
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP)
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         sideBySide.toArray(new Trace[0])));
-Report.chart("cold", new Figure(
-        Layout.builder().title(Report.title("Cold page cache: MB/s by chapter, the file evicted before every run", coldRows)
+Notebook.chart("cold", new Figure(
+        Layout.builder().title(Notebook.title("Cold page cache: MB/s by chapter, the file evicted before every run", coldRows)
                         + "<br><sup>" + fioCaption + "</sup>")
                 .xAxis(Axis.builder().title("MB/s (decimal)").build())
                 .yAxis(Axis.builder().autoRange(Axis.AutoRange.REVERSED).build())
                 .barMode(Layout.BarMode.GROUP).showLegend(pageCaches.size() > 1)
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         coldAlone.toArray(new Trace[0])));
-Report.loaded("warmVsCold", warmVsCold, "coldRows", coldRows, "warmRows", warmRows);
+Notebook.loaded("warmVsCold", warmVsCold, "coldRows", coldRows, "warmRows", warmRows);

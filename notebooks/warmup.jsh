@@ -1,6 +1,6 @@
 //JAVA 25+
 // The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Report.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
+//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -17,9 +17,9 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 String tableName = System.getProperty("table", "scoreboard");
-Table rows = Report.results(tableName, null).sortAscendingOn("chapter", "cache", "page_cache", "workers");
+Table rows = Notebook.results(tableName, null).sortAscendingOn("chapter", "cache", "page_cache", "workers");
 
-// warmup_s and run_s hold each run's seconds, space-separated, in the order they ran; Report has
+// warmup_s and run_s hold each run's seconds, space-separated, in the order they ran; Notebook has
 // checked every row (a row whose lists do not read as seconds, or not as many as it ran, is left out, and said).
 double[] seconds(String joined) {
     return StudyResults.seconds(joined);
@@ -28,12 +28,12 @@ double[] seconds(String joined) {
 // A series is one chapter, worker count, cache and page-cache setting; its name says only what
 // varies: the workers only where one chapter ran with several counts (-Dtable=scaling).
 boolean oneCache = rows.stringColumn("cache").unique().size() == 1;
-boolean onePageCache = Report.pageCaches(rows).size() == 1;
+boolean onePageCache = Notebook.pageCaches(rows).size() == 1;
 boolean oneWorkerCountEach = rows.selectColumns("chapter", "workers").dropDuplicateRows().rowCount() ==
         rows.stringColumn("chapter").unique().size();
 String series(Row row) {
     int workers = row.getInt("workers");
-    return Report.shortName(row.getString("chapter")) + (oneWorkerCountEach ? "" : ", " + workers + (workers == 1 ? " worker" : " workers"))
+    return Notebook.shortName(row.getString("chapter")) + (oneWorkerCountEach ? "" : ", " + workers + (workers == 1 ? " worker" : " workers"))
             + (oneCache ? "" : ", " + row.getString("cache")) + (onePageCache ? "" : ", page cache " + row.getString("page_cache"));
 }
 
@@ -89,10 +89,10 @@ for (Row row : rows) {
             .marker(ChartColours.marker(index)).line(ChartColours.line(index)).build());
     index++;
 }
-Report.chart("warmup-" + tableName, new Figure(
-        Layout.builder().title(Report.title("Seconds per run, warm-up runs first (" + tableName + ")", rows))
+Notebook.chart("warmup-" + tableName, new Figure(
+        Layout.builder().title(Notebook.title("Seconds per run, warm-up runs first (" + tableName + ")", rows))
                 .xAxis(Axis.builder().title("run (warm-up, then timed)").tickSettings(TickSettings.builder().dTick(1).build()).build()) // whole runs only
                 .yAxis(Axis.builder().title("seconds").type(Axis.Type.LOG).build())
                 .width(ChartPage.CHART_WIDTH_PX).height(ChartPage.CHART_HEIGHT_PX).build(),
         lines.toArray(new Trace[0])));
-Report.loaded("firstVsSteady", firstVsSteady, "everyRun", everyRun, "rows", rows);
+Notebook.loaded("firstVsSteady", firstVsSteady, "everyRun", everyRun, "rows", rows);

@@ -24,18 +24,18 @@ import jdk.jshell.SourceCodeAnalysis;
 
 /**
  * Several notebooks in one JShell, one after the other, as the study draws its charts: the code
- * they share (their {@code //SOURCES}: notebooks/Report.java and what it uses) is compiled once,
+ * they share (their {@code //SOURCES}: notebooks/Notebook.java and what it uses) is compiled once,
  * not once per notebook, and JShell, Tablesaw and the JIT start once.
  *
  * <p>Each notebook still starts from that shared code alone: what one declares (its variables,
- * methods, imports) is dropped before the next begins, and Report forgets the machine it chose.
+ * methods, imports) is dropped before the next begins, and Notebook forgets the machine it chose.
  * A notebook stops at its first snippet that does not compile or that throws, and one that stops,
- * or never reaches its last line ({@code Report.loaded}), is named on stderr; the others still run.
+ * or never reaches its last line ({@code Notebook.loaded}), is named on stderr; the others still run.
  * Each notebook also runs alone, as README says: {@code ./jbang notebooks/scoreboard.jsh}.
  *
  * <p>A notebook's header, read here too: its {@code //SOURCES} line names the shared code, which
  * JBang hands to JShell from the last file back, and each class must be declared before one that
- * uses it, so Report, which uses them all, is named first and loaded last. Its {@code //DEPS} line
+ * uses it, so Notebook, which uses them all, is named first and loaded last. Its {@code //DEPS} line
  * names notebooks/ForNotebooks.java, which brings Tablesaw and the packaged lib/ classes that
  * shared code calls onto the class path. Its {@code //RUNTIME_OPTIONS} allow Tablesaw's class scanner its
  * {@code sun.misc.Unsafe}, resolve no incubator module (the notebooks use none), and keep JShell's
@@ -77,7 +77,7 @@ public class Notebooks {
             }
             notebooks.add(notebook);
         }
-        // Report.quit throws instead of ending the JVM, and registers no exit hook: the session says what stopped.
+        // Notebook.quit throws instead of ending the JVM, and registers no exit hook: the session says what stopped.
         System.setProperty("report.quit", "throw");
         System.out.flush();
         System.exit(new Notebooks(System.out, System.err).run(notebooks) ? 0 : 2);
@@ -130,8 +130,8 @@ public class Notebooks {
         }
         boolean finished = false;
         try {
-            evaluate(notebook, "Report.startNotebook();", new ArrayList<>());
-            finished = evaluate(notebook, text, new ArrayList<>()) && "true".equals(value("Report.finished()"));
+            evaluate(notebook, "Notebook.startNotebook();", new ArrayList<>());
+            finished = evaluate(notebook, text, new ArrayList<>()) && "true".equals(value("Notebook.finished()"));
         } finally {
             // The next notebook starts from the shared code alone, as it would in a JShell of its own.
             for (Snippet snippet : shell.snippets().toList()) {
@@ -212,10 +212,10 @@ public class Notebooks {
         return true;
     }
 
-    /** Report.quit's line as it is (the notebook's one line, as it ends alone); any other exception with its trace. */
+    /** Notebook.quit's line as it is (the notebook's one line, as it ends alone); any other exception with its trace. */
     private void report(Path file, Exception exception) {
         String thrown = exception instanceof EvalException eval ? eval.getExceptionClassName() : exception.getClass().getName();
-        if (thrown.endsWith("Report$Quit")) {
+        if (thrown.endsWith("Notebook$Quit")) {
             err.println(exception.getMessage());
             return;
         }

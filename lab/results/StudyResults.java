@@ -1,6 +1,6 @@
 //DEPS org.apache.commons:commons-csv:1.10.0
 // The one reader of a study's results CSVs, for everything that reads them: the notebooks (through
-// notebooks/Report.java), the report (lab/report/StudyReport.java), the study's --resume, VersusGo,
+// notebooks/Notebook.java), the report (lab/report/StudyReport.java), the study's --resume, VersusGo,
 // README's tables (lab/report/ReadmeTables.java), the answer round (lab/study/AnswerRound.java) and the
 // tests. It has no package line, because JShell (which runs the notebooks) cannot take one, and
 // needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.

@@ -93,7 +93,7 @@ class ChapterListsTest {
             if (!readme.lines().toList().contains(heading)) {
                 differences.add("README.md has no heading '" + heading + "', the title in " + script + "'s javadoc");
             }
-            String shortName = Report.shortName(chapter);
+            String shortName = Notebook.shortName(chapter);
             if (!shortName.startsWith(chapter.substring(0, 3) + " ") || !shortNames.add(shortName)) {
                 differences.add("the charts' short name of " + chapter + ", '" + shortName + "', is not its own");
             }

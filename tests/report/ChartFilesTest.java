@@ -63,7 +63,7 @@ class ChartFilesTest {
             Path page = charts.resolve("scoreboard.html");
             Files.writeString(page, cut);
             assertNull(ChartFiles.whyNotReplace(page, charts.resolve("scoreboard.png")), "a page cut at " + cut.length() + " bytes");
-            assertEquals(page, Report.chart(charts, "scoreboard", figure(), List.of()));
+            assertEquals(page, Notebook.chart(charts, "scoreboard", figure(), List.of()));
             String drawn = Files.readString(page);
             assertTrue(drawn.startsWith(ChartFiles.PAGE_MARK) && drawn.strip().endsWith("</html>"), "redrawn whole");
             assertEquals(List.of(page), filesIn(charts));

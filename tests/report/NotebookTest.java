@@ -24,7 +24,7 @@ import tech.tablesaw.api.Row;
 import tech.tablesaw.api.Table;
 
 /**
- * The notebooks' shared code (notebooks/Report.java) on a small fixture of two machines
+ * The notebooks' shared code (notebooks/Notebook.java) on a small fixture of two machines
  * (tests/fixtures/results, described in its README): which rows a chart may draw together, what is
  * left out and said, and which files a chart may replace. One notebook runs end to end, the way a
  * fresh clone runs it: no chart pages, committed PNGs present.
@@ -40,7 +40,7 @@ class NotebookTest {
     }
 
     static MachineResults machine(String name) {
-        return Report.choose(FIXTURE, name);
+        return Notebook.choose(FIXTURE, name);
     }
 
     static Set<String> values(Table rows, String column) {
@@ -49,13 +49,13 @@ class NotebookTest {
 
     @Test
     void bothMachineFoldersAreFoundAndTheReferenceFolderIsNotOne() {
-        List<String> names = Report.machines(FIXTURE).stream().map(m -> m.name).toList();
+        List<String> names = Notebook.machines(FIXTURE).stream().map(m -> m.name).toList();
         assertEquals(List.of(ALPHA, BETA), names);
     }
 
     @Test
     void aChartDrawsOneMachineOneFileSizeAndOneCacheState() {
-        Report.Selected alpha = Report.select(machine(ALPHA), "scoreboard", "warm");
+        Notebook.Selected alpha = Notebook.select(machine(ALPHA), "scoreboard", "warm");
         Table rows = alpha.rows();
         assertEquals(Set.of("AMD EPYC"), values(rows, "cpu_model"));
         assertEquals(Set.of("2"), values(rows, "logical_cores"));
@@ -76,7 +76,7 @@ class NotebookTest {
 
     @Test
     void badRowsAreLeftOutEachWithItsFileAndLine() {
-        Report.Selected alpha = Report.select(machine(ALPHA), "scoreboard", "warm");
+        Notebook.Selected alpha = Notebook.select(machine(ALPHA), "scoreboard", "warm");
         Path csv = FIXTURE.resolve(ALPHA).resolve("scoreboard.csv");
         List<String> problems = alpha.notes().stream().filter(note -> note.contains(" line ")).toList();
         assertEquals(3, problems.size(), String.join("\n", alpha.notes()));
@@ -90,7 +90,7 @@ class NotebookTest {
 
     @Test
     void columnsHaveTheTypesAReaderWouldGuess() {
-        Table rows = Report.select(machine(ALPHA), "scoreboard", "warm").rows();
+        Table rows = Notebook.select(machine(ALPHA), "scoreboard", "warm").rows();
         assertEquals(ColumnType.DOUBLE, rows.column("mbps").type());
         assertEquals(ColumnType.DOUBLE, rows.column("mean_s").type());
         assertEquals(ColumnType.INTEGER, rows.column("workers").type());
@@ -101,7 +101,7 @@ class NotebookTest {
 
     @Test
     void rowsRecordedForAnotherMachineOrAnotherCacheAreLeftOutAndPageCachesStayApart() {
-        Report.Selected beta = Report.select(machine(BETA), "scoreboard", "warm");
+        Notebook.Selected beta = Notebook.select(machine(BETA), "scoreboard", "warm");
         Table rows = beta.rows();
         assertEquals(Set.of("Intel Xeon"), values(rows, "cpu_model"));
         assertEquals(Set.of("warm"), values(rows, "cache"));
@@ -109,7 +109,7 @@ class NotebookTest {
         Table v04 = rows.where(rows.stringColumn("chapter").isEqualTo("V04Mmap"));
         assertEquals(Set.of("small", "huge"), values(v04, "page_cache"));
         // a row from before the column existed ran with the system's own setting
-        assertEquals(Set.of(Report.PAGE_CACHE_AS_IS),
+        assertEquals(Set.of(Notebook.PAGE_CACHE_AS_IS),
                 values(rows.where(rows.stringColumn("chapter").isEqualTo("V01ReadAll")), "page_cache"));
         // the V13 row recorded for the other machine is not drawn as beta's
         Table v13 = rows.where(rows.stringColumn("chapter").isEqualTo("V13PreadVector"));
@@ -118,25 +118,25 @@ class NotebookTest {
         String notes = String.join("\n", beta.notes());
         assertTrue(notes.contains("measured on another machine (" + ALPHA + ")"), notes);
         assertTrue(notes.contains("with a cold page cache, where this table holds warm"), notes);
-        assertEquals(List.of(Report.PAGE_CACHE_AS_IS, "huge", "small"), Report.pageCaches(rows));
+        assertEquals(List.of(Notebook.PAGE_CACHE_AS_IS, "huge", "small"), Notebook.pageCaches(rows));
     }
 
     @Test
     void everyChartNamesItsMachineFileSizeAndRunsAndATrialSaysSo() {
         MachineResults alpha = machine(ALPHA), beta = machine(BETA);
-        String full = Report.caption(alpha, Report.select(alpha, "scoreboard", "warm").rows());
+        String full = Notebook.caption(alpha, Notebook.select(alpha, "scoreboard", "warm").rows());
         assertEquals(ALPHA + " · 4 GiB file · 5 runs, 1 warm-up", full);
-        String trial = Report.caption(beta, Report.select(beta, "scoreboard", "warm").rows());
+        String trial = Notebook.caption(beta, Notebook.select(beta, "scoreboard", "warm").rows());
         assertTrue(trial.startsWith(BETA + " · 4 GiB file · 3 runs, 0 warm-up · TRIAL ("), trial);
         assertTrue(trial.contains("fewer than 5 runs") && trial.contains("no warm-up"), trial);
     }
 
     @Test
     void bothMemoryWallsAreFoundAndLabelledEachFromItsOwnMachine() {
-        List<MemoryWall> alpha = Report.walls(machine(ALPHA), false);
+        List<MemoryWall> alpha = Notebook.walls(machine(ALPHA), false);
         assertEquals(1, alpha.size());
         assertEquals(34360.0, alpha.getFirst().mbps(), "the 4 GiB wall, not the 64 MiB one");
-        List<MemoryWall> beta = Report.walls(machine(BETA), false);
+        List<MemoryWall> beta = Notebook.walls(machine(BETA), false);
         assertEquals(List.of(17180.0, 21475.0), beta.stream().map(MemoryWall::mbps).toList());
         assertTrue(beta.get(1).label().startsWith("memory-read wall, huge pages"), beta.get(1).label());
     }
@@ -144,27 +144,27 @@ class NotebookTest {
     @Test
     void theDefaultMachineIsTheMostRecentStudyWhenThisMachineHasNone() {
         // neither fixture folder is named like a real machine, so the newest study is drawn
-        assertEquals(BETA, Report.choose(FIXTURE, null).name);
-        assertEquals(ALPHA, Report.choose(FIXTURE, ALPHA).name);
-        IllegalStateException unknown = assertThrows(IllegalStateException.class, () -> Report.choose(FIXTURE, "nowhere"));
+        assertEquals(BETA, Notebook.choose(FIXTURE, null).name);
+        assertEquals(ALPHA, Notebook.choose(FIXTURE, ALPHA).name);
+        IllegalStateException unknown = assertThrows(IllegalStateException.class, () -> Notebook.choose(FIXTURE, "nowhere"));
         assertTrue(unknown.getMessage().contains(ALPHA + ", " + BETA), unknown.getMessage());
     }
 
     @Test
     void resultsWrittenStraightIntoAFolderAreOneMachineNamedLikeItsFolderWouldBe(@TempDir Path dir) throws IOException {
         Files.copy(FIXTURE.resolve(BETA).resolve("scoreboard.csv"), dir.resolve("scoreboard.csv"));
-        List<MachineResults> machines = Report.machines(dir);
+        List<MachineResults> machines = Notebook.machines(dir);
         assertEquals(1, machines.size());
         assertEquals("intel-xeon-8c-avx2", machines.getFirst().name);
     }
 
     @Test
     void scalingColumnsAndShortNamesReadWell() {
-        assertEquals("V09 mmap parallel vector", Report.shortName("V09MmapParallelVector"));
-        assertEquals("V11 pread parallel vector 256", Report.shortName("V11PreadParallelVector256"));
-        assertEquals("V16 huge page read", Report.shortName("V16HugePageRead"));
-        assertEquals("Go v4", Report.shortName("Go v4"));
-        assertEquals("WallMemoryRead", Report.shortName("WallMemoryRead"));
+        assertEquals("V09 mmap parallel vector", Notebook.shortName("V09MmapParallelVector"));
+        assertEquals("V11 pread parallel vector 256", Notebook.shortName("V11PreadParallelVector256"));
+        assertEquals("V16 huge page read", Notebook.shortName("V16HugePageRead"));
+        assertEquals("Go v4", Notebook.shortName("Go v4"));
+        assertEquals("WallMemoryRead", Notebook.shortName("WallMemoryRead"));
         assertEquals("V06", StudyResults.chapterNumber("Go v6"));
         assertEquals("4 GiB", PageText.binarySize(4L << 30));
         assertEquals("64 MiB", PageText.binarySize(64L << 20));
@@ -379,9 +379,9 @@ class NotebookTest {
         Files.writeString(notebook, header + """
 
                 import tech.tablesaw.api.*;
-                Table rows = Report.results("scoreboard");
+                Table rows = Notebook.results("scoreboard");
                 Table broken = rows.where(null);
-                Report.loaded("broken", broken);
+                Notebook.loaded("broken", broken);
                 """);
         Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA,
                 "-Dchromium=none", notebook.toString()), dir.resolve("logs"));
@@ -433,7 +433,7 @@ class NotebookTest {
 
     /**
      * In one JShell, each notebook starts from the shared code alone: what the notebook before it
-     * declared is gone. One that stops (a snippet that does not compile, Report.quit's line) is
+     * declared is gone. One that stops (a snippet that does not compile, Notebook.quit's line) is
      * named, the others still draw, and the run ends with status 2.
      */
     @Test
@@ -443,9 +443,9 @@ class NotebookTest {
         String header = headerFromElsewhere();
         Path leftover = dir.resolve("leftover.jsh"), quits = dir.resolve("quits.jsh");
         Files.writeString(leftover, header + "\nSystem.out.println(scoreboard.rowCount()); // scoreboard.jsh's table\n"
-                + "Report.loaded(\"scoreboard\", scoreboard);\n");
-        Files.writeString(quits, header + "\nimport tech.tablesaw.api.*;\nTable rows = Report.results(\"scoreboard\");\n"
-                + "Report.quit(\"nothing to draw: this notebook says so\");\nReport.loaded(\"rows\", rows);\n");
+                + "Notebook.loaded(\"scoreboard\", scoreboard);\n");
+        Files.writeString(quits, header + "\nimport tech.tablesaw.api.*;\nTable rows = Notebook.results(\"scoreboard\");\n"
+                + "Notebook.quit(\"nothing to draw: this notebook says so\");\nNotebook.loaded(\"rows\", rows);\n");
         Subprocess.Result result = Subprocess.run(List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none",
                 "lab/report/Notebooks.java", "notebooks/scoreboard.jsh", leftover.toString(), quits.toString(), "notebooks/scoreboard.jsh"),
                 dir.resolve("logs"));

@@ -181,7 +181,7 @@ class StudyResultsTest {
         append(folder.resolve("scoreboard.csv"), row("V13PreadVector", 2, "warm", 64 * MIB, 1, 0.001));
 
         ResultsFolder.Selection model = ResultsFolder.folder(folder).select("scoreboard", "warm");
-        Report.Selected notebook = Report.select(Report.choose(root, Machine.current().name()), "scoreboard", "warm");
+        Notebook.Selected notebook = Notebook.select(Notebook.choose(root, Machine.current().name()), "scoreboard", "warm");
         assertEquals(List.of("V01ReadAll", "V04Mmap"), model.rows().stream().map(StudyResults.Row::chapter).toList());
         assertEquals(List.of("V01ReadAll", "V04Mmap"), notebook.rows().stringColumn("chapter").asList());
         assertEquals(List.of(8590.0), notebook.rows().where(notebook.rows().stringColumn("chapter").isEqualTo("V04Mmap"))
@@ -207,7 +207,7 @@ class StudyResultsTest {
         append(folder.resolve("scoreboard.csv"), with(row("V13PreadVector", 2, "warm", 4 * GIB, 5, 0.25), "machine", "another-machine"));
 
         ResultsFolder.Selection model = ResultsFolder.folder(folder).select("scoreboard", "warm");
-        Report.Selected notebook = Report.select(Report.choose(root, folder.getFileName().toString()), "scoreboard", "warm");
+        Notebook.Selected notebook = Notebook.select(Notebook.choose(root, folder.getFileName().toString()), "scoreboard", "warm");
         assertEquals(List.of("V04Mmap"), model.rows().stream().map(StudyResults.Row::chapter).toList(), model.notes().toString());
         assertEquals(List.of("V04Mmap"), notebook.rows().stringColumn("chapter").asList());
         assertTrue(model.notes().contains("left out 1 row of " + folder.resolve("scoreboard.csv")
@@ -234,8 +234,8 @@ class StudyResultsTest {
         assertTrue(page.contains("V09 ran faster than the memory-read wall"), page);
         assertFalse(page.contains("<td>200</td>"), "no share over 100 %");
         assertTrue(page.contains("<td>2,147</td><td>1.0</td><td>10</td>"), "chapter 1 at 10 % of the wall: " + page);
-        Report.Selected rows = Report.select(Report.choose(root, Machine.current().name()), "scoreboard", "warm");
-        var shares = Report.percentOf(wall, rows.rows());
+        Notebook.Selected rows = Notebook.select(Notebook.choose(root, Machine.current().name()), "scoreboard", "warm");
+        var shares = Notebook.percentOf(wall, rows.rows());
         assertTrue(shares.isMissing(1), "V09's share is not shown");
         assertEquals(10.0, shares.getDouble(0));
     }
@@ -328,11 +328,11 @@ class StudyResultsTest {
         StudyResults.Csv read = StudyResults.read(old);
         assertEquals(List.of(), read.problems());
         assertEquals(java.util.Map.of(), read.rows().getFirst().bill());
-        MachineResults machine = Report.choose(root, Machine.current().name());
-        tech.tablesaw.api.Table cold = Report.select(machine, "cold", "cold").rows();
+        MachineResults machine = Notebook.choose(root, Machine.current().name());
+        tech.tablesaw.api.Table cold = Notebook.select(machine, "cold", "cold").rows();
         assertEquals(1, cold.rowCount());
         assertTrue(cold.doubleColumn("read_calls_per_gib").isMissing(0), "an older row's bill is missing in the notebooks' table");
-        tech.tablesaw.api.Table scoreboard = Report.select(machine, "scoreboard", "warm").rows();
+        tech.tablesaw.api.Table scoreboard = Notebook.select(machine, "scoreboard", "warm").rows();
         assertEquals(1024.0, scoreboard.doubleColumn("read_calls_per_gib").get(0));
         String page = Files.readString(StudyReport.write(folder));
         assertTrue(page.contains("<td>1,024 reads</td>"), "the scoreboard's bill in words");
@@ -342,8 +342,8 @@ class StudyResultsTest {
     void aHeaderOnlyCsvGivesAnEmptyTableNotACrash() throws IOException {
         Path folder = folder();
         Files.writeString(folder.resolve("scoreboard.csv"), ResultsCsv.headerLine() + "\n", StandardCharsets.UTF_8);
-        MachineResults machine = Report.choose(root, Machine.current().name());
-        Report.Selected selected = Report.select(machine, "scoreboard", "warm");
+        MachineResults machine = Notebook.choose(root, Machine.current().name());
+        Notebook.Selected selected = Notebook.select(machine, "scoreboard", "warm");
         assertEquals(0, selected.rows().rowCount());
         assertEquals(List.of(), selected.notes());
     }

@@ -2,7 +2,7 @@
 // and selects them, into Tablesaw tables, and writing charts that work offline.
 //
 // JBang hands a notebook's //SOURCES to JShell as snippets run before the notebook itself, so this
-// file has no package line (JShell cannot take one) and its class is simply there, as `Report`.
+// file has no package line (JShell cannot take one) and its class is simply there, as `Notebook`.
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,7 +38,7 @@ import tech.tablesaw.plotly.components.Figure;
  * snippet that threw or did not compile) makes it end with status 2, not 0: JShell itself goes on
  * after an error and exits 0.
  */
-final class Report {
+final class Notebook {
 
     /** The results root: one folder per machine. {@code -Dresults=DIR} points the notebooks elsewhere. */
     static final Path ROOT = Path.of(System.getProperty("results", "results"));
@@ -51,7 +51,7 @@ final class Report {
         // JShell's own class loader runs the notebooks: there, a notebook that never reached its last
         // line ends with status 2 (halting in a shutdown hook is what sets the status of an exit).
         // Where quit throws (tests, lab/report/Notebooks.java), the caller says what stopped instead.
-        if (Report.class.getClassLoader().getClass().getName().contains("jshell") && !quitThrows()) {
+        if (Notebook.class.getClassLoader().getClass().getName().contains("jshell") && !quitThrows()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (!notebookFinished) {
                     if (!quitWithALine) {
@@ -63,7 +63,7 @@ final class Report {
         }
     }
 
-    private Report() {}
+    private Notebook() {}
 
     // ---------------------------------------------------------------------------------------------
     // Machines
@@ -237,7 +237,7 @@ final class Report {
 
     /** The short names of a table's chapter column, as a column of its own. */
     static StringColumn shortNames(Table rows) {
-        return rows.stringColumn("chapter").map(Report::shortName).setName("name");
+        return rows.stringColumn("chapter").map(Notebook::shortName).setName("name");
     }
 
     /** A printed reminder of what the notebook left loaded, for {@code ./jbang --interactive}. */
