@@ -20,7 +20,7 @@ import lab.tools.ToolCommand;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
-import lib.harness.Machine;
+import lib.harness.Measurement;
 import lib.harness.ProjectVersion;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
@@ -114,7 +114,7 @@ public class VersusC implements Callable<Integer> {
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv, haystack.file());
         Path file = haystack.findOrCreateFile(err);
-        NativeYardstick c = new NativeYardstick();
+        NativeYardstick c = new NativeYardstick("versus-c");
         Map<List<Long>, List<double[]>> roundsByPair = new LinkedHashMap<>(); // per {workers, read size}: {C's median s, Java's} a round
         int failures = 0;
         for (int round = 1; round <= rounds; round++) {
@@ -123,7 +123,10 @@ public class VersusC implements Callable<Integer> {
                     err.printf(Locale.ROOT, "versus-c: round %d of %d, %d workers, %s reads%n", round, rounds, workerCount, Sizes.human(readBytes));
                     double cSeconds = Double.NaN, javaSeconds = Double.NaN;
                     for (boolean cTurn : round % 2 == 1 ? List.of(true, false) : List.of(false, true)) {
-                        double seconds = cTurn ? runC(c, file, workerCount, readBytes, csv) : runChapter(file, workerCount, readBytes, csv);
+                        double seconds = cTurn // NaN: the call failed, and said so in one line
+                                ? c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, err::println)
+                                        .map(Measurement.Result::medianSeconds).orElse(Double.NaN)
+                                : runChapter(file, workerCount, readBytes, csv);
                         if (Double.isNaN(seconds)) {
                             failures++;
                         } else if (cTurn) {
@@ -141,15 +144,6 @@ public class VersusC implements Callable<Integer> {
         table(roundsByPair, Files.size(file)).forEach(out::println);
         err.println("versus-c: rows appended to " + csv);
         return failures == 0 ? 0 : 2;
-    }
-
-    /** C's call: its row goes to the CSV; returns its median run's seconds, or NaN after one line on failure. */
-    private double runC(NativeYardstick c, Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
-        int rowsBefore = ResultsCsv.rows(csv).size();
-        if (!c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, err::println)) {
-            return Double.NaN;
-        }
-        return lastMedian(csv, rowsBefore, C_SIDE);
     }
 
     /** The chapter's call, started as a user starts it; returns its median run's seconds, or NaN after one line on failure. */
