@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
 import lab.tools.ToolCommand;
 import lib.cli.SizeConverter;
@@ -148,35 +149,20 @@ public class VersusC implements Callable<Integer> {
 
     /** The chapter's call, started as a user starts it; returns its median run's seconds, or NaN after one line on failure. */
     private double runChapter(Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
-        int rowsBefore = ResultsCsv.rows(csv).size();
         ChildProcess child = ChildProcess.chapter(chapter, List.of(file.toString(), "--runs", Integer.toString(runs),
                 "--warmup", Integer.toString(warmup), "--workers", Integer.toString(workerCount),
-                "--chunk", Long.toString(readBytes), "--csv", csv.toString()));
-        ChildProcess.Ended ended = child.timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * Files.size(file))
-                .relayOut(out::println).relayErr(err::println).run(chapter, err::println);
-        if (ended.timedOut() || ended.status() != 0) {
-            err.println("versus-c: " + (ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status()));
-            return Double.NaN;
+                "--chunk", Long.toString(readBytes), "--csv", csv.toString()))
+                .timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * Files.size(file)).relayOut(out::println).relayErr(err::println);
+        ChapterCall call = ChapterCall.run(child, csv, chapter, err::println);
+        if (!call.ran()) {
+            err.println("versus-c: " + call.failure(chapter));
+        } else if (call.appended().isEmpty() || !chapter.equals(call.appended().getLast().get("chapter"))) {
+            err.println("versus-c: " + chapter + " appended no row to " + csv);
+        } else if (call.medianSeconds().isEmpty()) {
+            err.println("versus-c: " + chapter + "'s row in " + csv + " has no plausible median_s");
+        } else {
+            return call.medianSeconds().getAsDouble();
         }
-        return lastMedian(csv, rowsBefore, chapter);
-    }
-
-    /** The median seconds of the row {@code side} appended after the first {@code rowsBefore}, or NaN after one line. */
-    private double lastMedian(Path csv, int rowsBefore, String side) throws IOException {
-        List<Map<String, String>> rows = ResultsCsv.rows(csv);
-        if (rows.size() <= rowsBefore || !side.equals(rows.getLast().get("chapter"))) {
-            err.println("versus-c: " + side + " appended no row to " + csv);
-            return Double.NaN;
-        }
-        try {
-            double median = Double.parseDouble(rows.getLast().get("median_s"));
-            if (median > 0 && Double.isFinite(median)) {
-                return median;
-            }
-        } catch (NumberFormatException | NullPointerException notAFigure) {
-            // said below
-        }
-        err.println("versus-c: " + side + "'s row in " + csv + " has no plausible median_s");
         return Double.NaN;
     }
 
