@@ -270,7 +270,7 @@ public class FioBeside implements Callable<Integer> {
             throw new UserMistakeException("--chunk must be a multiple of 4 KiB, O_DIRECT's block, not " + chunkBytes);
         }
         ChildProcess.requireProjectRoot();
-        if (!onPath("fio")) {
+        if (ChildProcess.onPath("fio").isEmpty()) {
             throw new UserMistakeException("fio is not installed: lab/setup/setup-fio installs it (apt-get install fio)");
         }
         int jobCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
@@ -386,14 +386,5 @@ public class FioBeside implements Callable<Integer> {
                             medians.get(chapter) / best.getValue(), checking ? "checking every byte" : "reading only", best.getKey(), best.getValue()))));
         }
         return lines;
-    }
-
-    static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

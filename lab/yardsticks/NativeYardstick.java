@@ -66,12 +66,7 @@ final class NativeYardstick {
 
     /** The C compiler on PATH ({@code cc}), or empty: then the walls round has no native yardstick. */
     static Optional<Path> compiler() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "cc"))) {
-                return Optional.of(Path.of(dir, "cc"));
-            }
-        }
-        return Optional.empty();
+        return ChildProcess.onPath("cc");
     }
 
     /** The command that measures {@code chapter} (a key of {@link #MODES}), as the dry run prints it. */
