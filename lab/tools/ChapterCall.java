@@ -27,9 +27,9 @@ public record ChapterCall(ChildProcess.Ended ended, List<Map<String, String>> ap
         return !ended.timedOut() && ended.status() == 0;
     }
 
-    /** Why it did not {@link #ran run}, in one line: its time limit's, or "CHAPTER ended with status N". */
-    public String failure(String chapter) {
-        return ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status();
+    /** Why it did not {@link #ran run}, in one line: its time limit's, or "WHAT ended with status N", WHAT as {@link #run} was told. */
+    public String failure() {
+        return ended.timedOut() ? ended.timeOutLine() : ended.what() + " ended with status " + ended.status();
     }
 
     /** The median run's seconds of the last row it appended; empty without one that is positive and finite. */

@@ -312,7 +312,7 @@ public class FioBeside implements Callable<Integer> {
                         .relayOut(System.out::println).relayErr(System.err::println);
                 ChapterCall call = ChapterCall.run(child, csv, chapter, System.err::println);
                 if (!call.ran()) {
-                    System.err.println("fio: " + call.failure(chapter));
+                    System.err.println("fio: " + call.failure());
                     failures++;
                     continue;
                 }

@@ -155,7 +155,7 @@ public class VersusC implements Callable<Integer> {
                 .timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * Files.size(file)).relayOut(out::println).relayErr(err::println);
         ChapterCall call = ChapterCall.run(child, csv, chapter, err::println);
         if (!call.ran()) {
-            err.println("versus-c: " + call.failure(chapter));
+            err.println("versus-c: " + call.failure());
         } else if (call.appended().isEmpty() || !chapter.equals(call.appended().getLast().get("chapter"))) {
             err.println("versus-c: " + chapter + " appended no row to " + csv);
         } else if (call.medianSeconds().isEmpty()) {

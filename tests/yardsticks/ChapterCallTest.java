@@ -38,7 +38,7 @@ class ChapterCallTest {
         ResultsCsv.append(csv, List.of(row(0.5))); // an earlier call's, plausible
         ChapterCall failed = appending(3, csv, List.of());
         assertFalse(failed.ran());
-        assertEquals("V07PreadParallel ended with status 3", failed.failure("V07PreadParallel"));
+        assertEquals("sh ended with status 3", failed.failure());
         assertTrue(failed.appended().isEmpty() && failed.medianSeconds().isEmpty(), "no row of its own, no median: " + failed);
         ChapterCall zero = appending(0, csv, List.of(row(0.0)));
         assertTrue(zero.ran() && zero.medianSeconds().isEmpty(), "a median of 0 s is no figure: " + zero);
