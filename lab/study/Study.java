@@ -198,7 +198,7 @@ public class Study implements Callable<Integer> {
     String machine;
     /** Every chapter in variants/, with what it declares of itself. */
     SequencedMap<String, Set<ChapterTrait>> traits;
-    final NativeYardstick nativeYardstick = new NativeYardstick();
+    final NativeYardstick nativeYardstick = new NativeYardstick("study");
     private boolean reportWritten;
     /** Chapters this CPU cannot run (chapter 12 without AVX-512), with the chapter's reason: not run again, not failures. */
     final Map<String, String> notOnThisCpu = new LinkedHashMap<>();
@@ -316,7 +316,7 @@ public class Study implements Callable<Integer> {
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
                     case NativeYardstick.TABLE -> nativeYardstick.measure(step.chapter(), file, step.workers(), runOptions.runs(),
-                            runOptions.warmup(), csv(step.table()), progress::println);
+                            runOptions.warmup(), csv(step.table()), progress::println).isPresent();
                     default -> runTool(step, progress);
                 };
                 progress.end(i);

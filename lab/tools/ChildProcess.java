@@ -126,6 +126,12 @@ public final class ChildProcess {
         return jbang(Path.of("variants", chapter + ".java").toString(), args);
     }
 
+    /** The program {@code name} in the first directory of PATH that has it executable, as a shell would find it. */
+    public static Optional<Path> onPath(String name) {
+        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":")).filter(dir -> !dir.isEmpty())
+                .map(dir -> Path.of(dir, name)).filter(java.nio.file.Files::isExecutable).findFirst();
+    }
+
     /** Refuses, in one line, a tool that starts chapters from anywhere but the project's root, where {@code ./jbang} and {@code variants/} are. */
     public static void requireProjectRoot() {
         if (!java.nio.file.Files.isExecutable(Path.of("jbang")) || !java.nio.file.Files.isDirectory(Path.of("variants"))) {

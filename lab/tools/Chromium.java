@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** Headless Chromium, which draws the charts' PNGs: found once, the same way for the study and the notebooks. */
 public final class Chromium {
@@ -23,14 +24,7 @@ public final class Chromium {
         if (chosen != null && !chosen.isBlank()) {
             return chosen.equals("none") ? Optional.empty() : Optional.of(Path.of(chosen));
         }
-        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                    return Optional.of(Path.of(dir, name));
-                }
-            }
-        }
-        return Optional.empty();
+        return Stream.of("chromium", "chromium-browser", "google-chrome").map(ChildProcess::onPath).flatMap(Optional::stream).findFirst();
     }
 
     /** The time a page gets to load and draw, in Chromium's virtual time, unless told otherwise. */

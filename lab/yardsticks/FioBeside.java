@@ -4,10 +4,8 @@
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +22,6 @@ import lib.chapter.NeedleSearch;
 import lib.cli.SizeConverter;
 import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
-import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.PageCache;
 import lib.harness.ProjectVersion;
@@ -32,6 +29,7 @@ import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.counters.Stats;
 import lib.haystack.Haystack;
+import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -259,7 +257,7 @@ public class FioBeside implements Callable<Integer> {
     }
 
     /** The command line as a method, for tests: returns the exit status. */
-    static int execute(String[] args, java.io.PrintStream out, java.io.PrintStream err) {
+    static int execute(String[] args, PrintStream out, PrintStream err) {
         return ToolCommand.execute("FioBeside", new FioBeside(), args, out, err);
     }
 
@@ -272,7 +270,7 @@ public class FioBeside implements Callable<Integer> {
             throw new UserMistakeException("--chunk must be a multiple of 4 KiB, O_DIRECT's block, not " + chunkBytes);
         }
         ChildProcess.requireProjectRoot();
-        if (!onPath("fio")) {
+        if (ChildProcess.onPath("fio").isEmpty()) {
             throw new UserMistakeException("fio is not installed: lab/setup/setup-fio installs it (apt-get install fio)");
         }
         int jobCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
@@ -289,7 +287,7 @@ public class FioBeside implements Callable<Integer> {
         Path csv = CommittedMachines.ownFolder(results, "fio", System.err).resolve(CSV_NAME);
         if (dryRun) {
             for (String chapter : chapters) {
-                System.out.println(String.join(" ", chapterCommand(chapter, jobCount, csv)));
+                System.out.println(String.join(" ", chapterChild(chapter, jobCount, csv).command()));
             }
             for (FioJob job : jobs) {
                 System.out.println(String.join(" ", job.command(haystack.file(), haystack.size().orElse(Haystack.DEFAULT_BYTES), jobCount, chunkBytes)));
@@ -310,17 +308,15 @@ public class FioBeside implements Callable<Integer> {
         for (int round = 1; round <= rounds; round++) {
             System.err.println("fio: round " + round + " of " + rounds);
             for (String chapter : chapters) {
-                int rowsBefore = ResultsCsv.rows(csv).size();
-                ChildProcess.Ended ended = ChildProcess.of(chapterCommand(chapter, jobCount, csv))
-                        .timeLimit(ChildProcess.JBANG_START_UP, fileBytes * (CHAPTER_RUNS + 1))
-                        .relayOut(System.out::println).relayErr(System.err::println).run(chapter, System.err::println);
-                if (ended.timedOut() || ended.status() != 0) {
-                    System.err.println("fio: " + (ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status()));
+                ChildProcess child = chapterChild(chapter, jobCount, csv).timeLimit(ChildProcess.JBANG_START_UP, fileBytes * (CHAPTER_RUNS + 1))
+                        .relayOut(System.out::println).relayErr(System.err::println);
+                ChapterCall call = ChapterCall.run(child, csv, chapter, System.err::println);
+                if (!call.ran()) {
+                    System.err.println("fio: " + call.failure());
                     failures++;
                     continue;
                 }
-                List<Map<String, String>> rows = ResultsCsv.rows(csv); // what the chapter found: the row it appended
-                for (Map<String, String> row : rows.subList(Math.min(rowsBefore, rows.size()), rows.size())) {
+                for (Map<String, String> row : call.appended()) { // what the chapter found
                     mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(row.get("mbps")));
                     answer = OptionalLong.of(Long.parseLong(row.get("offset")));
                 }
@@ -368,10 +364,9 @@ public class FioBeside implements Callable<Integer> {
      */
     static final int CHAPTER_RUNS = 3;
 
-    private List<String> chapterCommand(String chapter, int jobCount, Path csv) {
-        return List.of("./jbang", "variants/" + chapter + ".java", haystack.file().toString(), "--cold",
-                "--runs", Integer.toString(CHAPTER_RUNS), "--warmup", "1",
-                "--workers", Integer.toString(jobCount), "--chunk", Long.toString(chunkBytes), "--csv", csv.toString());
+    private ChildProcess chapterChild(String chapter, int jobCount, Path csv) {
+        return ChildProcess.chapter(chapter, List.of(haystack.file().toString(), "--cold", "--runs", Integer.toString(CHAPTER_RUNS), "--warmup", "1",
+                "--workers", Integer.toString(jobCount), "--chunk", Long.toString(chunkBytes), "--csv", csv.toString()));
     }
 
     /**
@@ -391,14 +386,5 @@ public class FioBeside implements Callable<Integer> {
                             medians.get(chapter) / best.getValue(), checking ? "checking every byte" : "reading only", best.getKey(), best.getValue()))));
         }
         return lines;
-    }
-
-    static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import lib.cli.Quote;
@@ -124,32 +125,20 @@ final class GoBench {
      * the size, then fails to write it.
      */
     long haystackBytes(PrintStream err) throws IOException, InterruptedException {
-        Path directory = Files.createTempDirectory("versus-go-probe-");
-        Path throwaway = directory.resolve("size-probe.bin");
-        try {
-            ChildProcess.Ended ended = unableToWrite(List.of("-file=" + throwaway, "-runs=0", "-warm=false", "-only=none"))
-                    .timeLimit(ChildProcess.PROGRAM_START_UP, 0)
-                    .run("the Go benchmark " + Quote.name(binary) + " to name its haystack size (on a throwaway file)",
-                            line -> err.println("versus-go: " + line));
-            if (ended.timedOut()) {
-                throw new IOException(ended.timeOutLine());
-            }
-            for (String line : ended.stderr()) {
-                Matcher size = ENSURING.matcher(line.strip());
-                if (size.matches()) {
-                    long bytes = Long.parseLong(size.group(1));
-                    if (bytes < Long.BYTES || bytes % Long.BYTES != 0) {
-                        throw new IOException("the Go benchmark " + Quote.name(binary) + " says it was built for a haystack of "
-                                + bytes + " bytes, not a positive multiple of 8");
-                    }
-                    return bytes;
+        ChildProcess.Ended ended = probe("name its haystack size", "size-probe.bin", OptionalLong.empty(), "none", err);
+        for (String line : ended.stderr()) {
+            Matcher size = ENSURING.matcher(line.strip());
+            if (size.matches()) {
+                long bytes = Long.parseLong(size.group(1));
+                if (bytes < Long.BYTES || bytes % Long.BYTES != 0) {
+                    throw new IOException("the Go benchmark " + Quote.name(binary) + " says it was built for a haystack of "
+                            + bytes + " bytes, not a positive multiple of 8");
                 }
+                return bytes;
             }
-            throw new IOException("the Go benchmark " + Quote.name(binary) + " did not name its haystack size (no line "
-                    + "'ensuring FILE (N bytes)...' on stderr, status " + ended.status() + "); is it the article's cmd/bench?");
-        } finally {
-            removeThrowaway(directory, throwaway);
         }
+        throw new IOException("the Go benchmark " + Quote.name(binary) + " did not name its haystack size (no line "
+                + "'ensuring FILE (N bytes)...' on stderr, status " + ended.status() + "); is it the article's cmd/bench?");
     }
 
     /**
@@ -158,34 +147,45 @@ final class GoBench {
      * has, and times nothing.
      */
     List<String> variants(long haystackBytes, List<String> candidates, PrintStream err) throws IOException, InterruptedException {
-        Path directory = Files.createTempDirectory("versus-go-probe-");
-        Path throwaway = directory.resolve("variants-probe.bin");
-        try {
-            try (FileChannel file = FileChannel.open(throwaway, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                // Sparse: a hole of zeros that takes no disk, and the needle, so the binary has nothing to rewrite.
-                file.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, Haystack.NEEDLE),
-                        Haystack.needleOffset(haystackBytes));
+        ChildProcess.Ended ended = probe("list its variants", "variants-probe.bin", OptionalLong.of(haystackBytes), String.join(",", candidates), err);
+        if (ended.status() != 0) {
+            throw new IOException("the Go benchmark " + Quote.name(binary) + " failed when asked for its variants (status "
+                    + ended.status() + "): " + ended.lastError(line -> line.startsWith("ERROR:")).orElse("no ERROR line"));
+        }
+        List<String> present = new ArrayList<>();
+        for (String line : ended.stdout()) {
+            String first = line.strip().split("\\s+")[0];
+            if (candidates.contains(first) && !present.contains(first)) {
+                present.add(first);
             }
-            ChildProcess.Ended ended = unableToWrite(List.of("-file=" + throwaway, "-runs=0", "-warm=false",
-                    "-only=" + String.join(",", candidates)))
+        }
+        return present;
+    }
+
+    /**
+     * The binary asked for no run of {@code only}, to {@code purpose}, on {@code fileName} in a temporary
+     * directory of our own, {@link #unableToWrite unable to write}; where {@code haystackBytes} is given,
+     * that file is first a haystack of that size, sparse. The directory is removed after.
+     */
+    private ChildProcess.Ended probe(String purpose, String fileName, OptionalLong haystackBytes, String only, PrintStream err)
+            throws IOException, InterruptedException {
+        Path directory = Files.createTempDirectory("versus-go-probe-");
+        Path throwaway = directory.resolve(fileName);
+        try {
+            if (haystackBytes.isPresent()) {
+                try (FileChannel file = FileChannel.open(throwaway, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    // Sparse: a hole of zeros that takes no disk, and the needle, so the binary has nothing to rewrite.
+                    file.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, Haystack.NEEDLE),
+                            Haystack.needleOffset(haystackBytes.getAsLong()));
+                }
+            }
+            ChildProcess.Ended ended = unableToWrite(List.of("-file=" + throwaway, "-runs=0", "-warm=false", "-only=" + only))
                     .timeLimit(ChildProcess.PROGRAM_START_UP, 0)
-                    .run("the Go benchmark " + Quote.name(binary) + " to list its variants (on a throwaway file)",
-                            line -> err.println("versus-go: " + line));
+                    .run("the Go benchmark " + Quote.name(binary) + " to " + purpose + " (on a throwaway file)", line -> err.println("versus-go: " + line));
             if (ended.timedOut()) {
                 throw new IOException(ended.timeOutLine());
             }
-            if (ended.status() != 0) {
-                throw new IOException("the Go benchmark " + Quote.name(binary) + " failed when asked for its variants (status "
-                        + ended.status() + "): " + ended.lastError(line -> line.startsWith("ERROR:")).orElse("no ERROR line"));
-            }
-            List<String> present = new ArrayList<>();
-            for (String line : ended.stdout()) {
-                String first = line.strip().split("\\s+")[0];
-                if (candidates.contains(first) && !present.contains(first)) {
-                    present.add(first);
-                }
-            }
-            return present;
+            return ended;
         } finally {
             removeThrowaway(directory, throwaway);
         }

@@ -55,17 +55,18 @@ final class NativeYardstick {
     /** Tuned for this CPU where the compiler can; without it where it cannot. */
     private static final String NATIVE_TUNING = "-march=native";
 
+    /** The tool that runs it, which begins each of its lines: "study", "versus-c". */
+    private final String tool;
     private Path binary;
     private String compiler;
 
+    NativeYardstick(String tool) {
+        this.tool = tool;
+    }
+
     /** The C compiler on PATH ({@code cc}), or empty: then the walls round has no native yardstick. */
     static Optional<Path> compiler() {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "cc"))) {
-                return Optional.of(Path.of(dir, "cc"));
-            }
-        }
-        return Optional.empty();
+        return ChildProcess.onPath("cc");
     }
 
     /** The command that measures {@code chapter} (a key of {@link #MODES}), as the dry run prints it. */
@@ -83,19 +84,19 @@ final class NativeYardstick {
 
     /**
      * Measures {@code chapter} once: builds the program if this is the first step, warms the file,
-     * runs it, checks its answer and appends its row to {@code csv}. Returns false, after one line
-     * on {@code say}, when it could not.
+     * runs it, checks its answer and appends its row to {@code csv}. Returns what it measured, or
+     * nothing after one line on {@code say} when it could not.
      */
-    boolean measure(String chapter, Path file, int workers, int runs, int warmup, Path csv, Consumer<String> say)
+    Optional<Measurement.Result> measure(String chapter, Path file, int workers, int runs, int warmup, Path csv, Consumer<String> say)
             throws IOException, InterruptedException {
         return measure(chapter, file, workers, runs, warmup, OptionalLong.empty(), csv, say);
     }
 
     /** The same, pread's calls of {@code readBytes} each where given; the row's chunk_bytes says so. */
-    boolean measure(String chapter, Path file, int workers, int runs, int warmup, OptionalLong readBytes, Path csv, Consumer<String> say)
+    Optional<Measurement.Result> measure(String chapter, Path file, int workers, int runs, int warmup, OptionalLong readBytes, Path csv, Consumer<String> say)
             throws IOException, InterruptedException {
         if (binary == null && !build(say)) {
-            return false;
+            return Optional.empty();
         }
         long bytes = Files.size(file);
         try {
@@ -103,22 +104,22 @@ final class NativeYardstick {
                 AvailableMemory.require(bytes + PmdMapping.PMD_BYTES, "the native yardstick's copy of the haystack");
             }
         } catch (UserMistakeException e) {
-            say.accept("study: " + chapter + ": " + e.getMessage() + "; no figure recorded");
-            return false;
+            say.accept(tool + ": " + chapter + ": " + e.getMessage() + "; no figure recorded");
+            return Optional.empty();
         }
         PageCache.warm(file); // the state the chapters' warm runs start from
         ChildProcess.Ended ended = ChildProcess.of(command(chapter, file, workers, runs, warmup, readBytes))
                 .timeLimit(ChildProcess.PROGRAM_START_UP, bytes * (runs + warmup + 1)).relayErr(say) // a ram mode copies the file first
                 .run("native-yardstick " + MODES.get(chapter), say);
         if (ended.timedOut()) {
-            say.accept("study: " + ended.timeOutLine() + "; no figure recorded");
-            return false;
+            say.accept(tool + ": " + ended.timeOutLine() + "; no figure recorded");
+            return Optional.empty();
         }
         int status = ended.status();
         String output = String.join("\n", ended.stdout());
         if (status != 0 && status != 1) {
-            say.accept("study: " + chapter + ": native-yardstick ended with status " + status + " (its message is above); no figure recorded");
-            return false;
+            say.accept(tool + ": " + chapter + ": native-yardstick ended with status " + status + " (its message is above); no figure recorded");
+            return Optional.empty();
         }
         try {
             Measurement.Result result = parse(chapter, output.strip(), bytes, readBytes);
@@ -127,10 +128,10 @@ final class NativeYardstick {
             row.set(ResultsCsv.COLUMNS.indexOf("jdk"), compiler);
             ResultsCsv.append(csv, List.of(row));
             say.accept(result.summaryLine());
-            return true;
+            return Optional.of(result);
         } catch (IllegalArgumentException e) {
-            say.accept("study: " + chapter + ": " + e.getMessage() + "; no figure recorded");
-            return false;
+            say.accept(tool + ": " + chapter + ": " + e.getMessage() + "; no figure recorded");
+            return Optional.empty();
         }
     }
 
@@ -138,7 +139,7 @@ final class NativeYardstick {
     private boolean build(Consumer<String> say) throws IOException, InterruptedException {
         Optional<Path> cc = compiler();
         if (cc.isEmpty()) {
-            say.accept("study: no C compiler (cc) on PATH, so no native yardstick");
+            say.accept(tool + ": no C compiler (cc) on PATH, so no native yardstick");
             return false;
         }
         Path dir = Files.createTempDirectory("native-yardstick");
@@ -159,7 +160,7 @@ final class NativeYardstick {
                 return true;
             }
         }
-        say.accept("study: " + cc.get() + " could not build " + SOURCE + ", so no native yardstick: "
+        say.accept(tool + ": " + cc.get() + " could not build " + SOURCE + ", so no native yardstick: "
                 + log.lines().filter(line -> line.contains("error")).findFirst().orElse(log.strip()));
         return false;
     }

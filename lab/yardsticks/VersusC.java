@@ -15,12 +15,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
 import lab.tools.ToolCommand;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
-import lib.harness.Machine;
+import lib.harness.Measurement;
 import lib.harness.ProjectVersion;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
@@ -114,7 +115,7 @@ public class VersusC implements Callable<Integer> {
         Files.createDirectories(csv.toAbsolutePath().getParent());
         ResultsCsv.checkWritable(csv, haystack.file());
         Path file = haystack.findOrCreateFile(err);
-        NativeYardstick c = new NativeYardstick();
+        NativeYardstick c = new NativeYardstick("versus-c");
         Map<List<Long>, List<double[]>> roundsByPair = new LinkedHashMap<>(); // per {workers, read size}: {C's median s, Java's} a round
         int failures = 0;
         for (int round = 1; round <= rounds; round++) {
@@ -123,7 +124,10 @@ public class VersusC implements Callable<Integer> {
                     err.printf(Locale.ROOT, "versus-c: round %d of %d, %d workers, %s reads%n", round, rounds, workerCount, Sizes.human(readBytes));
                     double cSeconds = Double.NaN, javaSeconds = Double.NaN;
                     for (boolean cTurn : round % 2 == 1 ? List.of(true, false) : List.of(false, true)) {
-                        double seconds = cTurn ? runC(c, file, workerCount, readBytes, csv) : runChapter(file, workerCount, readBytes, csv);
+                        double seconds = cTurn // NaN: the call failed, and said so in one line
+                                ? c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, err::println)
+                                        .map(Measurement.Result::medianSeconds).orElse(Double.NaN)
+                                : runChapter(file, workerCount, readBytes, csv);
                         if (Double.isNaN(seconds)) {
                             failures++;
                         } else if (cTurn) {
@@ -143,46 +147,22 @@ public class VersusC implements Callable<Integer> {
         return failures == 0 ? 0 : 2;
     }
 
-    /** C's call: its row goes to the CSV; returns its median run's seconds, or NaN after one line on failure. */
-    private double runC(NativeYardstick c, Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
-        int rowsBefore = ResultsCsv.rows(csv).size();
-        if (!c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, err::println)) {
-            return Double.NaN;
-        }
-        return lastMedian(csv, rowsBefore, C_SIDE);
-    }
-
     /** The chapter's call, started as a user starts it; returns its median run's seconds, or NaN after one line on failure. */
     private double runChapter(Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
-        int rowsBefore = ResultsCsv.rows(csv).size();
         ChildProcess child = ChildProcess.chapter(chapter, List.of(file.toString(), "--runs", Integer.toString(runs),
                 "--warmup", Integer.toString(warmup), "--workers", Integer.toString(workerCount),
-                "--chunk", Long.toString(readBytes), "--csv", csv.toString()));
-        ChildProcess.Ended ended = child.timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * Files.size(file))
-                .relayOut(out::println).relayErr(err::println).run(chapter, err::println);
-        if (ended.timedOut() || ended.status() != 0) {
-            err.println("versus-c: " + (ended.timedOut() ? ended.timeOutLine() : chapter + " ended with status " + ended.status()));
-            return Double.NaN;
+                "--chunk", Long.toString(readBytes), "--csv", csv.toString()))
+                .timeLimit(ChildProcess.JBANG_START_UP, (warmup + runs + 1L) * Files.size(file)).relayOut(out::println).relayErr(err::println);
+        ChapterCall call = ChapterCall.run(child, csv, chapter, err::println);
+        if (!call.ran()) {
+            err.println("versus-c: " + call.failure());
+        } else if (call.appended().isEmpty() || !chapter.equals(call.appended().getLast().get("chapter"))) {
+            err.println("versus-c: " + chapter + " appended no row to " + csv);
+        } else if (call.medianSeconds().isEmpty()) {
+            err.println("versus-c: " + chapter + "'s row in " + csv + " has no plausible median_s");
+        } else {
+            return call.medianSeconds().getAsDouble();
         }
-        return lastMedian(csv, rowsBefore, chapter);
-    }
-
-    /** The median seconds of the row {@code side} appended after the first {@code rowsBefore}, or NaN after one line. */
-    private double lastMedian(Path csv, int rowsBefore, String side) throws IOException {
-        List<Map<String, String>> rows = ResultsCsv.rows(csv);
-        if (rows.size() <= rowsBefore || !side.equals(rows.getLast().get("chapter"))) {
-            err.println("versus-c: " + side + " appended no row to " + csv);
-            return Double.NaN;
-        }
-        try {
-            double median = Double.parseDouble(rows.getLast().get("median_s"));
-            if (median > 0 && Double.isFinite(median)) {
-                return median;
-            }
-        } catch (NumberFormatException | NullPointerException notAFigure) {
-            // said below
-        }
-        err.println("versus-c: " + side + "'s row in " + csv + " has no plausible median_s");
         return Double.NaN;
     }
 

@@ -25,6 +25,7 @@ import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.haystack.Haystack;
+import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
 import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
@@ -287,15 +288,14 @@ public class VersusGo implements Callable<Integer> {
         ChildProcess chapter = ChildProcess.chapter(pair.javaChapter(), List.of(haystack.path().toString(),
                 "--runs", Integer.toString(pair.runs(runs)), "--warmup", Integer.toString(warmup),
                 "--workers", Integer.toString(workerCount), "--csv", csv.toString()));
-        int rowsBefore = ResultsCsv.rows(csv).size();
-        ChildProcess.Ended ended = chapter
+        ChapterCall call = ChapterCall.run(chapter
                 .timeLimit(ChildProcess.JBANG_START_UP, (warmup + pair.runs(runs) + 1L) * haystack.bytes()) // and one pass to warm the cache
                 .relayErr(line -> {
                     if (!line.startsWith(JVM_NOTICE)) {
                         err.println("    java| " + line);
                     }
-                })
-                .run(String.join(" ", chapter.command()), line -> err.println("versus-go: " + line));
+                }), csv, String.join(" ", chapter.command()), line -> err.println("versus-go: " + line));
+        ChildProcess.Ended ended = call.ended();
         if (ended.timedOut()) {
             return ended.timeOutLine();
         }
@@ -303,24 +303,21 @@ public class VersusGo implements Callable<Integer> {
             return "Java " + pair.javaChapter() + " failed (status " + ended.status() + "): "
                     + ended.lastError(line -> !line.isBlank() && !line.startsWith(JVM_NOTICE)).orElse("no message");
         }
-        List<Map<String, String>> rows = ResultsCsv.rows(csv);
-        if (rows.size() <= rowsBefore) {
+        if (call.appended().isEmpty()) {
             return "Java " + pair.javaChapter() + " appended no row to " + csv;
         }
-        Map<String, String> row = rows.getLast();
+        Map<String, String> row = call.appended().getLast();
         long offset;
-        double median;
         try {
             offset = Long.parseLong(row.get("offset"));
-            median = Double.parseDouble(row.get("median_s"));
-        } catch (NumberFormatException | NullPointerException notAFigure) {
+        } catch (NumberFormatException notAFigure) {
             return "Java " + pair.javaChapter() + " appended a row without an offset and a median to " + csv;
         }
         if (offset != Haystack.needleOffset(haystack.bytes())) { // the chapter checks it too; a figure is never trusted blind
             return "Java " + pair.javaChapter() + " answered " + offset + ", not the needle's offset";
         }
-        if (!(median > 0 && Double.isFinite(median))) {
-            return "Java " + pair.javaChapter() + " appended a row without a plausible median: median_s=" + median;
+        if (call.medianSeconds().isEmpty()) {
+            return "Java " + pair.javaChapter() + " appended a row without a plausible median: median_s=" + row.get("median_s");
         }
         return null;
     }

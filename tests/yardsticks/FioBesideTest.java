@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lab.tools.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,7 +112,7 @@ class FioBesideTest {
     /** Three workers on 64 MiB, the needle in the last block: fio's jobs read all 64 MiB, and the checking ones find it. */
     @Test
     void whereFioIsInstalledThreeJobsReadTheWholeFileAndFindANeedleInItsTail() throws Exception {
-        assumeTrue(FioBeside.onPath("fio"), "fio is not installed (lab/setup/setup-fio installs it): no real fio run");
+        assumeTrue(ChildProcess.onPath("fio").isPresent(), "fio is not installed (lab/setup/setup-fio installs it): no real fio run");
         TestFiles.Layout layout = TestFiles.Layout.zeros("64 MiB, one byte in the last block", 64 * MIB).plant(64 * MIB - 100, (byte) 0x21);
         Path file = TestFiles.write(directory.resolve("tail.bin"), layout);
         for (FioBeside.FioJob job : List.of(new FioBeside.FioJob("psync", 1, true, "malloc"), new FioBeside.FioJob("psync", 1, true, "malloc", true))) {
@@ -196,7 +197,7 @@ class FioBesideTest {
 
     @Test
     void whereFioIsInstalledEveryJobReadsASmallFile() throws Exception {
-        assumeTrue(FioBeside.onPath("fio"), "fio is not installed (lab/setup/setup-fio installs it): no real fio run");
+        assumeTrue(ChildProcess.onPath("fio").isPresent(), "fio is not installed (lab/setup/setup-fio installs it): no real fio run");
         Path file = TestFiles.write(directory.resolve("small.bin"), TestFiles.Layout.zeros("8 MiB", 8 * MIB));
         for (FioBeside.FioJob job : FioBeside.jobs(List.of(4), false)) {
             Process fio = new ProcessBuilder(job.command(file, 8 * MIB, 2, MIB)).redirectErrorStream(true).start();
@@ -209,7 +210,7 @@ class FioBesideTest {
 
     @Test
     void whereFioIsInstalledACheckingJobFindsTheWordTheChaptersFind() throws Exception {
-        assumeTrue(FioBeside.onPath("fio"), "fio is not installed (lab/setup/setup-fio installs it): no real fio run");
+        assumeTrue(ChildProcess.onPath("fio").isPresent(), "fio is not installed (lab/setup/setup-fio installs it): no real fio run");
         TestFiles.Layout layout = TestFiles.Layout.zeros("8 MiB, one byte in the second half", 8 * MIB).plant(6 * MIB + 4101, (byte) 0x21);
         Path file = TestFiles.write(directory.resolve("needle.bin"), layout);
         for (FioBeside.FioJob job : FioBeside.jobs(List.of(4), false).stream().filter(FioBeside.FioJob::checking).toList()) {

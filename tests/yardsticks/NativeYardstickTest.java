@@ -40,15 +40,16 @@ class NativeYardstickTest {
     void eachModeFindsTheNeedleAndRecordsARow() throws Exception {
         assumeTrue(NativeYardstick.compiler().isPresent(), "no C compiler (cc) on PATH: the study skips the yardstick in one line");
         Path csv = dir.resolve("native.csv");
-        NativeYardstick yardstick = new NativeYardstick();
+        NativeYardstick yardstick = new NativeYardstick("study");
         List<String> said = new ArrayList<>();
         for (String chapter : NativeYardstick.MODES.sequencedKeySet()) {
-            boolean measured = yardstick.measure(chapter, haystack, 2, 2, 1, csv, said::add);
-            if (!measured && chapter.equals("NativeMemoryReadHuge")) {
+            Optional<Measurement.Result> measured = yardstick.measure(chapter, haystack, 2, 2, 1, csv, said::add);
+            if (measured.isEmpty() && chapter.equals("NativeMemoryReadHuge")) {
                 assertTrue(said.stream().anyMatch(line -> line.contains("no 2 MiB page")), said::toString);
                 continue; // a kernel without transparent huge pages: said so, recorded nothing
             }
-            assertTrue(measured, () -> chapter + ": " + said);
+            assertTrue(measured.isPresent(), () -> chapter + ": " + said);
+            assertEquals(Haystack.needleOffset(FILE_BYTES), measured.get().offset(), "what it measured is returned, answer and all");
         }
         List<CSVRecord> rows = HarnessTest.rows(csv);
         assertFalse(rows.isEmpty());
