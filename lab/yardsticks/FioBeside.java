@@ -31,6 +31,7 @@ import lib.counters.Stats;
 import lib.haystack.Haystack;
 import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
+import lab.tools.ResultsOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -263,6 +264,10 @@ public class FioBeside implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        haystack.check();
+        if (queueDepths.isEmpty()) { // "--queue-depth ," is an empty list to picocli: no libaio or io_uring job
+            throw new UserMistakeException("--queue-depth needs at least one depth, such as 16 or " + QUEUE_DEPTHS);
+        }
         if (rounds < 1 || queueDepths.stream().anyMatch(depth -> depth < 1 || depth > 4096) || (workers != null && workers < 1)) {
             throw new UserMistakeException("--rounds and --workers must be at least 1, --queue-depth between 1 and 4096");
         }
@@ -294,14 +299,14 @@ public class FioBeside implements Callable<Integer> {
             }
             return 0;
         }
-        Files.createDirectories(csv.toAbsolutePath().getParent());
-        ResultsCsv.checkWritable(csv, haystack.file());
+        ResultsOutput.check(csv, haystack.file());
         Path file = haystack.findOrCreateFile(System.err);
         long fileBytes = Files.size(file);
         if (fileBytes < chunkBytes || fileBytes % chunkBytes != 0) {
             throw new UserMistakeException(lib.cli.Quote.name(file) + " holds " + fileBytes + " bytes, not a whole number of --chunk blocks of "
                     + chunkBytes + ": fio's O_DIRECT jobs read whole blocks, so they would leave its tail unread (give a --chunk that divides it)");
         }
+        ResultsOutput.create(csv, file);
         Map<String, List<Double>> mbps = new LinkedHashMap<>();
         int failures = 0;
         OptionalLong answer = OptionalLong.empty(); // the chapters' answer, which fio's checking jobs must find too

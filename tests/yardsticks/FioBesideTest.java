@@ -221,4 +221,35 @@ class FioBesideTest {
             assertTrue(FioBeside.bytesAndSeconds(out)[0] > 0, job.name() + " still reports what it read: " + out);
         }
     }
+
+    record Ran(int status, String out, String err) {}
+
+    private static Ran fioBeside(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = FioBeside.execute(args, new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Ran(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** "--queue-depth ," is an empty list to picocli: refused in one line, even for a dry run, which prints no command. */
+    @Test
+    void anEmptyListOfQueueDepthsIsRefusedInOneLine() {
+        Ran ran = fioBeside(directory.resolve("small.bin").toString(), "--size", "64k", "--dry-run", "--queue-depth", ",");
+        assertEquals(2, ran.status(), ran::toString);
+        assertEquals(List.of("FioBeside: --queue-depth needs at least one depth, such as 16 or " + FioBeside.QUEUE_DEPTHS),
+                ran.err().lines().toList());
+        assertEquals("", ran.out());
+    }
+
+    /** A FILE refused (a directory) leaves nothing behind: no machine folder in the results root. */
+    @Test
+    void aRefusedFileLeavesNoResultsFolderBehind() throws Exception {
+        assumeTrue(ChildProcess.onPath("fio").isPresent(), "fio is not installed: fio-beside refuses that first");
+        Path results = directory.resolve("results");
+        Ran ran = fioBeside(java.nio.file.Files.createDirectory(directory.resolve("a-folder")).toString(), "--results", results.toString());
+        assertEquals(2, ran.status(), ran::toString);
+        assertEquals(1, ran.err().lines().count(), ran::toString);
+        assertTrue(ran.err().contains("is a directory"), ran::toString);
+        assertFalse(java.nio.file.Files.exists(results), "a refused command made " + results);
+    }
 }
