@@ -25,8 +25,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.Shard;
+import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
+import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
 import lib.harness.Machine;
@@ -228,6 +230,11 @@ public class ColdTuning implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        haystack.check();
+        if (chunks.isEmpty() || depths.isEmpty()) { // "--chunks ," is an empty list to picocli: a sweep of nothing, or without chapter 15
+            throw new UserMistakeException(chunks.isEmpty() ? "--chunks needs at least one size, such as 1m or 256k,1m"
+                    : "--depths needs at least one queue depth, such as 16 or 4,16,64");
+        }
         if (rounds < 1 || (workers != null && workers < 1) || depths.stream().anyMatch(depth -> depth < 1 || depth > 4096)) {
             throw new UserMistakeException("--rounds and --workers must be at least 1, --depths between 1 and 4096");
         }
@@ -237,10 +244,13 @@ public class ColdTuning implements Callable<Integer> {
             }
         }
         Path csv = CommittedMachines.ownFolder(results, "cold-tuning", System.err).resolve(CSV_NAME);
-        Files.createDirectories(csv.toAbsolutePath().getParent());
-        ResultsCsv.checkWritable(csv, haystack.file());
+        ResultsOutput.check(csv, haystack.file());
         Path file = haystack.findOrCreateFile(System.err);
         long bytes = Files.size(file);
+        if (bytes == 0) {
+            throw new UserMistakeException(Quote.name(file) + " is empty: cold-tuning times reading a file, and there is nothing to read");
+        }
+        ResultsOutput.create(csv, file);
         long expected = Haystack.needleOffset(bytes);
         int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         List<Setting> settings = settings(chunks, depths);
