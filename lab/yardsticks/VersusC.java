@@ -17,13 +17,14 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
+import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
+import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
 import lib.harness.Measurement;
 import lib.harness.ProjectVersion;
-import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
 import lib.counters.Stats;
 import picocli.CommandLine.Command;
@@ -112,9 +113,12 @@ public class VersusC implements Callable<Integer> {
         }
         List<Integer> workerCounts = workers != null ? workers : List.of(Runtime.getRuntime().availableProcessors());
         Path csv = CommittedMachines.ownFolder(results, "versus-c", err).resolve(CSV_NAME);
-        Files.createDirectories(csv.toAbsolutePath().getParent());
-        ResultsCsv.checkWritable(csv, haystack.file());
+        ResultsOutput.check(csv, haystack.file());
         Path file = haystack.findOrCreateFile(err);
+        if (Files.size(file) == 0) {
+            throw new UserMistakeException(Quote.name(file) + " is empty: versus-c times reading a file, and there is nothing to read");
+        }
+        ResultsOutput.create(csv, file);
         NativeYardstick c = new NativeYardstick("versus-c");
         Map<List<Long>, List<double[]>> roundsByPair = new LinkedHashMap<>(); // per {workers, read size}: {C's median s, Java's} a round
         int failures = 0;
@@ -196,6 +200,9 @@ public class VersusC implements Callable<Integer> {
         }
         if (workers != null) {
             RunOptions.checkWorkers("--workers", workers);
+        }
+        if (readSizes.isEmpty()) { // "--chunk ," is an empty list to picocli: rounds of nothing, and an empty table
+            throw new UserMistakeException("--chunk needs at least one read size, such as 1m or 1m,256k,64k");
         }
         for (long readBytes : readSizes) {
             if (readBytes < 4096 || readBytes % 4096 != 0 || readBytes > 1L << 30) {

@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -47,6 +48,34 @@ class VersusCTest {
             assertEquals(1, ran.err().lines().count(), args + ": " + ran);
             assertTrue(ran.err().startsWith("VersusC: "), ran::toString);
         }
+    }
+
+    /**
+     * "--chunk ," (an empty list to picocli), an empty FILE and a directory are refused in one line
+     * before any call: no results folder, no versus-c.csv, no haystack made.
+     */
+    @Test
+    void aRefusalRunsNothingAndLeavesNothingBehind() throws Exception {
+        assumeTrue(NativeYardstick.compiler().isPresent(), "no C compiler (cc) on PATH: versus-c refuses that first");
+        Path missing = dir.resolve("not-yet.bin"), results = dir.resolve("results");
+        Path empty = Files.createFile(dir.resolve("empty.bin"));
+        Path folder = Files.createDirectory(dir.resolve("a-folder"));
+        List<List<String>> refusals = List.of(List.of(missing.toString(), "--size", "64k", "--chunk", ","),
+                List.of(empty.toString()), List.of(folder.toString()));
+        for (List<String> args : refusals) {
+            List<String> withResults = new java.util.ArrayList<>(args);
+            withResults.addAll(List.of("--rounds", "1", "--runs", "1", "--warmup", "0", "--results", results.toString()));
+            Ran ran = run(withResults.toArray(String[]::new));
+            assertEquals(2, ran.status(), args + ": " + ran);
+            assertEquals(1, ran.err().lines().count(), args + ": " + ran);
+            assertEquals("", ran.out(), args + ": " + ran);
+            assertFalse(Files.exists(results), args + " made the results folder: " + ran);
+            assertFalse(Files.exists(missing), args + " made a haystack for a command that cannot run");
+        }
+        assertTrue(run(missing.toString(), "--size", "64k", "--chunk", ",", "--results", results.toString()).err()
+                .contains("--chunk needs at least one read size"));
+        assertEquals("VersusC: '" + empty + "' is empty: versus-c times reading a file, and there is nothing to read\n",
+                run(empty.toString(), "--results", results.toString()).err());
     }
 
     /** The chapters versus-c offers are chapters that read in chunks of --chunk, as C's pread mode does. */
