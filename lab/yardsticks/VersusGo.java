@@ -27,6 +27,7 @@ import lib.harness.RunOptions;
 import lib.haystack.Haystack;
 import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
+import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -183,8 +184,7 @@ public class VersusGo implements Callable<Integer> {
         ChildProcess.requireProjectRoot();
         bench = new GoBench(goBench);
         Path csv = (results != null ? results : CommittedMachines.ownFolder(Path.of("results"), "versus-go", err)).resolve(CSV_NAME);
-        Files.createDirectories(csv.toAbsolutePath().getParent());
-        ResultsCsv.checkWritable(csv); // a foreign file is refused before the haystack is made
+        ResultsOutput.check(csv, haystackPath); // a foreign file is refused before the haystack is made
         long haystackBytes = bench.haystackBytes(err); // asked on a throwaway file: the binary rewrites a file of any other size
         GoHaystack haystack = GoHaystack.prepare(haystackPath, haystackBytes, err);
         return sitting(asked, haystack, csv);
@@ -198,6 +198,7 @@ public class VersusGo implements Callable<Integer> {
         if (pairs.isEmpty()) {
             throw new UserMistakeException("nothing to run: the Go benchmark " + goBench + " has none of the variants asked for");
         }
+        ResultsOutput.create(csv, haystackPath); // the first thing the sitting writes: nothing is left to refuse
         String goDescription = goVersion + "; variants: " + PAIRS.stream().filter(pair -> inBinary.contains(pair.goVariant()))
                 .map(pair -> "v" + pair.number()).collect(Collectors.joining(" "));
         int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
@@ -232,6 +233,9 @@ public class VersusGo implements Callable<Integer> {
     private List<Pair> asked() {
         if (only == null) {
             return PAIRS;
+        }
+        if (only.isEmpty()) { // "--only ," is an empty list to picocli: a sitting of no pair
+            throw new UserMistakeException("--only needs at least one pair, such as 1 or 1,8");
         }
         Set<Integer> numbers = new LinkedHashSet<>();
         for (String name : only) {

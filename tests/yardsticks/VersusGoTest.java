@@ -251,6 +251,7 @@ class VersusGoTest {
         List<String[]> mistakes = List.of(
                 new String[] {"--only", "14"},
                 new String[] {"--only", "v"},
+                new String[] {"--only", ","},   // an empty list to picocli: a sitting of no pair
                 new String[] {"--rounds", "0"},
                 new String[] {"--workers", "0"});
         for (String[] mistake : mistakes) {
@@ -258,6 +259,7 @@ class VersusGoTest {
             assertEquals(2, outcome.status(), outcome.err());
             assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
             assertTrue(outcome.err().contains(mistake[0]), outcome.err());
+            assertFalse(Files.exists(directory.resolve("results")), "a refused command made the results folder: " + outcome.err());
         }
         Path csv = Files.createDirectories(directory.resolve("results")).resolve("versus-go.csv");
         Files.writeString(csv, "somebody's notes\n");
@@ -294,6 +296,7 @@ class VersusGoTest {
             assertTrue(more.length > 2 || last.contains(file.toString()) && last.contains("not the " + BYTES),
                     "names the file and the binary's own size: " + last);
         }
+        assertFalse(Files.exists(directory.resolve("results")), "a refused sitting made the results folder");
         for (String call : calls()) { // the probes' throwaway files, and their directories, are gone
             String probed = call.replaceFirst("^.*-file=(\\S+).*$", "$1");
             assertFalse(probed.contains("versus-go-probe-") && Files.exists(Path.of(probed).getParent()), probed);
@@ -305,6 +308,24 @@ class VersusGoTest {
         Outcome ran = versusGo(bench, good, "--rounds", "1", "--only", "3");
         assertEquals(0, ran.status(), ran.err());
         assertArrayEquals(exact, Files.readAllBytes(good), "a haystack of the binary's own size is left as it was");
+    }
+
+    /** A benchmark that fails before the sitting starts: one line, status 2, and no results folder or haystack left behind. */
+    @Test
+    void aBenchmarkThatFailsAtOnceLeavesNothingBehind() throws IOException {
+        Path failing = directory.resolve("failing-bench.sh");
+        Files.writeString(failing, "#!/bin/sh\necho 'ERROR: cannot open the file' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(failing, PosixFilePermissions.fromString("rwx------"));
+        Outcome outcome = versusGo(failing, directory.resolve("go-haystack.bin"), "--only", "3");
+        assertEquals(2, outcome.status(), outcome.err());
+        assertTrue(outcome.err().strip().lines().toList().getLast().startsWith("VersusGo: "), outcome.err());
+        assertFalse(Files.exists(directory.resolve("results")), "a failed benchmark made the results folder: " + outcome.err());
+        assertFalse(Files.exists(directory.resolve("go-haystack.bin")), "a failed benchmark left a haystack");
+
+        Outcome noVariant = versusGo(standIn("VARIANTS", "\"v1-naive-readall\""), directory.resolve("go-haystack.bin"), "--only", "3");
+        assertEquals(2, noVariant.status(), noVariant.err());
+        assertTrue(noVariant.err().contains("nothing to run"), noVariant.err());
+        assertFalse(Files.exists(directory.resolve("results")), "a sitting of nothing made the results folder: " + noVariant.err());
     }
 
     /** A Go run faster than any memory can be read is no figure: one line names the binary's output, nothing is recorded. */
