@@ -16,10 +16,15 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import lib.chapter.EarlyCompile;
+import lib.cli.Quote;
 import lib.cli.Sizes;
+import lib.cli.UserMistakeException;
 import lib.haystack.Haystack;
 import lib.linux.HugePageBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,6 +40,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -127,6 +133,53 @@ public class KernelBench {
         };
     }
 
+    /** The benchmarks run when no name is given: JMH's own default is every benchmark on the class path. */
+    static final String DEFAULT_INCLUDE = KernelBench.class.getSimpleName();
+
+    /** The benchmarks this program holds, as JMH names them: its methods marked {@code @Benchmark}. */
+    public static List<String> benchmarks() {
+        return Arrays.stream(KernelBench.class.getDeclaredMethods()).filter(method -> method.isAnnotationPresent(Benchmark.class))
+                .map(method -> KernelBench.class.getName() + "." + method.getName()).sorted().toList();
+    }
+
+    /**
+     * JMH's options in {@code args}; a mistake in them, or a choice of benchmarks that names none of
+     * {@link #benchmarks}, refused in one line before JMH starts: its own "No benchmarks to run" is a
+     * stack trace. JMH runs a benchmark whose name an include pattern finds a match in, and no
+     * exclude pattern does.
+     */
+    public static CommandLineOptions options(String[] args) {
+        CommandLineOptions given;
+        try {
+            given = new CommandLineOptions(args);
+        } catch (CommandLineOptionException e) {
+            throw new UserMistakeException(e.getMessage() + " (--help lists the options)");
+        }
+        if (given.shouldHelp() || given.shouldList()) { // a list of what matches is an answer of its own, even an empty one
+            return given;
+        }
+        List<String> includes = given.getIncludes().isEmpty() ? List.of(DEFAULT_INCLUDE) : given.getIncludes();
+        List<Pattern> included, excluded;
+        try {
+            included = includes.stream().map(Pattern::compile).toList();
+            excluded = given.getExcludes().stream().map(Pattern::compile).toList();
+        } catch (PatternSyntaxException e) {
+            throw new UserMistakeException(Quote.name(e.getPattern()) + " is not a regular expression of benchmark names: " + e.getDescription());
+        }
+        boolean anyChosen = benchmarks().stream().anyMatch(name -> included.stream().anyMatch(pattern -> pattern.matcher(name).find())
+                && excluded.stream().noneMatch(pattern -> pattern.matcher(name).find()));
+        if (!anyChosen) {
+            throw new UserMistakeException("no benchmark is called " + quoted(includes)
+                    + (given.getExcludes().isEmpty() ? "" : " but not " + quoted(given.getExcludes()))
+                    + "; the benchmarks: " + String.join(", ", benchmarks()) + " (-l lists them)");
+        }
+        return given;
+    }
+
+    private static String quoted(List<String> patterns) {
+        return String.join(" or ", patterns.stream().map(Quote::name).toList());
+    }
+
     public static void main(String[] args) throws Exception {
         if (Arrays.asList(args).contains("--help")) { // JMH's own is -h
             System.out.println("Usage: ./jbang lab/yardsticks/KernelBench.java [JMH's options]");
@@ -136,9 +189,9 @@ public class KernelBench {
         }
         CommandLineOptions given;
         try {
-            given = new CommandLineOptions(args);
-        } catch (org.openjdk.jmh.runner.options.CommandLineOptionException e) {
-            System.err.println("KernelBench: " + e.getMessage() + " (--help lists the options)");
+            given = options(args);
+        } catch (UserMistakeException e) {
+            System.err.println("KernelBench: " + e.getMessage());
             System.exit(2);
             return;
         }
@@ -148,7 +201,7 @@ public class KernelBench {
         }
         ChainedOptionsBuilder options = new OptionsBuilder().parent(given);
         if (given.getIncludes().isEmpty()) {
-            options.include(KernelBench.class.getSimpleName());
+            options.include(DEFAULT_INCLUDE);
         }
         if (!given.getForkCount().hasValue()) {
             options.forks(1);
