@@ -4,9 +4,11 @@
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
+import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import lib.chapter.NeedleSearch;
+import lib.cli.Quote;
 import lib.harness.Harness;
 import lab.yardsticks.WallMemoryRead;
 import lab.yardsticks.WallMemoryReadHuge;
@@ -40,19 +42,31 @@ import lab.yardsticks.WallPageCacheCopy;
  */
 public class WallProbe {
 
+    /** The probes, by the names the first argument gives them, in the order they run without one. */
+    static final List<String> PROBES = List.of("memory", "memory-huge", "copy");
+
     public static void main(String[] args) {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** The command line as a method, for tests: returns the exit status. */
+    static int execute(String[] args, PrintStream out, PrintStream err) {
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) { // once, not once per probe
-            System.out.println("Usage: ./jbang lab/yardsticks/WallProbe.java [memory|memory-huge|copy[,...]] [FILE] [a chapter's options]");
-            System.out.println("Measures this machine's walls: memory scans an in-memory copy of FILE in 4 KiB pages, memory-huge in 2 MiB pages,");
-            System.out.println("copy reads the cached file in parallel with no scan; without a first argument all three run, in that order.");
-            System.out.println("Each probe takes a chapter's options and prints a chapter's output, its chapter column the probe's name:");
-            System.out.println();
-            System.exit(Harness.execute(new WallPageCacheCopy(), new String[] {"--help"}, System.out, System.err));
+            out.println("Usage: ./jbang lab/yardsticks/WallProbe.java [memory|memory-huge|copy[,...]] [FILE] [a chapter's options]");
+            out.println("Measures this machine's walls: memory scans an in-memory copy of FILE in 4 KiB pages, memory-huge in 2 MiB pages,");
+            out.println("copy reads the cached file in parallel with no scan; without a first argument all three run, in that order.");
+            out.println("Each probe takes a chapter's options and prints a chapter's output, its chapter column the probe's name:");
+            out.println();
+            return Harness.execute(new WallPageCacheCopy(), new String[] {"--help"}, out, err);
         }
-        List<String> which = List.of("memory", "memory-huge", "copy");
-        if (args.length > 0 && args[0].split(",").length > 0 && which.containsAll(List.of(args[0].split(",")))) {
+        List<String> which = PROBES;
+        if (args.length > 0 && isProbeList(args[0])) {
             which = List.of(args[0].split(","));
             args = Arrays.copyOfRange(args, 1, args.length);
+        } else if (meantAsProbes(args)) {
+            err.println("WallProbe: " + Quote.name(args[0]) + " is no probe: name " + String.join(", ", PROBES)
+                    + " or several joined by commas, before FILE (or none, for all three)");
+            return Harness.ERROR;
         }
         int status = Harness.FOUND, worst = Harness.FOUND;
         for (String wall : which) {
@@ -62,7 +76,7 @@ public class WallProbe {
                 default -> new WallPageCacheCopy();
             };
             try {
-                status = Harness.execute(probe, args, System.out, System.err);
+                status = Harness.execute(probe, args, out, err);
             } finally {
                 if (probe instanceof WallMemoryRead memory) {
                     memory.close(); // its copy of the file goes back before the next probe allocates its own
@@ -73,6 +87,24 @@ public class WallProbe {
             }
             worst = Math.max(worst, status); // no 2 MiB page here is no reason to leave out the copy wall
         }
-        System.exit(Math.max(worst, status));
+        return Math.max(worst, status);
+    }
+
+    private static boolean isProbeList(String word) {
+        List<String> names = List.of(word.split(","));
+        return !names.isEmpty() && PROBES.containsAll(names);
+    }
+
+    /**
+     * Whether the first argument, no probe list, was meant as one: a word followed by a second word
+     * (a chapter takes one FILE, so two can only be the probes and FILE), or a list of which some are
+     * probes ("memory,cpy").
+     */
+    private static boolean meantAsProbes(String[] args) {
+        if (args.length == 0 || args[0].startsWith("-")) {
+            return false;
+        }
+        boolean fileFollows = args.length > 1 && !args[1].startsWith("-");
+        return fileFollows || List.of(args[0].split(",")).stream().anyMatch(PROBES::contains);
     }
 }

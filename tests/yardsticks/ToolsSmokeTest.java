@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -51,6 +52,25 @@ class ToolsSmokeTest {
         assertEquals(4, lines.size() - 1, "one row per probe and worker count");
         assertEquals(2, lines.stream().filter(line -> line.contains(",WallMemoryRead,")).count());
         assertEquals(2, lines.stream().filter(line -> line.contains(",WallPageCacheCopy,")).count());
+    }
+
+    /** A first word that is no probe, followed by FILE, is refused naming the word and the probes, not blaming FILE. */
+    @Test
+    void anUnknownProbeIsNamedWithTheProbesThereAre() {
+        Path haystack = directory.resolve("haystack.bin");
+        for (String probes : List.of("bogus", "memory,cpy")) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            int status = WallProbe.execute(new String[] {probes, haystack.toString(), "--size", "64k", "--runs", "1"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(Harness.ERROR, status, err.toString(StandardCharsets.UTF_8));
+            assertEquals(List.of("WallProbe: '" + probes + "' is no probe: name memory, memory-huge, copy or several joined by commas, "
+                    + "before FILE (or none, for all three)"), err.toString(StandardCharsets.UTF_8).lines().toList());
+            assertFalse(Files.exists(haystack), "nothing is created for a refused command");
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = WallProbe.execute(new String[] {"copy", haystack.toString(), "--size", "64k", "--runs", "1", "--warmup", "0"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(Harness.FOUND, status, "a probe named runs: " + err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
