@@ -118,6 +118,9 @@ public class CacheResidency implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (chapters.isEmpty()) { // "--chapters ," is an empty list to picocli: no scan, and a CSV of a header alone
+            throw new UserMistakeException("--chapters needs at least one chapter, V13 or V17 or V13,V17");
+        }
         List<NeedleSearch> scans = new ArrayList<>();
         for (String name : chapters) {
             scans.add(chapter(name));

@@ -72,6 +72,19 @@ class CacheResidencyTest {
         assertTrue(lines.getFirst().contains("not the --bystander-size " + (1L << 30) + " you asked for"), lines.getFirst());
     }
 
+    /** "--chapters ," is an empty list to picocli: one line, status 2, and no CSV or bystander made. */
+    @Test
+    void anEmptyListOfChaptersIsRefusedInOneLine() throws IOException {
+        Path scanned = TestFiles.write(directory.resolve("scanned.bin"), TestFiles.Layout.zeros("scanned", MIB));
+        Path bystander = directory.resolve("bystander.bin"), csv = directory.resolve("residency.csv");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+        int status = CacheResidency.execute(new String[] {scanned.toString(), "--bystander", bystander.toString(), "--bystander-size", "1m",
+                "--chapters", ",", "--csv", csv.toString()}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true));
+        assertEquals(2, status, err.toString());
+        assertEquals(List.of("CacheResidency: --chapters needs at least one chapter, V13 or V17 or V13,V17"), err.toString().lines().toList());
+        assertTrue(!Files.exists(csv) && !Files.exists(bystander), "nothing is made for a refused command");
+    }
+
     @Test
     void onlyChapters13And17AreMeasured() {
         assertEquals("V13PreadVector", CacheResidency.chapter("V13PreadVector").getClass().getSimpleName());
