@@ -28,6 +28,7 @@ import lib.chapter.Shard;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
+import lab.tools.HeldLines;
 import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
@@ -243,7 +244,8 @@ public class ColdTuning implements Callable<Integer> {
                 throw new UserMistakeException("--chunks must be multiples of 4 KiB (O_DIRECT's block), at most 1 GiB, not " + chunk);
             }
         }
-        Path csv = CommittedMachines.ownFolder(results, "cold-tuning", System.err).resolve(CSV_NAME);
+        HeldLines whereRowsGo = new HeldLines();
+        Path csv = CommittedMachines.ownFolder(results, "cold-tuning", whereRowsGo.stream()).resolve(CSV_NAME);
         ResultsOutput.check(csv, haystack.file());
         Path file = haystack.findOrCreateFile(System.err);
         long bytes = Files.size(file);
@@ -251,6 +253,7 @@ public class ColdTuning implements Callable<Integer> {
             throw new UserMistakeException(Quote.name(file) + " is empty: cold-tuning times reading a file, and there is nothing to read");
         }
         ResultsOutput.create(csv, file);
+        whereRowsGo.sayTo(System.err);
         long expected = Haystack.needleOffset(bytes);
         int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         List<Setting> settings = settings(chunks, depths);

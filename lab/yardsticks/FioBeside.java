@@ -31,6 +31,7 @@ import lib.counters.Stats;
 import lib.haystack.Haystack;
 import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
+import lab.tools.HeldLines;
 import lab.tools.ResultsOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -283,14 +284,16 @@ public class FioBeside implements Callable<Integer> {
         int deepest = queueDepths.stream().mapToInt(Integer::intValue).max().orElseThrow();
         long needed = hugePagesNeeded(jobCount, deepest, chunkBytes);
         boolean hugePages = freePages >= needed;
+        HeldLines notes = new HeldLines();
         if (!hugePages) {
-            System.err.println("fio: only " + freePages + " free 2 MiB pages reserved, " + needed
+            notes.stream().println("fio: only " + freePages + " free 2 MiB pages reserved, " + needed
                     + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=" + needed + " reserves them, with none in use)");
         }
         List<FioJob> jobs = jobs(queueDepths, hugePages);
         List<String> chapters = chapters();
-        Path csv = CommittedMachines.ownFolder(results, "fio", System.err).resolve(CSV_NAME);
+        Path csv = CommittedMachines.ownFolder(results, "fio", notes.stream()).resolve(CSV_NAME);
         if (dryRun) {
+            notes.sayTo(System.err);
             for (String chapter : chapters) {
                 System.out.println(String.join(" ", chapterChild(chapter, jobCount, csv).command()));
             }
@@ -307,6 +310,7 @@ public class FioBeside implements Callable<Integer> {
                     + chunkBytes + ": fio's O_DIRECT jobs read whole blocks, so they would leave its tail unread (give a --chunk that divides it)");
         }
         ResultsOutput.create(csv, file);
+        notes.sayTo(System.err);
         Map<String, List<Double>> mbps = new LinkedHashMap<>();
         int failures = 0;
         OptionalLong answer = OptionalLong.empty(); // the chapters' answer, which fio's checking jobs must find too

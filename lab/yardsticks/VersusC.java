@@ -17,6 +17,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
+import lab.tools.HeldLines;
 import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import lib.cli.Quote;
@@ -112,13 +113,15 @@ public class VersusC implements Callable<Integer> {
             throw new UserMistakeException("no C compiler (cc) on PATH to build " + NativeYardstick.SOURCE + " (apt-get install gcc)");
         }
         List<Integer> workerCounts = workers != null ? workers : List.of(Runtime.getRuntime().availableProcessors());
-        Path csv = CommittedMachines.ownFolder(results, "versus-c", err).resolve(CSV_NAME);
+        HeldLines whereRowsGo = new HeldLines();
+        Path csv = CommittedMachines.ownFolder(results, "versus-c", whereRowsGo.stream()).resolve(CSV_NAME);
         ResultsOutput.check(csv, haystack.file());
         Path file = haystack.findOrCreateFile(err);
         if (Files.size(file) == 0) {
             throw new UserMistakeException(Quote.name(file) + " is empty: versus-c times reading a file, and there is nothing to read");
         }
         ResultsOutput.create(csv, file);
+        whereRowsGo.sayTo(err);
         NativeYardstick c = new NativeYardstick("versus-c");
         Map<List<Long>, List<double[]>> roundsByPair = new LinkedHashMap<>(); // per {workers, read size}: {C's median s, Java's} a round
         int failures = 0;

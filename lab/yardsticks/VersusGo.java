@@ -27,6 +27,7 @@ import lib.harness.RunOptions;
 import lib.haystack.Haystack;
 import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
+import lab.tools.HeldLines;
 import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
@@ -183,15 +184,16 @@ public class VersusGo implements Callable<Integer> {
         List<Pair> asked = asked();
         ChildProcess.requireProjectRoot();
         bench = new GoBench(goBench);
-        Path csv = (results != null ? results : CommittedMachines.ownFolder(Path.of("results"), "versus-go", err)).resolve(CSV_NAME);
+        HeldLines whereRowsGo = new HeldLines();
+        Path csv = (results != null ? results : CommittedMachines.ownFolder(Path.of("results"), "versus-go", whereRowsGo.stream())).resolve(CSV_NAME);
         ResultsOutput.check(csv, haystackPath); // a foreign file is refused before the haystack is made
         long haystackBytes = bench.haystackBytes(err); // asked on a throwaway file: the binary rewrites a file of any other size
         GoHaystack haystack = GoHaystack.prepare(haystackPath, haystackBytes, err);
-        return sitting(asked, haystack, csv);
+        return sitting(asked, haystack, csv, whereRowsGo);
     }
 
     /** The rounds, the table, the failures. */
-    private int sitting(List<Pair> asked, GoHaystack haystack, Path csv) throws IOException, InterruptedException {
+    private int sitting(List<Pair> asked, GoHaystack haystack, Path csv, HeldLines whereRowsGo) throws IOException, InterruptedException {
         String goVersion = bench.goVersion();
         List<String> inBinary = bench.variants(haystack.bytes(), PAIRS.stream().map(Pair::goVariant).toList(), err);
         List<Pair> pairs = runnable(asked, inBinary);
@@ -199,6 +201,7 @@ public class VersusGo implements Callable<Integer> {
             throw new UserMistakeException("nothing to run: the Go benchmark " + goBench + " has none of the variants asked for");
         }
         ResultsOutput.create(csv, haystackPath); // the first thing the sitting writes: nothing is left to refuse
+        whereRowsGo.sayTo(err);
         String goDescription = goVersion + "; variants: " + PAIRS.stream().filter(pair -> inBinary.contains(pair.goVariant()))
                 .map(pair -> "v" + pair.number()).collect(Collectors.joining(" "));
         int workerCount = workers != null ? workers : Runtime.getRuntime().availableProcessors();

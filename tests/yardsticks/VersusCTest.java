@@ -74,8 +74,14 @@ class VersusCTest {
         }
         assertTrue(run(missing.toString(), "--size", "64k", "--chunk", ",", "--results", results.toString()).err()
                 .contains("--chunk needs at least one read size"));
+        // A results root that commits this machine's folder: the line that says so waits until the command runs.
+        Path committed = Files.createDirectory(dir.resolve("committed"));
+        Files.writeString(committed.resolve("committed-machines.txt"), Machine.current().name() + "\n");
         assertEquals("VersusC: '" + empty + "' is empty: versus-c times reading a file, and there is nothing to read\n",
-                run(empty.toString(), "--results", results.toString()).err());
+                run(empty.toString(), "--results", committed.toString()).err());
+        try (var inRoot = Files.list(committed)) {
+            assertEquals(List.of(committed.resolve("committed-machines.txt")), inRoot.toList());
+        }
     }
 
     /** The chapters versus-c offers are chapters that read in chunks of --chunk, as C's pread mode does. */
