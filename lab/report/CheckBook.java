@@ -45,6 +45,12 @@ public final class CheckBook {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
+        // Help first, wherever it stands: the "lessons" alias puts --judge before what the user typed, so "lessons --help"
+        // arrives as "--judge --help", where --help would otherwise be taken for a missing folder.
+        if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+            printUsage(out);
+            return 0;
+        }
         boolean write = false;
         Path judged = null;
         for (int i = 0; i < args.length; i++) {
@@ -56,16 +62,6 @@ public final class CheckBook {
                         return 2;
                     }
                     judged = Path.of(args[++i]);
-                }
-                case "--help", "-h" -> {
-                    out.println("Usage: ./jbang check-book [--write]");
-                    out.println("       ./jbang lessons results/MACHINE");
-                    out.println("Checks that every generated block of README.md, results/README.md and docs/ is what results/ gives, filled and of one machine,");
-                    out.println("that every lesson's claim holds, and that every link, anchor, ./jbang command and project path of those pages leads somewhere;");
-                    out.println("with --write, rewrites the blocks first. Exit 1 names each stale block, failing lesson and broken link, by file and line.");
-                    out.println("With --judge, says of every lesson that carries claims whether it holds on that machine's folder (your own study),");
-                    out.println("does not hold, or cannot be told there, with its figures. Exit 0 when none fails there, 1 when one does not hold.");
-                    return 0;
                 }
                 default -> {
                     err.println("unknown option " + Quote.name(args[i]) + " (--help lists them)");
@@ -87,6 +83,16 @@ public final class CheckBook {
         int pages = checkPages(Path.of(""), ReadmeResults.bookPages(), ReadmeTables.RESULTS, out, err);
         int claims = checkClaims(ReadmeTables.RESULTS, out, err);
         return claims == 2 || pages == 2 ? 2 : blocks == 0 && claims == 0 && pages == 0 ? 0 : 1;
+    }
+
+    private static void printUsage(PrintStream out) {
+        out.println("Usage: ./jbang check-book [--write]");
+        out.println("       ./jbang lessons results/MACHINE");
+        out.println("Checks that every generated block of README.md, results/README.md and docs/ is what results/ gives, filled and of one machine,");
+        out.println("that every lesson's claim holds, and that every link, anchor, ./jbang command and project path of those pages leads somewhere;");
+        out.println("with --write, rewrites the blocks first. Exit 1 names each stale block, failing lesson and broken link, by file and line.");
+        out.println("With --judge, says of every lesson that carries claims whether it holds on that machine's folder (your own study),");
+        out.println("does not hold, or cannot be told there, with its figures. Exit 0 when none fails there, 1 when one does not hold.");
     }
 
     /**

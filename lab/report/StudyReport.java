@@ -94,6 +94,13 @@ public final class StudyReport {
             throw new IllegalArgumentException(folder + " is not a directory: give a machine's results folder, results/MACHINE");
         }
         Path index = folder.resolve("index.html");
+        // AtomicWrite writes where a link points: a link here could send the page over a file outside the folder.
+        if (Files.isSymbolicLink(index)) {
+            throw new IllegalArgumentException(index + " is a symbolic link; the report never writes through one: left it alone");
+        }
+        if (Files.exists(index, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(index, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException(index + " is not a regular file; left it alone");
+        }
         if (Files.exists(index) && !isThisReports(Files.readString(index, StandardCharsets.UTF_8))) {
             throw new IllegalArgumentException(index + " exists and was not written by this report; left it alone");
         }

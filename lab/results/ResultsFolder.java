@@ -47,13 +47,14 @@ final class ResultsFolder {
     }
 
     /**
-     * The machine whose rows this folder holds: the folder's name, but for a folder a study made
-     * because the machine's own name is a committed folder's ({@link CommittedMachines}): its rows
-     * carry the machine's name, without the suffix.
+     * The machine whose rows this folder holds: the one its machine.json names, for a folder may be
+     * copied or renamed and still hold that machine's study. Without a name there, the folder's name,
+     * but for a folder a study made because the machine's own name is a committed folder's
+     * ({@link CommittedMachines}): its rows carry the machine's name, without the suffix.
      */
     String machine() {
-        return name.endsWith(OWN_FOLDER_SUFFIX)
-                ? name.substring(0, name.length() - OWN_FOLDER_SUFFIX.length()) : name;
+        return description.text("name").filter(described -> !described.isBlank()).orElseGet(() -> name.endsWith(OWN_FOLDER_SUFFIX)
+                ? name.substring(0, name.length() - OWN_FOLDER_SUFFIX.length()) : name);
     }
 
     Path csv(String table) {

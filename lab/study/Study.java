@@ -250,6 +250,9 @@ public class Study implements Callable<Integer> {
         if (reportOnly && !Files.isDirectory(folder)) {
             throw new UserMistakeException("no results for " + machine + " in " + results + " (" + folder + " does not exist)");
         }
+        if (!reportOnly) {
+            StudyFolder.checkBeforeCreating(this); // a refusal leaves no folder and no lock behind
+        }
         Files.createDirectories(folder);
         try (FolderLock locked = FolderLock.acquire(folder)) { // one study at a time in a folder
             return run(steps);
@@ -269,7 +272,7 @@ public class Study implements Callable<Integer> {
             runOptions.findOrCreateFile(System.err);
             fileBytes = Files.size(file);
             if (fileBytes == 0) {
-                throw new UserMistakeException(Quote.name(file) + " is empty: a study times reading a file, and there is nothing to read");
+                throw StudyFolder.emptyFile(file);
             }
             StudyFolder.describeMachine(this, fileBytes);
         }

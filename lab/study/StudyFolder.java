@@ -15,6 +15,7 @@ import lib.cli.IoMessage;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.harness.Machine;
+import lib.haystack.Haystack;
 import lab.tools.AtomicWrite;
 
 /** The study's machine folder: its description, and what it already holds. */
@@ -65,6 +66,52 @@ final class StudyFolder {
             return null;
         }
         return MachineDescription.read(json).text("name").orElse(null);
+    }
+
+    /**
+     * Refuses, before the machine's folder or its lock is made, what would stop the study once they
+     * were: a --results that is no folder, and a FILE the study could not time (the checks of
+     * lib/haystack/Haystack#findOrCreate, which creates nothing for a FILE that exists, and of
+     * Haystack#checkCreatable for one it would make). Run again under the lock, where a FILE that
+     * changed meanwhile is still caught.
+     */
+    static void checkBeforeCreating(Study study) throws IOException {
+        refuseNonFolder(study.results, "--results");
+        refuseNonFolder(study.folder, "--results/" + study.machine); // a file where this machine's folder would be
+        Path file = study.file;
+        if (Files.exists(file)) {
+            Haystack.findOrCreate(file, study.runOptions.size(), System.err);
+            if (Files.size(file) == 0) {
+                throw emptyFile(file);
+            }
+        } else if (file.toString().indexOf('\uFFFD') >= 0 || Files.isSymbolicLink(file)) {
+            Haystack.findOrCreate(file, study.runOptions.size(), System.err); // refuses such a name, or a link to nothing, before it creates anything
+        } else {
+            Haystack.checkCreatable(file, study.runOptions.size().orElse(Haystack.DEFAULT_BYTES));
+        }
+    }
+
+    static UserMistakeException emptyFile(Path file) {
+        return new UserMistakeException(Quote.name(file) + " is empty: a study times reading a file, and there is nothing to read");
+    }
+
+    /**
+     * Refuses {@code folder} when it, or the nearest of its parents that exists, is not a folder (the study makes
+     * folders there), in plain words: Java's own would be "Not a directory" naming a path the user never typed.
+     */
+    private static void refuseNonFolder(Path folder, String whatItIs) {
+        Path asked = folder.toAbsolutePath();
+        for (Path existing = asked; existing != null; existing = existing.getParent()) {
+            if (Files.isDirectory(existing)) {
+                return;
+            }
+            if (Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new UserMistakeException(whatItIs + " must be a folder, but " + Quote.name(existing)
+                        + (existing.equals(asked) ? "" : ", on its path,") + " is "
+                        + (Files.isSymbolicLink(existing) ? "a symbolic link to no folder" : "a file")
+                        + "; name a folder, or one that does not exist yet");
+            }
+        }
     }
 
     /**

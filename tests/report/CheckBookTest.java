@@ -446,6 +446,21 @@ class CheckBookTest {
         }
     }
 
+    /** "./jbang lessons --help" runs "CheckBook --judge --help": the help wins, as it does alone, with status 0. */
+    @Test
+    void helpAfterJudgeAsTheLessonsAliasPassesItPrintsTheUsage() {
+        for (List<String> asked : List.of(List.of("--help"), List.of("-h"), List.of("--judge", "--help"), List.of("--judge", "-h"),
+                List.of("--judge", REFERENCE, "--help"))) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(), err = new java.io.ByteArrayOutputStream();
+            int status = CheckBook.run(asked.toArray(String[]::new), new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                    new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(0, status, asked + ": " + err.toString(StandardCharsets.UTF_8));
+            assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("Usage: ./jbang check-book")
+                    && out.toString(StandardCharsets.UTF_8).contains("./jbang lessons results/MACHINE"), asked + ": " + out);
+            assertEquals("", err.toString(StandardCharsets.UTF_8), asked.toString());
+        }
+    }
+
     /** The reference machine's folder, its CSVs and machine.json, as a learner's own study under another name. */
     private Path learnersCopyOfTheReference() throws IOException {
         Path mine = Files.createDirectories(folder.resolve("results").resolve("my-machine"));

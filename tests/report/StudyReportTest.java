@@ -126,6 +126,23 @@ class StudyReportTest {
         assertEquals("<html>someone's own page</html>", Files.readString(index));
     }
 
+    /** An index.html that links to a page of this report elsewhere is refused, in one line: the page outside the folder stays as it was. */
+    @Test
+    void neverWritesThroughALinkedIndex() throws Exception {
+        row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        Path outside = Files.writeString(root.resolve("outside.html"), StudyReport.MARK + "\nsomeone's copy\n");
+        Path index = Files.createSymbolicLink(folder.resolve("index.html"), outside);
+        var out = new java.io.ByteArrayOutputStream();
+        var err = new java.io.ByteArrayOutputStream();
+        int status = StudyReport.execute(new String[] {folder.toString()}, new java.io.PrintStream(out, true), new java.io.PrintStream(err, true));
+        assertEquals(2, status, out.toString());
+        List<String> lines = err.toString().lines().toList();
+        assertEquals(1, lines.size(), lines.toString());
+        assertTrue(lines.getFirst().contains(index.toString()) && lines.getFirst().contains("symbolic link"), lines.getFirst());
+        assertEquals(StudyReport.MARK + "\nsomeone's copy\n", Files.readString(outside));
+        assertTrue(Files.isSymbolicLink(index), "the link is left as it was");
+    }
+
     @Test
     void linksTheChartsAndFlameGraphsByRelativePath() throws IOException {
         row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);

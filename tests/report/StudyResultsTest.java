@@ -195,6 +195,27 @@ class StudyResultsTest {
     }
 
     /**
+     * A machine's folder copied under another name keeps its machine: machine.json names it, so its rows are that
+     * machine's, in the model and the report. Without machine.json, the folder's name is still the machine's.
+     */
+    @Test
+    void aRenamedCopyOfAMachinesFolderIsReadAsTheMachineItsDescriptionNames() throws IOException {
+        Path copy = Files.createDirectories(root.resolve("r0"));
+        append(copy.resolve("scoreboard.csv"), row("V04Mmap", 2, "warm", 4 * GIB, 5, 0.5));
+        ResultsFolder.Selection undescribed = ResultsFolder.folder(copy).select("scoreboard", "warm");
+        assertEquals(List.of(), undescribed.rows(), "without machine.json, r0 is the machine named r0");
+        assertTrue(undescribed.notes().toString().contains("measured on another machine (" + Machine.current().name() + "), not r0"),
+                undescribed.notes().toString());
+
+        Files.writeString(copy.resolve("machine.json"), Machine.json(Machine.current().description(copy, Instant.now(), false)));
+        ResultsFolder.Selection described = ResultsFolder.folder(copy).select("scoreboard", "warm");
+        assertEquals(List.of("V04Mmap"), described.rows().stream().map(StudyResults.Row::chapter).toList(), described.notes().toString());
+        assertEquals(List.of(), described.notes());
+        String page = Files.readString(StudyReport.write(copy));
+        assertTrue(page.contains("8,590") && !page.contains("measured on another machine"), page);
+    }
+
+    /**
      * On a machine named like a folder committed with the project, the study measures into
      * NAME-local/ and its rows carry NAME: the model, the notebooks and the report all show them.
      */

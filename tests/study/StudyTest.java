@@ -106,6 +106,42 @@ class StudyTest {
     }
 
     /**
+     * Every refusal of FILE or --results comes before the machine's folder and its lock are made: a refused study
+     * leaves --results as it found it (or absent), and says why in one line, in plain words.
+     */
+    @Test
+    void aRefusedStudyCreatesNoFolderAndNoLock() throws Exception {
+        Path results = directory.resolve("results");
+        Path aDirectory = Files.createDirectory(directory.resolve("a-directory"));
+        Path empty = Files.createFile(directory.resolve("empty.bin"));
+        Path small = Files.write(directory.resolve("small.bin"), new byte[64]);
+        List<List<String>> refused = List.of(
+                List.of(aDirectory.toString(), "--quick"),
+                List.of(empty.toString(), "--quick"),
+                List.of(small.toString(), "--size", "128", "--quick", "--skip", "walls"),
+                List.of(directory.resolve("no-such-directory").resolve("haystack.bin").toString(), "--quick"));
+        for (List<String> arguments : refused) {
+            List<String> command = new ArrayList<>(arguments);
+            command.addAll(List.of("--results", results.toString()));
+            Subprocess.Result result = study(command.toArray(String[]::new));
+            assertEquals(2, result.exitCode(), result.toString());
+            assertEquals(1, result.errorLines().stream().filter(line -> line.startsWith("Study:")).count(), result.toString());
+            assertFalse(Files.exists(results), arguments + " left " + results + " behind: " + result);
+        }
+
+        Path aFile = Files.writeString(directory.resolve("a-file"), "not a folder");
+        for (Path notAFolder : List.of(aFile, aFile.resolve("below"))) {
+            Subprocess.Result result = study(directory.resolve("haystack.bin").toString(), "--quick", "--results", notAFolder.toString());
+            assertEquals(2, result.exitCode(), result.toString());
+            List<String> lines = result.errorLines().stream().filter(line -> line.startsWith("Study:")).toList();
+            assertEquals(1, lines.size(), result.toString());
+            assertTrue(lines.getFirst().contains("--results must be a folder") && lines.getFirst().contains(aFile.toString())
+                    && !lines.getFirst().contains("Not a directory"), lines.getFirst());
+            assertFalse(Files.exists(directory.resolve("haystack.bin")), "no haystack is made for a refused study");
+        }
+    }
+
+    /**
      * A file made elsewhere, zeros with one non-zero word that is not the needle: the chapters could time it, but the walls
      * and the unit costs cannot, so a study that plans them refuses it in one line before its first step, and says how to go on.
      */
