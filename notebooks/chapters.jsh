@@ -18,6 +18,8 @@
 //                                ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g -Druns=3 notebooks/chapters.jsh
 // Step through it yourself:      ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g --interactive notebooks/chapters.jsh
 
+Notebook.argumentsDrawingHere(args, "chapters", "chapters");
+
 // The options, read as a chapter reads FILE, --size and --runs (lib/harness/NotebookOptions.java), and the
 // haystack, found or created: a mistake is one line and status 2, before anything is compiled. (The /env
 // below resets the session and runs this again: the second time, the haystack is there.)
