@@ -104,7 +104,7 @@ class NotebookArgumentsTest {
             String firstStatement = Files.readString(notebook).lines()
                     .filter(line -> !line.isBlank() && !line.startsWith("//")).findFirst().orElse("");
             Matcher arguments = ARGUMENTS.matcher(firstStatement);
-            assertTrue(arguments.matches(), notebook + " begins with " + firstStatement);
+            assertTrue(arguments.find(), notebook + " begins with " + firstStatement);
             assertEquals(name, arguments.group(1), notebook.toString());
             List<String> declared = Arrays.stream(arguments.group(2).split(",")).map(String::strip)
                     .filter(chart -> !chart.isEmpty()).map(chart -> chart.replace("\"", "")).toList();
