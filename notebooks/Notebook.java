@@ -258,6 +258,49 @@ final class Notebook {
         notebookFinished = !chartFailed;
     }
 
+    /**
+     * A notebook's first line. JBang hands a notebook its arguments as {@code args}; it takes none, only -D properties:
+     * --help or -h prints its {@link #usage}, status 0; anything else is one line, status 2; both before anything is read.
+     */
+    static void arguments(String[] args, String notebook, String... charts) {
+        arguments(args, notebook, true, charts);
+    }
+
+    /** The same for a notebook that draws its own measurements into this machine's folder (chapters.jsh): no -Dmachine. */
+    static void argumentsDrawingHere(String[] args, String notebook, String... charts) {
+        arguments(args, notebook, false, charts);
+    }
+
+    private static void arguments(String[] args, String notebook, boolean choosesMachine, String... charts) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.print(usage(notebook, choosesMachine, charts));
+            System.out.flush();
+            if (quitThrows()) {
+                throw new Quit(notebook + " printed its usage and drew nothing");
+            }
+            notebookFinished = true; // done as asked: status 0, not an unfinished notebook's 2
+            System.exit(0);
+        } else if (args.length > 0) {
+            quit(notebook + " takes no arguments: " + List.of(args).stream().map(lib.cli.Quote::name).collect(Collectors.joining(" ")) + " (only -D options, before it: see --help)");
+        }
+    }
+
+    /** What --help prints: the command, the notebook's own words (its header's first paragraph), what it writes where. */
+    static String usage(String notebook, boolean choosesMachine, String... charts) {
+        Path source = Path.of("notebooks", notebook + ".jsh");
+        String description;
+        try (var lines = Files.lines(source)) {
+            description = lines.dropWhile(line -> !line.isEmpty()).skip(1).takeWhile(line -> line.startsWith("//"))
+                    .map(line -> line.replaceFirst("^// ?", "")).collect(Collectors.joining("\n"));
+        } catch (IOException unreadable) {
+            description = "(what it draws is said at the top of " + source + ", read from the project's root)";
+        }
+        String machine = choosesMachine ? "-Dmachine=NAME, else this machine when it has results, else the most recent study" : "this machine";
+        return "Usage: ./jbang [-Dresults=DIR]" + (choosesMachine ? " [-Dmachine=NAME] " : " ") + source + "\n\n" + description + "\n\nIt writes "
+                + List.of(charts).stream().map(chart -> chart + ".html and .png").collect(Collectors.joining(", ")) + " into results/MACHINE/charts/.\n"
+                + "MACHINE: " + machine + ".\n-Dresults=DIR: the results root, in place of results/.\nIt takes no arguments; -h or --help prints this.\n";
+    }
+
     /** Whether the notebook reached its last line with every chart drawn ({@link #loaded}). */
     static boolean finished() {
         return notebookFinished;

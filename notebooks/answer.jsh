@@ -11,6 +11,8 @@
 // (results/<machine>/answer.csv, written by lab/study/AnswerRound.java or the study).
 // Run from the project's root:   ./jbang notebooks/answer.jsh           (-Dmachine=NAME for another machine)
 
+Notebook.arguments(args, "answer", "answer");
+
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;

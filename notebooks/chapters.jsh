@@ -18,6 +18,10 @@
 //                                ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g -Druns=3 notebooks/chapters.jsh
 // Step through it yourself:      ./jbang -Dhaystack=haystack-1g.bin -Dsize=1g --interactive notebooks/chapters.jsh
 
+// Only when there are arguments: loading Notebook here, before the /env below, would leave its exit hook in
+// the session /env drops, where the notebook never reaches its last line.
+if (args.length > 0) { Notebook.argumentsDrawingHere(args, "chapters", "chapters"); }
+
 // The options, read as a chapter reads FILE, --size and --runs (lib/harness/NotebookOptions.java), and the
 // haystack, found or created: a mistake is one line and status 2, before anything is compiled. (The /env
 // below resets the session and runs this again: the second time, the haystack is there.)

@@ -13,6 +13,8 @@
 // Run from the project's root:   ./jbang notebooks/chunks.jsh           (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/chunks.jsh
 
+Notebook.arguments(args, "chunks", "chunks");
+
 import tech.tablesaw.aggregate.AggregateFunctions;
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;

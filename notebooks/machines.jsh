@@ -12,6 +12,8 @@
 // Run from the project's root:   ./jbang notebooks/machines.jsh
 // Explore the tables:            ./jbang --interactive notebooks/machines.jsh
 
+Notebook.arguments(args, "machines", "machines-mbps", "machines-share-of-wall");
+
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;

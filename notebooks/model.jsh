@@ -13,6 +13,8 @@
 // which in its label. One machine's results (results/<machine>/model.csv).
 // Run from the project's root:   ./jbang notebooks/model.jsh           (-Dmachine=NAME for another machine)
 
+Notebook.arguments(args, "model", "model");
+
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;

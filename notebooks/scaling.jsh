@@ -12,6 +12,8 @@
 // Run from the project's root:   ./jbang notebooks/scaling.jsh          (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/scaling.jsh
 
+Notebook.arguments(args, "scaling", "scaling-all", "scaling-relative");
+
 import tech.tablesaw.aggregate.AggregateFunctions;
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;

@@ -12,6 +12,8 @@
 //                                ./jbang -Dmachine=NAME notebooks/scoreboard.jsh     (another machine in results/)
 // Explore the tables:            ./jbang --interactive notebooks/scoreboard.jsh
 
+Notebook.arguments(args, "scoreboard", "scoreboard", "scoreboard-spread");
+
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;

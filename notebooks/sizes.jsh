@@ -14,6 +14,8 @@
 // Run from the project's root:   ./jbang notebooks/sizes.jsh            (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/sizes.jsh
 
+Notebook.arguments(args, "sizes", "sizes", "sizes-seconds-per-gib");
+
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;

@@ -14,6 +14,8 @@
 // Run from the project's root:   ./jbang notebooks/vs-article.jsh      (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/vs-article.jsh
 
+Notebook.arguments(args, "vs-article", "vs-article-mbps", "vs-article-speedup");
+
 import tech.tablesaw.aggregate.AggregateFunctions;
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;

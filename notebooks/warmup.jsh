@@ -7,10 +7,12 @@
 
 // The JIT made visible: every run of every chapter in order, the untimed warm-up runs first.
 // The first run is interpreted and compiled on the way; the timed runs show the steady state.
-// One machine's results (results/<machine>/scoreboard.csv, or another table with -Dtable=NAME).
+// One machine's results (results/<machine>/scoreboard.csv, or another table with -Dtable=TABLE).
 // Run from the project's root:   ./jbang notebooks/warmup.jsh           (-Dmachine=NAME for another machine)
 //                                ./jbang -Dtable=scaling notebooks/warmup.jsh
 // More warm-up runs show more of the curve: a study with --warmup 5 --runs 10, for instance.
+
+Notebook.arguments(args, "warmup", "warmup-TABLE");
 
 import tech.tablesaw.api.*;
 import tech.tablesaw.plotly.components.*;
