@@ -30,7 +30,7 @@ sizesCsv.problems().forEach(System.out::println);
 Table allRows = ResultsTable.table("sizes", sizesCsv.rows());
 Map<String, Integer> newest = new LinkedHashMap<>();
 for (Row row : allRows) {
-    if (row.getString("machine").isEmpty() || row.getString("machine").equals(Notebook.machine().name)) {
+    if (row.getString("machine").isEmpty() || row.getString("machine").equals(Notebook.machine().folder.machine())) {
         String key = row.getString("chapter") + "|" + row.getLong("file_bytes") + "|" + row.getString("cache");
         newest.remove(key);
         newest.put(key, row.getRowNumber());
@@ -38,7 +38,7 @@ for (Row row : allRows) {
 }
 Table rows = allRows.rows(newest.values().stream().mapToInt(Integer::intValue).toArray()).sortAscendingOn("chapter", "file_bytes");
 if (rows.isEmpty()) {
-    Notebook.quit(Notebook.machine().csv("sizes") + " has no row measured on " + Notebook.machine().name);
+    Notebook.quit(Notebook.machine().csv("sizes") + " has no row measured on " + Notebook.machine().folder.machine());
 }
 long memoryBytes = rows.longColumn("memory_bytes").get(0);
 double gib = 1L << 30;
