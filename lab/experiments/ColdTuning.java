@@ -25,7 +25,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.Shard;
-import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
 import lab.tools.HeldLines;
@@ -249,9 +248,7 @@ public class ColdTuning implements Callable<Integer> {
         ResultsOutput.check(csv, haystack.file());
         Path file = haystack.findOrCreateFile(System.err);
         long bytes = Files.size(file);
-        if (bytes == 0) {
-            throw new UserMistakeException(Quote.name(file) + " is empty: cold-tuning times reading a file, and there is nothing to read");
-        }
+        Haystack.requireNotEmpty(file, "cold-tuning");
         ResultsOutput.create(csv, file);
         whereRowsGo.sayTo(System.err);
         long expected = Haystack.needleOffset(bytes);

@@ -24,11 +24,11 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.chapter.ChapterTrait;
 import lib.cli.PathConverter;
-import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
 import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
+import lib.haystack.Haystack;
 import lib.harness.Machine;
 import lib.harness.ProjectVersion;
 import lib.harness.ResultsCsv;
@@ -271,9 +271,7 @@ public class Study implements Callable<Integer> {
             StudyFolder.checkMachineDescription(this); // before a haystack is made for a study that cannot run
             runOptions.findOrCreateFile(System.err);
             fileBytes = Files.size(file);
-            if (fileBytes == 0) {
-                throw StudyFolder.emptyFile(file);
-            }
+            Haystack.requireNotEmpty(file, "a study");
             StudyFolder.describeMachine(this, fileBytes);
         }
         int sizeRoundStatus = reportOnly ? 0 : sizeRound(false); // first, so that the charts and the report at the end draw it

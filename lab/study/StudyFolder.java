@@ -81,18 +81,12 @@ final class StudyFolder {
         Path file = study.file;
         if (Files.exists(file)) {
             Haystack.findOrCreate(file, study.runOptions.size(), System.err);
-            if (Files.size(file) == 0) {
-                throw emptyFile(file);
-            }
+            Haystack.requireNotEmpty(file, "a study");
         } else if (file.toString().indexOf('\uFFFD') >= 0 || Files.isSymbolicLink(file)) {
             Haystack.findOrCreate(file, study.runOptions.size(), System.err); // refuses such a name, or a link to nothing, before it creates anything
         } else {
             Haystack.checkCreatable(file, study.runOptions.size().orElse(Haystack.DEFAULT_BYTES));
         }
-    }
-
-    static UserMistakeException emptyFile(Path file) {
-        return new UserMistakeException(Quote.name(file) + " is empty: a study times reading a file, and there is nothing to read");
     }
 
     /**

@@ -20,10 +20,10 @@ import lab.tools.ChildProcess;
 import lab.tools.HeldLines;
 import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
-import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
+import lib.haystack.Haystack;
 import lib.harness.Measurement;
 import lib.harness.ProjectVersion;
 import lib.harness.RunOptions;
@@ -117,9 +117,7 @@ public class VersusC implements Callable<Integer> {
         Path csv = CommittedMachines.ownFolder(results, "versus-c", whereRowsGo.stream()).resolve(CSV_NAME);
         ResultsOutput.check(csv, haystack.file());
         Path file = haystack.findOrCreateFile(err);
-        if (Files.size(file) == 0) {
-            throw new UserMistakeException(Quote.name(file) + " is empty: versus-c times reading a file, and there is nothing to read");
-        }
+        Haystack.requireNotEmpty(file, "versus-c");
         ResultsOutput.create(csv, file);
         whereRowsGo.sayTo(err);
         NativeYardstick c = new NativeYardstick("versus-c");

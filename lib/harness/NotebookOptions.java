@@ -74,9 +74,7 @@ public final class NotebookOptions {
         } catch (UserMistakeException e) {
             throw asProperty(e);
         }
-        if (Files.size(file) == 0) {
-            throw new UserMistakeException(Quote.name(file) + " is empty: the notebook times reading a file, and there is nothing to read");
-        }
+        Haystack.requireNotEmpty(file, "the notebook");
         return file;
     }
 

@@ -60,6 +60,16 @@ public final class Haystack {
     }
 
     /**
+     * Refuses, in one line, an empty {@code file} given to {@code whoTimesIt} ("a study", "versus-c"), which times
+     * reading a file: a file of no bytes has no needle and nothing to time.
+     */
+    public static void requireNotEmpty(Path file, String whoTimesIt) throws IOException {
+        if (Files.size(file) == 0) {
+            throw new UserMistakeException(Quote.name(file) + " is empty: " + whoTimesIt + " times reading a file, and there is nothing to read");
+        }
+    }
+
+    /**
      * The file a command is asked to search: an existing regular, readable file is taken as it is; a
      * missing one becomes a new haystack of {@code requestedBytes} (4 GiB if empty), announced on
      * {@code err}. Anything else is refused with one line, before a byte is written: a symbolic link
