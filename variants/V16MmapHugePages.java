@@ -26,6 +26,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.chapter.PopulatesOnEveryWorker;
 import lib.cli.UserMistakeException;
 import lib.harness.Harness;
 import lib.haystack.MappedFileShrankException;
@@ -52,7 +53,7 @@ import lib.linux.Native;
  *   where chapter 4 on small folios takes about 16,384.
  * </pre>
  */
-public class V16MmapHugePages implements NeedleSearch, MapsTheFile {
+public class V16MmapHugePages implements NeedleSearch, MapsTheFile, PopulatesOnEveryWorker {
 
     public static void main(String[] args) {
         Harness.run(new V16MmapHugePages(), args);

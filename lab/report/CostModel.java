@@ -31,14 +31,16 @@ import lib.harness.ResultsCsv;
  *
  * <pre>
  *   faults    = G × (faults × c_fault_fixed + entries × c_pte_fill) / W, or on every thread at once
- *               (the _all costs, not divided) if that is slower; not divided, on one thread, for a chapter
- *               that populates its mapping before its workers start (PopulatesOnOneThread); entries from
+ *               (the _all costs, not divided) if that is slower; for a chapter that populates its mapping
+ *               with one call, G × (faults × c_populate_fixed + entries × c_populate_pte), not divided
+ *               (PopulatesOnOneThread; PopulatesOnEveryWorker: the _all costs, all at once); entries from
  *               the PMD-mapped share s: (1 − s) × 262,144 + s × 512 a GiB for a mapping, one a fault else
+ *   unmap     = G × entries × c_unmap_entry for a mapping: munmap on one thread, once the workers are done
  *   one core  = [ G × (calls × c_call + wakeUps × c_wake) + G × copied × (c_copy(1 thread) + c_scan_in_cache)
  *                 + (B − G × copied) × c_scan(1 thread) ] / W
  *   memory    = (B − G × copied) × c_scan(all threads);  copy = G × copied × c_copy(all threads)
  *   device    = G × device × c_device(8 in flight, or 1 with one worker)
- *   predicted = faults + the largest of one core, memory, copy and device; "bound" names the largest part
+ *   predicted = faults + unmap + the largest of one core, memory, copy and device; "bound" names the largest part
  *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term
  * </pre>
  *
@@ -71,9 +73,12 @@ public final class CostModel {
      * it; {@code fault}: a fault as the cache held the file when measured, the price where {@code faultFixed} and
      * {@code pteFill} (a fault's own cost, and each entry it fills) are NaN, not measured. {@code unstable}: the
      * costs.csv names whose rounds spread by more than a quarter; {@code callFrom}: the name the call's price came from.
+     * {@code populate*}: a fault and an entry where {@code MADV_POPULATE_READ} fills a mapping, on one thread and on all
+     * at once; {@code unmapEntry}: an entry torn down by {@code munmap}. Each NaN where costs.csv has none.
      */
     record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double pteFillAsFound,
-                 double pteFillAsFoundAll, double wake,
+                 double pteFillAsFoundAll, double populateFixed, double populatePte, double populateFixedAll, double populatePteAll,
+                 double unmapEntry, double wake,
                  double scanInCache, double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
                  double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
 
@@ -83,6 +88,7 @@ public final class CostModel {
                 case "read calls" -> List.of(callFrom);
                 case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", asFound ? "pte_fill_as_found" : "pte_fill");
                 case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
+                case "unmap" -> List.of("unmap_entry");
                 case "wake-ups" -> List.of("wake_up");
                 case "scan in cache" -> List.of("scan_in_cache");
                 case "device" -> List.of(workers > 1 ? "device_byte_deep" : "device_byte_qd1");
@@ -324,45 +330,77 @@ public final class CostModel {
             all.remove("faults");
             all.put("faults on every thread", terms.faultsOnEveryThread());
         }
+        all.put("unmap", terms.unmap());
         all.forEach((term, nanos) -> {
             if (nanos >= WEIGHS * prediction.seconds() * 1e9) {
-                costs.pricing(term, workers, asFound).stream().filter(costs.unstable()::contains).forEach(named::add);
+                List<String> pricing = term.equals("faults") && terms.filling().populates() ? terms.filling().pricing(workers) : costs.pricing(term, workers, asFound);
+                pricing.stream().filter(costs.unstable()::contains).forEach(named::add);
             }
         });
         return String.join(" ", named);
     }
 
     /**
-     * The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones. {@code faultsBeforeWorkers}:
-     * the faults are one thread's before the workers start, not a share of each worker's.
+     * The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones; {@code unmap}, the mapping
+     * torn down on one thread once the workers are done. {@code filling}: how the faults were taken, and so priced.
      */
-    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, boolean faultsBeforeWorkers) {
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap, Filling filling) {
 
         double core() {
             return oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
+        /** The faults are a populating call's, before the scan, not a share of each worker's touches. */
+        boolean faultsBeforeWorkers() {
+            return filling.populates();
+        }
+    }
+
+    /**
+     * How a chapter's faults are taken: a touch at a time by each worker; by {@code MAP_POPULATE} inside {@code mmap}, on
+     * one thread; or by {@code MADV_POPULATE_READ}, each worker its own shard, all at once. A populating call is priced
+     * at the populate costs (on every thread at once: the wall time, not shared out), measured apart from a touch's,
+     * for it may not scale as touches do.
+     */
+    enum Filling {
+        TOUCHED, POPULATED_ON_ONE_THREAD, POPULATED_ON_EVERY_WORKER;
+
+        boolean populates() {
+            return this != TOUCHED;
+        }
+
+        /** The costs.csv names a populating chapter's faults are priced with. */
+        List<String> pricing(int workers) {
+            return this == POPULATED_ON_EVERY_WORKER && workers > 1 ? List.of("populate_fixed_all", "populate_pte_all")
+                    : List.of("populate_fixed", "populate_pte");
         }
     }
 
     /** The model's formula (see the class comment), term by term. */
     static Terms terms(StudyResults.Row row, Costs c) {
-        return terms(row, c, populatesOnOneThread(row.chapter()));
+        return terms(row, c, filling(row.chapter()));
     }
 
     /** The chapters' traits by name, asked once of their classes: a row names its chapter as its class is named. */
     private static final Map<String, Set<ChapterTrait>> TRAITS = Contents.traits();
 
-    /** Whether {@code chapter}, as a row names it, declares that it populates its mapping on one thread; false for a name no chapter has. */
-    static boolean populatesOnOneThread(String chapter) {
-        return TRAITS.getOrDefault(chapter, Set.of()).contains(ChapterTrait.POPULATES_ON_ONE_THREAD);
+    /** How {@code chapter}, as a row names it, declares it takes its faults; touched for a name no chapter has. */
+    static Filling filling(String chapter) {
+        Set<ChapterTrait> traits = TRAITS.getOrDefault(chapter, Set.of());
+        return traits.contains(ChapterTrait.POPULATES_ON_ONE_THREAD) ? Filling.POPULATED_ON_ONE_THREAD
+                : traits.contains(ChapterTrait.POPULATES_ON_EVERY_WORKER) ? Filling.POPULATED_ON_EVERY_WORKER : Filling.TOUCHED;
     }
 
-    /** The formula's terms for a row whose faults are, or are not, taken on one thread before its workers start. */
-    static Terms terms(StudyResults.Row row, Costs c, boolean faultsBeforeWorkers) {
+    /** The formula's terms for a row whose faults are taken as {@code declared} says, priced so where costs.csv has the populate costs. */
+    static Terms terms(StudyResults.Row row, Costs c, Filling declared) {
+        // without the populate costs, faults on every worker are priced as touches, shared out; on one thread, whole
+        Filling filling = declared == Filling.POPULATED_ON_EVERY_WORKER && Double.isNaN(c.populateFixedAll()) ? Filling.TOUCHED : declared;
+        boolean faultsBeforeWorkers = filling.populates();
         double bytes = row.fileBytes(), gib = bytes / GIB, workers = row.workers();
         double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
         Map<String, Double> oneCore = new LinkedHashMap<>();
         oneCore.put("read calls", gib * bill(row, "read_calls_per_gib") * c.call() / workers);
-        oneCore.put("faults", gib * faultNanosPerGiB(row, c) / (faultsBeforeWorkers ? 1 : workers)); // one thread's, or each worker's share
+        oneCore.put("faults", gib * faultNanosPerGiB(row, c, filling, row.workers()) / (faultsBeforeWorkers ? 1 : workers)); // the call's, or each worker's share
         oneCore.put("wake-ups", gib * bill(row, "voluntary_switches_per_gib") * c.wake() / workers);
         oneCore.put("copy", copied * c.copyOneThread() / workers);
         oneCore.put("scan in cache", copied * c.scanInCache() / workers);
@@ -374,7 +412,8 @@ public final class CostModel {
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
         double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 || faultsBeforeWorkers ? 0 // one thread faults alone
                 : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFoundAll() : c.pteFillAll()));
-        return new Terms(oneCore, shared, faultsOnEveryThread, faultsBeforeWorkers);
+        double unmap = row.pmdMappedPercent() == null || Double.isNaN(c.unmapEntry()) ? 0 : gib * entriesPerGiB(row) * c.unmapEntry();
+        return new Terms(oneCore, shared, faultsOnEveryThread, unmap, filling);
     }
 
     /** 4 KiB pages in a GiB: the entries a mapping of it fills where nothing is PMD-mapped. */
@@ -387,7 +426,17 @@ public final class CostModel {
      * cache held the file when UnitCosts ran.
      */
     static double faultNanosPerGiB(StudyResults.Row row, Costs c) {
+        return faultNanosPerGiB(row, c, Filling.TOUCHED, row.workers());
+    }
+
+    /** The same for faults taken as {@code filling} says: a populating call's at the populate costs, where costs.csv has them. */
+    static double faultNanosPerGiB(StudyResults.Row row, Costs c, Filling filling, int workers) {
         double faults = bill(row, "minor_faults_per_gib");
+        boolean onEveryThread = filling == Filling.POPULATED_ON_EVERY_WORKER && workers > 1;
+        double populateFixed = onEveryThread ? c.populateFixedAll() : c.populateFixed(), populatePte = onEveryThread ? c.populatePteAll() : c.populatePte();
+        if (filling.populates() && !Double.isNaN(populateFixed) && !Double.isNaN(populatePte)) {
+            return faults * populateFixed + entriesPerGiB(row) * populatePte;
+        }
         if (Double.isNaN(c.faultFixed())) {
             return faults * c.fault();
         }
@@ -418,19 +467,19 @@ public final class CostModel {
         double core = terms.core(), largestShared = terms.shared().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
         // a worker that faults is not moving data: the faults come first, on one core or, if slower, as every thread's at once
         double faultsOneCore = terms.oneCore().getOrDefault("faults", 0.0), faults = Math.max(faultsOneCore, terms.faultsOnEveryThread());
-        double rest = core - faultsOneCore, data = Math.max(rest, largestShared);
+        double rest = core - faultsOneCore, data = Math.max(rest, largestShared), serial = faults + terms.unmap(); // unmapped on one thread, after
         double oneWorker = terms.faultsBeforeWorkers() ? faultsOneCore + rest * workers : core * workers; // faults before the workers are no share
         double workersToWall = largestShared > 0 ? oneWorker / largestShared : Double.NaN;
         if (faults >= data) {
-            return new Prediction((faults + data) / 1e9, faults > faultsOneCore ? "faults on every thread" : "core: faults", workersToWall);
+            return new Prediction((serial + data) / 1e9, faults > faultsOneCore ? "faults on every thread" : "core: faults", workersToWall);
         }
         if (rest >= largestShared) {
             String coreBound = terms.oneCore().entrySet().stream().filter(term -> !term.getKey().equals("faults"))
                     .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-            return new Prediction((faults + data) / 1e9, "core: " + coreBound, workersToWall);
+            return new Prediction((serial + data) / 1e9, "core: " + coreBound, workersToWall);
         }
         String sharedBound = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-        return new Prediction((faults + data) / 1e9, sharedBound, workersToWall);
+        return new Prediction((serial + data) / 1e9, sharedBound, workersToWall);
     }
 
     private static double bill(StudyResults.Row row, String column) {

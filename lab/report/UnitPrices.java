@@ -43,7 +43,9 @@ final class UnitPrices {
     /** The costs the model takes from costs.csv, each with its bounds; a row of another cost is not read. */
     static final Map<String, Per> COSTS = Map.ofEntries(Map.entry("read_call", Per.EVENT), Map.entry("pread_1mib", Per.EVENT),
             Map.entry("minor_fault", Per.EVENT), Map.entry("fault_fixed", Per.EVENT), Map.entry("pte_fill", Per.EVENT),
-            Map.entry("fault_fixed_all", Per.EVENT), Map.entry("pte_fill_all", Per.EVENT), Map.entry("pte_fill_as_found", Per.EVENT), Map.entry("pte_fill_as_found_all", Per.EVENT), Map.entry("wake_up", Per.EVENT),
+            Map.entry("fault_fixed_all", Per.EVENT), Map.entry("pte_fill_all", Per.EVENT), Map.entry("pte_fill_as_found", Per.EVENT), Map.entry("pte_fill_as_found_all", Per.EVENT),
+            Map.entry("populate_fixed", Per.EVENT), Map.entry("populate_pte", Per.EVENT), Map.entry("populate_fixed_all", Per.EVENT),
+            Map.entry("populate_pte_all", Per.EVENT), Map.entry("unmap_entry", Per.EVENT), Map.entry("wake_up", Per.EVENT),
             Map.entry("scan_in_cache", Per.BYTE), Map.entry("device_byte_qd1", Per.BYTE), Map.entry("device_byte_deep", Per.BYTE));
     static final double CALL_BYTES = 1 << 20;
 
@@ -109,6 +111,9 @@ final class UnitPrices {
                 splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
                 splitOnEveryThread ? cost.get("pte_fill_all") : nan, asFound ? cost.get("pte_fill_as_found") : nan,
                 splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,
+                pair(cost, "populate_fixed", "populate_pte", 0), pair(cost, "populate_fixed", "populate_pte", 1),
+                pair(cost, "populate_fixed_all", "populate_pte_all", 0), pair(cost, "populate_fixed_all", "populate_pte_all", 1),
+                cost.getOrDefault("unmap_entry", nan),
                 need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
                 cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
                 nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
@@ -124,6 +129,11 @@ final class UnitPrices {
         } catch (NumberFormatException | NullPointerException noSpread) {
             return 0;
         }
+    }
+
+    /** One of a pair of costs measured together ({@code which} 0: the first, 1: the second); NaN for both unless both were. */
+    private static double pair(Map<String, Double> cost, String first, String second, int which) {
+        return cost.containsKey(first) && cost.containsKey(second) ? cost.get(which == 0 ? first : second) : Double.NaN;
     }
 
     private static double need(Map<String, Double> cost, String name, Path costs) {

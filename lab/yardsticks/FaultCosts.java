@@ -27,9 +27,13 @@ import lib.linux.Native;
  * thread's where faults scale): a file in 4 KiB folios (many entries a fault) and one in 2 MiB (one a fault) give
  * {@code time = faults × fixed + entries × perEntry} twice. {@code perEntryAsFound}: what the haystack's own
  * mapping, as the cache holds it, leaves an entry once its faults' fixed cost is out; as-found rows use it.
+ * {@code populate*}: the same pair where {@code MADV_POPULATE_READ} fills the mapping in one call per thread, as
+ * chapters 10 and 16 fill theirs, rather than a touch per page. {@code unmapPerEntry}: what {@code munmap} takes
+ * per entry to tear a mapping of the 4 KiB-folio file down again, as each mapped chapter does when it is done.
  */
 record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[] perEntryAll, double[] perEntryAsFound,
-                  double[] perEntryAsFoundAll) {
+                  double[] perEntryAsFoundAll, double[] populateFixed, double[] populatePerEntry, double[] populateFixedAll,
+                  double[] populatePerEntryAll, double[] unmapPerEntry) {
 
     static FaultCosts measure(Path haystack, Path folder, int rounds, long bytes) throws IOException {
         String whyNot = HugeFolios.whyNot(folder);
@@ -52,9 +56,11 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 throw new UnitCosts.NotMeasurableHere("the kernel read the scratch file back in no 2 MiB folio (Linux " + System.getProperty("os.version") + ")");
             }
             int all = Runtime.getRuntime().availableProcessors();
-            double[][] solved = new double[6][rounds];
+            double[][] solved = new double[11][rounds];
             for (int round = 0; round < rounds; round++) {
                 double[] one = solve(Pass.of(small, 1), Pass.of(huge, 1)), many = solve(Pass.of(small, all), Pass.of(huge, all));
+                double[] populated = solve(Pass.populated(small, 1), Pass.populated(huge, 1));
+                double[] populatedAll = solve(Pass.populated(small, all), Pass.populated(huge, all));
                 Pass asFound = Pass.of(haystack, 1), asFoundAll = Pass.of(haystack, all);
                 solved[0][round] = one[0];
                 solved[1][round] = one[1];
@@ -62,6 +68,11 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 solved[3][round] = many[1];
                 solved[4][round] = (asFound.nanos() - asFound.faults() * one[0]) / asFound.entries();
                 solved[5][round] = (asFoundAll.nanos() - asFoundAll.faults() * many[0]) / asFoundAll.entries();
+                solved[6][round] = populated[0];
+                solved[7][round] = populated[1];
+                solved[8][round] = populatedAll[0];
+                solved[9][round] = populatedAll[1];
+                solved[10][round] = unmapNanosPerEntry(small);
             }
             for (double[] each : Arrays.copyOf(solved, 2)) { // the others are left out if they come to nothing
                 if (!(Stats.median(each) > 0)) {
@@ -69,7 +80,7 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                             + Arrays.deepToString(solved) + ")");
                 }
             }
-            return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5]);
+            return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5], solved[6], solved[7], solved[8], solved[9], solved[10]);
         } catch (UserMistakeException | IOException e) {
             throw e instanceof UnitCosts.NotMeasurableHere notHere ? notHere : new UnitCosts.NotMeasurableHere(e.getMessage());
         } finally {
@@ -87,6 +98,26 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
         }
         return new double[] {(a.nanos() * b.entries() - b.nanos() * a.entries()) / determinant,
                 (a.faults() * b.nanos() - b.faults() * a.nanos()) / determinant};
+    }
+
+    /**
+     * A fresh mapping of {@code file}, filled, then unmapped: the {@code munmap}'s ns per page-table entry it tore
+     * down. A mapped chapter pays it when its arena closes, on one thread, after its workers are done.
+     */
+    static double unmapNanosPerEntry(Path file) throws IOException {
+        Arena arena = Arena.ofShared();
+        long entries, started;
+        try {
+            MemorySegment mapped = Native.mapFile(file, Pass.mappedBytes(file), 0, arena);
+            Native.madvise(mapped, Native.MADV_POPULATE_READ);
+            entries = Pass.entries(mapped);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+        started = System.nanoTime();
+        arena.close(); // munmap
+        return (double) (System.nanoTime() - started) / entries;
     }
 
     /** One touch per 4 KiB page of {@code mapped}: the sum of the bytes read, zero for a haystack's. */
@@ -159,18 +190,11 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
 
         /** The file's first 256 MiB (or a smaller one's all but its last page) mapped afresh, touched every 4 KiB, twice. */
         static Pass of(Path file, int threads) throws IOException {
-            long mappedBytes = Math.min(UnitCosts.MAPPED_BYTES, (Files.size(file) / UnitCosts.PAGE_BYTES - 1) * UnitCosts.PAGE_BYTES); // the needle's page left out
-            if (mappedBytes <= 0) {
-                throw new UnitCosts.NotMeasurableHere(Quote.name(file) + " is too small to map a page of it");
-            }
+            long mappedBytes = mappedBytes(file);
             warmUpTouch();
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
-                long step = Math.max(1, Math.ceilDiv(Math.ceilDiv(mappedBytes, threads), PmdMapping.PMD_BYTES)) * PmdMapping.PMD_BYTES;
-                List<MemorySegment> parts = new ArrayList<>();
-                for (long from = 0; from < mappedBytes; from += step) {
-                    parts.add(mapped.asSlice(from, Math.min(step, mappedBytes - from)));
-                }
+                List<MemorySegment> parts = parts(mapped, threads);
                 int slices = parts.stream().mapToInt(FaultCosts::slicesOf).sum();
                 int[] firsts = new int[parts.size()];
                 for (int i = 1; i < firsts.length; i++) {
@@ -186,8 +210,7 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                     throw new UserMistakeException(faults <= 0 ? "the kernel counted no page fault here (no getrusage?)"
                             : Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
                 }
-                PmdMapping mapping = PmdMapping.of(mapped);
-                long entries = mapping.filePmdMappedBytes() / PmdMapping.PMD_BYTES + (mapping.rssBytes() - mapping.filePmdMappedBytes()) / UnitCosts.PAGE_BYTES;
+                long entries = entries(mapped);
                 // each 2 MiB as long as those that ran with every thread faulting at once; the second pass, too short for its
                 // threads to meet (one is done before the other wakes), and faulting nothing, counts every 2 MiB
                 double perSlice = undisturbed(began, ended, atOnce(began, ended, firsts)) - undisturbed(beganAgain, endedAgain, atOnce(beganAgain, endedAgain, new int[] {0}));
@@ -196,6 +219,82 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 Thread.currentThread().interrupt();
                 throw new java.io.InterruptedIOException("interrupted while timing faults");
             }
+        }
+
+        /**
+         * One fresh mapping filled by {@code MADV_POPULATE_READ}, {@code threads} threads at once, each its own 2 MiB-aligned
+         * part in one call, as chapter 16's workers fill their shards (chapter 10's {@code MAP_POPULATE} fills it on one
+         * thread): the faults counted, the entries filled, and the wall time from the first call's start to the last one's end.
+         */
+        static Pass populated(Path file, int threads) throws IOException {
+            long mappedBytes = mappedBytes(file);
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
+                List<MemorySegment> parts = parts(mapped, threads);
+                long[] began = new long[parts.size()], ended = new long[parts.size()];
+                IOException[] failed = new IOException[1];
+                java.util.concurrent.atomic.AtomicInteger ready = new java.util.concurrent.atomic.AtomicInteger();
+                List<Thread> running = new ArrayList<>();
+                KernelCounters.Snapshot before = KernelCounters.now();
+                for (int i = 0; i < parts.size(); i++) {
+                    int part = i;
+                    running.add(Thread.ofPlatform().start(() -> {
+                        ready.incrementAndGet();
+                        while (ready.get() < parts.size()) { // every call starts at once, as the workers' do
+                            Thread.onSpinWait();
+                        }
+                        began[part] = System.nanoTime();
+                        try {
+                            Native.madvise(parts.get(part), Native.MADV_POPULATE_READ);
+                        } catch (IOException e) {
+                            synchronized (failed) {
+                                failed[0] = e;
+                            }
+                        }
+                        ended[part] = System.nanoTime();
+                    }));
+                }
+                for (Thread thread : running) {
+                    thread.join();
+                }
+                long faults = KernelCounters.now().since(before)[KernelBill.Item.MINOR_FAULTS.ordinal()];
+                if (failed[0] != null) {
+                    throw new UnitCosts.NotMeasurableHere("MADV_POPULATE_READ failed (" + failed[0].getMessage() + "): it needs Linux 5.14 or later");
+                }
+                if (faults <= 0) {
+                    throw new UserMistakeException("the kernel counted no page fault here (no getrusage?)");
+                }
+                long wall = Arrays.stream(ended).max().orElseThrow() - Arrays.stream(began).min().orElseThrow();
+                return new Pass(faults, Math.max(faults, entries(mapped)), wall);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while timing MADV_POPULATE_READ");
+            }
+        }
+
+        /** The file's first 256 MiB, or a smaller one's all but its last page: the needle's page is never mapped. */
+        static long mappedBytes(Path file) throws IOException {
+            long mappedBytes = Math.min(UnitCosts.MAPPED_BYTES, (Files.size(file) / UnitCosts.PAGE_BYTES - 1) * UnitCosts.PAGE_BYTES);
+            if (mappedBytes <= 0) {
+                throw new UnitCosts.NotMeasurableHere(Quote.name(file) + " is too small to map a page of it");
+            }
+            return mappedBytes;
+        }
+
+        /** {@code mapped} cut into a part per thread, each starting on a 2 MiB boundary. */
+        static List<MemorySegment> parts(MemorySegment mapped, int threads) {
+            long step = Math.max(1, Math.ceilDiv(Math.ceilDiv(mapped.byteSize(), threads), PmdMapping.PMD_BYTES)) * PmdMapping.PMD_BYTES;
+            List<MemorySegment> parts = new ArrayList<>();
+            for (long from = 0; from < mapped.byteSize(); from += step) {
+                parts.add(mapped.asSlice(from, Math.min(step, mapped.byteSize() - from)));
+            }
+            return parts;
+        }
+
+        /** The page-table entries {@code mapped} holds now, from smaps: a PMD-mapped 2 MiB one, any other 4 KiB page one. */
+        static long entries(MemorySegment mapped) throws IOException {
+            PmdMapping mapping = PmdMapping.of(mapped);
+            return mapping.filePmdMappedBytes() / PmdMapping.PMD_BYTES + (mapping.rssBytes() - mapping.filePmdMappedBytes()) / UnitCosts.PAGE_BYTES;
         }
 
         /** The mean 2 MiB among those {@code counted}, but those over 5 × their median and 1 ms, which another program's thread interrupted; NaN for none. */

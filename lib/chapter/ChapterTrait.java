@@ -18,6 +18,8 @@ public enum ChapterTrait {
     MAPS_THE_FILE(MapsTheFile.class),
     /** Fills its whole mapping on one thread before its workers start: the cost model takes its faults in turn. */
     POPULATES_ON_ONE_THREAD(PopulatesOnOneThread.class),
+    /** Each worker fills its own shard's mapping with one call, all at once: the cost model prices that call. */
+    POPULATES_ON_EVERY_WORKER(PopulatesOnEveryWorker.class),
     /** Reads around the page cache: the cold round times it, the worker sweep leaves it out. */
     BYPASSES_PAGE_CACHE(BypassesPageCache.class),
     /** Its search is another program: nothing of it to profile. */

@@ -154,6 +154,22 @@ class ChapterSourcesTest {
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
+    /** The cost model prices a chapter's populating calls on every worker when its class says so: exactly when it calls MADV_POPULATE_READ. */
+    @Test
+    void aChapterSaysItPopulatesOnEveryWorkerExactlyWhenItCallsMadvPopulateRead() throws IOException {
+        List<String> found = new ArrayList<>();
+        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\bPopulatesOnEveryWorker\\b");
+        for (Path chapter : chapters()) {
+            String code = Files.readString(chapter);
+            boolean populates = code.contains("Native.MADV_POPULATE_READ"), says = declares.matcher(code).find();
+            if (populates != says) {
+                found.add(chapter + (populates ? " calls MADV_POPULATE_READ without implementing PopulatesOnEveryWorker"
+                        : " implements PopulatesOnEveryWorker without calling MADV_POPULATE_READ"));
+            }
+        }
+        assertTrue(found.isEmpty(), String.join("\n", found));
+    }
+
     @Test
     void aChaptersFirstNewMethodStartsWithinItsFirst80Lines() throws IOException {
         List<String> late = new ArrayList<>();

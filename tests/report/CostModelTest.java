@@ -28,7 +28,14 @@ class CostModelTest {
 
     /** {@link #COSTS}' prices with a fault's fixed cost and its cost per entry, on one thread and on all (NaN: not measured), and those unstable. */
     static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, java.util.Set<String> unstable) {
-        return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
+        return costs(fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, unstable);
+    }
+
+    /** The same with the populate pair, on one thread and on all (the wall time), and an entry's unmapping (NaN: not measured). */
+    static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, double populateFixed, double populatePte,
+                                 double populateFixedAll, double populatePteAll, double unmapEntry, java.util.Set<String> unstable) {
+        return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, populateFixed, populatePte,
+                populateFixedAll, populatePteAll, unmapEntry, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
     }
 
     @TempDir
@@ -196,15 +203,18 @@ class CostModelTest {
     /**
      * A chapter that populates its mapping on one thread before its workers start (chapter 10's MAP_POPULATE) pays its
      * faults whole, in turn, before the scan: neither halved between two workers nor priced as every thread's at once. The
-     * same bill from chapter 9, whose workers fault their own shards, is shared out; chapter 16 populates each worker's
-     * shard on that worker, so it is shared out too.
+     * same bill from chapter 9, whose workers fault their own shards, is shared out; so is chapter 16's, whose workers
+     * populate their own shards, where the populate costs were not measured.
      */
     @Test
     void aChapterThatPopulatesOnOneThreadPaysItsFaultsWholeBeforeItsWorkers() throws IOException {
-        assertTrue(CostModel.populatesOnOneThread("V10MmapPopulate"));
-        assertFalse(CostModel.populatesOnOneThread("V09MmapParallelVector"));
-        assertFalse(CostModel.populatesOnOneThread("V16MmapHugePages"), "chapter 16's workers populate their own shards");
-        assertFalse(CostModel.populatesOnOneThread("V99NoSuchChapter"));
+        assertEquals(CostModel.Filling.POPULATED_ON_ONE_THREAD, CostModel.filling("V10MmapPopulate"));
+        assertEquals(CostModel.Filling.TOUCHED, CostModel.filling("V09MmapParallelVector"));
+        assertEquals(CostModel.Filling.POPULATED_ON_EVERY_WORKER, CostModel.filling("V16MmapHugePages"), "chapter 16's workers populate their own shards");
+        assertEquals(CostModel.Filling.TOUCHED, CostModel.filling("V99NoSuchChapter"));
+        StudyResults.Row perWorker = row("V16MmapHugePages", 2, "0,0,0,16384,0,0,0", "small", "0.0");
+        assertEquals(CostModel.predict(row("V09MmapParallelVector", 2, "0,0,0,16384,0,0,0", "small", "0.0"), COSTS).seconds(),
+                CostModel.predict(perWorker, COSTS).seconds(), 1e-12, "no populate costs: chapter 16's faults are shared out as chapter 9's");
         String bill = "0,0,0,16384,0,0,0";
         double scan = Math.max((1L << 30) * 1.0 / 2, (1L << 30) * 0.5); // one core's half at 1 ns a byte, or memory at 0.5
         StudyResults.Row populated = row("V10MmapPopulate", 2, bill, "small", "0.0"), touched = row("V09MmapParallelVector", 2, bill, "small", "0.0");
@@ -218,6 +228,31 @@ class CostModelTest {
         // one worker alone would populate once, then scan the whole GiB: only the scan is a share that more workers split
         CostModel.Prediction alone = CostModel.predict(populated, COSTS);
         assertEquals((16_384 * 1_000.0 + (1L << 30) * 1.0) / ((1L << 30) * 0.5), alone.workersToWall(), 1e-9);
+    }
+
+    /**
+     * Where the populate costs were measured, a populating chapter's faults are priced at them, whole: chapter 10's at one
+     * thread's, chapter 16's two workers at every thread's at once (a wall time, not halved), and chapter 16 alone at one
+     * thread's. A touching chapter keeps the touch costs. Every mapping is then torn down at the unmap cost per entry, on
+     * one thread, whatever the workers; a reading chapter maps nothing, and pays none.
+     */
+    @Test
+    void aPopulatingChapterPaysThePopulateCostsAndEveryMappingItsUnmapping() throws IOException {
+        CostModel.Costs costs = costs(1_000, 10, Double.NaN, Double.NaN, 700, 7, 600, 6, 3, java.util.Set.of());
+        String bill = "0,0,0,16384,0,0,0";
+        double scan = Math.max((1L << 30) * 1.0 / 2, (1L << 30) * 0.5), unmap = 262_144 * 3.0;
+        double populatedOne = 16_384 * 700.0 + 262_144 * 7.0, populatedAll = 16_384 * 600.0 + 262_144 * 6.0, touched = 16_384 * 1_000.0 + 262_144 * 10.0;
+        assertEquals((populatedOne + unmap + scan) / 1e9, CostModel.predict(row("V10MmapPopulate", 2, bill, "small", "0.0"), costs).seconds(), 1e-12);
+        assertEquals((populatedAll + unmap + scan) / 1e9, CostModel.predict(row("V16MmapHugePages", 2, bill, "small", "0.0"), costs).seconds(), 1e-12);
+        assertEquals((populatedOne + unmap + (1L << 30) * 1.0) / 1e9, CostModel.predict(row("V16MmapHugePages", 1, bill, "small", "0.0"), costs).seconds(), 1e-12);
+        assertEquals((touched / 2 + unmap + scan) / 1e9, CostModel.predict(row("V09MmapParallelVector", 2, bill, "small", "0.0"), costs).seconds(), 1e-12);
+        StudyResults.Row reads = row("V13PreadVector", 2, "1024,1073741824,0,0,0,0,0");
+        assertEquals(CostModel.predict(reads, COSTS).seconds(), CostModel.predict(reads, costs).seconds(), 1e-12, "a reading chapter unmaps nothing");
+        assertEquals(java.util.List.of("populate_fixed_all", "populate_pte_all"), CostModel.Filling.POPULATED_ON_EVERY_WORKER.pricing(2));
+        // at 60 µs a populated fault and 1 µs an entry unmapped, both weigh in chapter 16's time: their instability is named
+        CostModel.Costs unstableUnmap = costs(1_000, 10, Double.NaN, Double.NaN, 700, 7, 60_000, 6, 1_000, java.util.Set.of("unmap_entry", "populate_fixed_all"));
+        CostModel.Terms terms = CostModel.terms(row("V16MmapHugePages", 2, bill, "small", "0.0"), unstableUnmap);
+        assertEquals("populate_fixed_all unmap_entry", CostModel.unstablePricing(terms, CostModel.predict(terms, 2), unstableUnmap, 2, false));
     }
 
     /** A cost whose rounds spread by more than a quarter is named for the rows whose weighing terms it prices, and for no other. */
