@@ -25,6 +25,7 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ReleasesPageTablesOnEveryWorker;
 import lib.harness.Harness;
 import lib.linux.Native;
 
@@ -48,7 +49,7 @@ import lib.linux.Native;
  * Its bill per GiB: chapter 6's, no read call and no byte returned.
  * </pre>
  */
-public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
+public class V09MmapParallelVector implements NeedleSearch, MapsTheFile, ReleasesPageTablesOnEveryWorker {
 
     public static void main(String[] args) {
         Harness.run(new V09MmapParallelVector(), args);
@@ -70,7 +71,8 @@ public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
 
     /**
      * Closing the arena calls munmap(2), and the kernel clears every page-table entry the scan
-     * filled: a million for 4 GiB in 4 KiB pages, 15 to 25 ms of one core while the others wait.
+     * filled: a million for 4 GiB in 4 KiB pages, on one core while the others wait
+     * ({@code ./jbang unit-costs} prices an entry's teardown, {@code unmap_entry}).
      * {@code MADV_DONTNEED} clears the entries of one shard; a thread per shard (this one taking the
      * first) clears them all at once. For a file mapping that is all it does: the file stays cached.
      */

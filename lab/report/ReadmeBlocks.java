@@ -273,7 +273,8 @@ final class ReadmeBlocks {
         return "`" + Table.escapeMarkdown(chapter) + "` with one worker on a " + String.format(Locale.ROOT, gib == Math.rint(gib) ? "%.0f" : "%.2f", gib)
                 + " GiB file, its bill per GiB " + Table.mbps(row.billPerGiB("read_calls_per_gib")) + " read calls and "
                 + String.format(Locale.ROOT, "%.2f", Optional.ofNullable(row.billPerGiB("returned_bytes_per_gib")).orElse(0.0) / CostModel.GIB)
-                + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + Table.seconds(terms.core() / 1e9) + " s in all. The largest shared term, "
+                + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + Table.seconds(terms.core() / 1e9) + " s in all. "
+                + (terms.unmap() >= 0.5e6 ? "Its mapping torn down after: " + Table.seconds(terms.unmap() / 1e9) + " s. " : "") + "The largest shared term, "
                 + shared.getKey() + ", " + Table.seconds(shared.getValue() / 1e9) + " s. Predicted " + Table.seconds(prediction.seconds()) + " s, "
                 + Table.mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + Table.seconds(row.typicalSeconds()) + " s, " + Table.mbps(row.mbps())
                 + " MB/s (" + source(block, "scaling.csv") + ", `costs.csv`, `wall.csv`): "

@@ -29,11 +29,13 @@ import lib.linux.Native;
  * mapping, as the cache holds it, leaves an entry once its faults' fixed cost is out; as-found rows use it.
  * {@code populate*}: the same pair where {@code MADV_POPULATE_READ} fills the mapping in one call per thread, as
  * chapters 10 and 16 fill theirs, rather than a touch per page. {@code unmapPerEntry}: what {@code munmap} takes
- * per entry to tear a mapping of the 4 KiB-folio file down again, as each mapped chapter does when it is done.
+ * per entry to tear a mapping of the 4 KiB-folio file down again, as each mapped chapter does when it is done;
+ * {@code unmapPerEntryAll}: the wall time per entry where every thread clears its own part first
+ * ({@code MADV_DONTNEED}), all at once, as chapter 9's workers do.
  */
 record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[] perEntryAll, double[] perEntryAsFound,
                   double[] perEntryAsFoundAll, double[] populateFixed, double[] populatePerEntry, double[] populateFixedAll,
-                  double[] populatePerEntryAll, double[] unmapPerEntry) {
+                  double[] populatePerEntryAll, double[] unmapPerEntry, double[] unmapPerEntryAll) {
 
     static FaultCosts measure(Path haystack, Path folder, int rounds, long bytes) throws IOException {
         String whyNot = HugeFolios.whyNot(folder);
@@ -56,7 +58,7 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 throw new UnitCosts.NotMeasurableHere("the kernel read the scratch file back in no 2 MiB folio (Linux " + System.getProperty("os.version") + ")");
             }
             int all = Runtime.getRuntime().availableProcessors();
-            double[][] solved = new double[11][rounds];
+            double[][] solved = new double[12][rounds];
             for (int round = 0; round < rounds; round++) {
                 double[] one = solve(Pass.of(small, 1), Pass.of(huge, 1)), many = solve(Pass.of(small, all), Pass.of(huge, all));
                 double[] populated = solve(Pass.populated(small, 1), Pass.populated(huge, 1));
@@ -72,7 +74,8 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 solved[7][round] = populated[1];
                 solved[8][round] = populatedAll[0];
                 solved[9][round] = populatedAll[1];
-                solved[10][round] = unmapNanosPerEntry(small);
+                solved[10][round] = unmapNanosPerEntry(small, 1);
+                solved[11][round] = unmapNanosPerEntry(small, all);
             }
             for (double[] each : Arrays.copyOf(solved, 2)) { // the others are left out if they come to nothing
                 if (!(Stats.median(each) > 0)) {
@@ -80,7 +83,7 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                             + Arrays.deepToString(solved) + ")");
                 }
             }
-            return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5], solved[6], solved[7], solved[8], solved[9], solved[10]);
+            return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5], solved[6], solved[7], solved[8], solved[9], solved[10], solved[11]);
         } catch (UserMistakeException | IOException e) {
             throw e instanceof UnitCosts.NotMeasurableHere notHere ? notHere : new UnitCosts.NotMeasurableHere(e.getMessage());
         } finally {
@@ -101,23 +104,51 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
     }
 
     /**
-     * A fresh mapping of {@code file}, filled, then unmapped: the {@code munmap}'s ns per page-table entry it tore
-     * down. A mapped chapter pays it when its arena closes, on one thread, after its workers are done.
+     * A fresh mapping of {@code file}, filled, then torn down: ns per page-table entry. On one thread, the
+     * {@code munmap} a mapped chapter pays when its arena closes, after its workers are done; on several, each clears
+     * its own 2 MiB-aligned part with {@code MADV_DONTNEED}, all at once (the wall time), before the then empty unmap.
      */
-    static double unmapNanosPerEntry(Path file) throws IOException {
+    static double unmapNanosPerEntry(Path file, int threads) throws IOException {
         Arena arena = Arena.ofShared();
-        long entries, started;
+        long entries, started, ended;
         try {
             MemorySegment mapped = Native.mapFile(file, Pass.mappedBytes(file), 0, arena);
             Native.madvise(mapped, Native.MADV_POPULATE_READ);
             entries = Pass.entries(mapped);
+            List<MemorySegment> parts = Pass.parts(mapped, threads);
+            started = System.nanoTime();
+            if (parts.size() > 1) {
+                List<Thread> clearing = new ArrayList<>();
+                IOException[] failed = new IOException[1];
+                for (MemorySegment part : parts) {
+                    clearing.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            Native.madvise(part, Native.MADV_DONTNEED);
+                        } catch (IOException e) {
+                            synchronized (failed) {
+                                failed[0] = e;
+                            }
+                        }
+                    }));
+                }
+                for (Thread thread : clearing) {
+                    thread.join();
+                }
+                if (failed[0] != null) {
+                    throw new UnitCosts.NotMeasurableHere("MADV_DONTNEED failed: " + failed[0].getMessage());
+                }
+            }
+        } catch (InterruptedException e) {
+            arena.close();
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while timing an unmap");
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
         }
-        started = System.nanoTime();
-        arena.close(); // munmap
-        return (double) (System.nanoTime() - started) / entries;
+        arena.close(); // munmap: every entry, or none left where the threads cleared them
+        ended = System.nanoTime();
+        return (double) (ended - started) / entries;
     }
 
     /** One touch per 4 KiB page of {@code mapped}: the sum of the bytes read, zero for a haystack's. */

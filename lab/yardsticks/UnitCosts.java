@@ -60,7 +60,8 @@ import picocli.CommandLine.Parameters;
  *       entry as the cache holds the haystack; {@code _all}: on every thread at once (wall time);
  *       {@code populate_fixed} and {@code populate_pte}: the same pair where {@code MADV_POPULATE_READ} fills
  *       the mapping, one call per thread, as chapters 10 and 16 fill theirs; {@code unmap_entry}: what
- *       {@code munmap} takes per entry to tear the 4 KiB-folio file's mapping down.
+ *       {@code munmap} takes per entry to tear the 4 KiB-folio file's mapping down; {@code unmap_entry_all}: the
+ *       same where every thread first clears its part ({@code MADV_DONTNEED}) at once, as chapter 9 does.
  *   <li>{@code wake_up}: two threads handing a turn to each other: half a round trip, per hand-over.
  *   <li>{@code scan_in_cache}: chapter 13's 256-bit kernel over one 1 MiB chunk, again and again, so
  *       it stays in the CPU's cache: what a reading chapter pays a byte to scan what it just copied.
@@ -177,9 +178,9 @@ public class UnitCosts implements Callable<Integer> {
         try {
             FaultCosts faults = FaultCosts.measure(file, scratchFolder, rounds, scratchBytes);
             double[][] each = {faults.fixed(), faults.perEntry(), faults.fixedAll(), faults.perEntryAll(), faults.perEntryAsFound(), faults.perEntryAsFoundAll(),
-                    faults.populateFixed(), faults.populatePerEntry(), faults.populateFixedAll(), faults.populatePerEntryAll(), faults.unmapPerEntry()};
+                    faults.populateFixed(), faults.populatePerEntry(), faults.populateFixedAll(), faults.populatePerEntryAll(), faults.unmapPerEntry(), faults.unmapPerEntryAll()};
             String[] names = {"fault_fixed", "pte_fill", "fault_fixed_all", "pte_fill_all", "pte_fill_as_found", "pte_fill_as_found_all",
-                    "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry"};
+                    "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry", "unmap_entry_all"};
             for (int i = 0; i < names.length; i++) { // past the first two, a cost that came to nothing is left out, and the model does without
                 each[i] = Arrays.stream(each[i]).filter(Double::isFinite).toArray(); // a round whose threads never met times nothing
                 if (each[i].length > 0 && Stats.median(each[i]) > 0) {

@@ -170,6 +170,22 @@ class ChapterSourcesTest {
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
+    /** The cost model prices a chapter's teardown on every worker when its class says so: exactly when it calls MADV_DONTNEED. */
+    @Test
+    void aChapterSaysItReleasesPageTablesOnEveryWorkerExactlyWhenItCallsMadvDontneed() throws IOException {
+        List<String> found = new ArrayList<>();
+        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\bReleasesPageTablesOnEveryWorker\\b");
+        for (Path chapter : chapters()) {
+            String code = Files.readString(chapter);
+            boolean releases = code.contains("Native.MADV_DONTNEED"), says = declares.matcher(code).find();
+            if (releases != says) {
+                found.add(chapter + (releases ? " calls MADV_DONTNEED without implementing ReleasesPageTablesOnEveryWorker"
+                        : " implements ReleasesPageTablesOnEveryWorker without calling MADV_DONTNEED"));
+            }
+        }
+        assertTrue(found.isEmpty(), String.join("\n", found));
+    }
+
     @Test
     void aChaptersFirstNewMethodStartsWithinItsFirst80Lines() throws IOException {
         List<String> late = new ArrayList<>();
