@@ -355,18 +355,12 @@ public final class CostModel {
         double core() {
             return oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
         }
-
-        /** The faults are a populating call's, before the scan, not a share of each worker's touches. */
-        boolean faultsBeforeWorkers() {
-            return filling.populates();
-        }
     }
 
     /**
      * How a chapter's faults are taken: a touch at a time by each worker; by {@code MAP_POPULATE} inside {@code mmap}, on
-     * one thread; or by {@code MADV_POPULATE_READ}, each worker its own shard, all at once. A populating call is priced
-     * at the populate costs (on every thread at once: the wall time, not shared out), measured apart from a touch's,
-     * for it may not scale as touches do.
+     * one thread; or by {@code MADV_POPULATE_READ}, each worker its shard, all at once. A populating call is priced at the
+     * populate costs (all at once: the wall time, not shared out), measured apart, for it may not scale as touches do.
      */
     enum Filling {
         TOUCHED, POPULATED_ON_ONE_THREAD, POPULATED_ON_EVERY_WORKER;
@@ -401,7 +395,7 @@ public final class CostModel {
     static Terms terms(StudyResults.Row row, Costs c, Filling declared) {
         // without the populate costs, faults on every worker are priced as touches, shared out; on one thread, whole
         Filling filling = declared == Filling.POPULATED_ON_EVERY_WORKER && Double.isNaN(c.populateFixedAll()) ? Filling.TOUCHED : declared;
-        boolean faultsBeforeWorkers = filling.populates();
+        boolean faultsBeforeWorkers = filling.populates(); // a populating call's, before the scan, not each worker's share
         double bytes = row.fileBytes(), gib = bytes / GIB, workers = row.workers();
         double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
         Map<String, Double> oneCore = new LinkedHashMap<>();
@@ -478,7 +472,7 @@ public final class CostModel {
         // a worker that faults is not moving data: the faults come first, on one core or, if slower, as every thread's at once
         double faultsOneCore = terms.oneCore().getOrDefault("faults", 0.0), faults = Math.max(faultsOneCore, terms.faultsOnEveryThread());
         double rest = core - faultsOneCore, data = Math.max(rest, largestShared), serial = faults + terms.unmap(); // unmapped on one thread, after
-        double oneWorker = terms.faultsBeforeWorkers() ? faultsOneCore + rest * workers : core * workers; // faults before the workers are no share
+        double oneWorker = terms.filling().populates() ? faultsOneCore + rest * workers : core * workers; // faults before the workers are no share
         double workersToWall = largestShared > 0 ? oneWorker / largestShared : Double.NaN;
         if (faults >= data) {
             return new Prediction((serial + data) / 1e9, faults > faultsOneCore ? "faults on every thread" : "core: faults", workersToWall);

@@ -54,17 +54,17 @@ class CheckBookTest {
     }
 
     @Test
-    void chapterSixteensFigureHalvedFailsTheLessonOnWalls() throws IOException {
+    void chapterNinesFigureHalvedFailsTheLessonOnWalls() throws IOException {
         Path clone = cloneOfTheBook();
         scale(clone.resolve("results").resolve(BOOK_REFERENCE).resolve("pagecache.csv"),
-                row -> row.get("chapter").equals("V16MmapHugePages") && row.get("page_cache").equals("huge"), 2.0);
+                row -> row.get("chapter").equals("V09MmapParallelVector") && row.get("page_cache").equals("huge"), 2.0);
         List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(clone.resolve("README.md")));
         assertTrue(failures.stream().anyMatch(line -> line.contains("A wall measured apart is a reference, not a ceiling")
-                && line.contains("pagecache:V16MmapHugePages")), String.join("\n", failures));
+                && line.contains("pagecache:V09MmapParallelVector")), String.join("\n", failures));
     }
 
     @Test
-    void aMemoryWallDoubledFailsTheLessonOfTheChapterThatPassedIt() throws IOException {
+    void aMemoryWallDoubledFailsTheLessonOfTheChapterLevelWithIt() throws IOException {
         Path clone = cloneOfTheBook();
         scale(clone.resolve("results").resolve(BOOK_REFERENCE).resolve("wall.csv"),
                 row -> row.get("chapter").equals("WallMemoryReadHuge") && row.get("workers").equals("2"), 0.5);
