@@ -48,7 +48,7 @@ import lib.linux.Native;
  * How to run:   ./jbang variants/V16MmapHugePages.java haystack.bin --page-cache huge
  * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V16MmapHugePages workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=warm bytes=4294967296 page_cache=huge pmd_mapped_pct=…
- * Expect the fastest mapped chapter with --page-cache huge, and a crawl on a cache in small folios.
+ * Expect about chapters 9 and 10 with --page-cache huge, and far less on a cache in small folios.
  * Its bill per GiB: no read call, no byte returned, and about 512 minor faults, one per 2 MiB folio,
  *   where chapter 4 on small folios takes about 16,384.
  * </pre>
