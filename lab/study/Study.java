@@ -243,6 +243,7 @@ public class Study implements Callable<Integer> {
         StudyPlan.requireMeasurable(this, steps); // a FILE the walls and the unit costs cannot read is refused now, not after the chapters
         int processors = Runtime.getRuntime().availableProcessors();
         if (dryRun) {
+            StudyFolder.checkResultsFolders(this); // what the study would refuse, its dry run refuses
             steps.forEach(step -> System.out.println(step + "   " + (ReusedRows.sameAsScoreboard(step, processors)
                     ? "(the scoreboard's row, copied) " : "") + String.join(" ", StepCommand.of(this, step))));
             return sizeRound(true);

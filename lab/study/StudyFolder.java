@@ -76,8 +76,7 @@ final class StudyFolder {
      * changed meanwhile is still caught.
      */
     static void checkBeforeCreating(Study study) throws IOException {
-        refuseNonFolder(study.results, "--results");
-        refuseNonFolder(study.folder, "--results/" + study.machine); // a file where this machine's folder would be
+        checkResultsFolders(study);
         Path file = study.file;
         if (Files.exists(file)) {
             Haystack.findOrCreate(file, study.runOptions.size(), System.err);
@@ -87,6 +86,12 @@ final class StudyFolder {
         } else {
             Haystack.checkCreatable(file, study.runOptions.size().orElse(Haystack.DEFAULT_BYTES));
         }
+    }
+
+    /** Refuses a --results, or this machine's folder in it, that is a file: a dry run too says so. */
+    static void checkResultsFolders(Study study) {
+        refuseNonFolder(study.results, "--results");
+        refuseNonFolder(study.folder, "--results/" + study.machine); // a file where this machine's folder would be
     }
 
     /**

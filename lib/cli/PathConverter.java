@@ -24,8 +24,20 @@ public final class PathConverter implements CommandLine.ITypeConverter<Path> {
         }
     }
 
-    /** The line to show for a command-line mistake: this class's own where it is the cause, else picocli's. */
+    /**
+     * The line to show for a command-line mistake: this class's own where it is the cause, else picocli's. picocli
+     * says what is missing before what it did not know, so {@code --bogus} alone reads "Missing required parameter":
+     * an argument it did not know, the likelier mistake, is named first.
+     */
     public static String message(CommandLine.ParameterException e) {
-        return e.getCause() instanceof UserMistakeException mistake ? mistake.getMessage() : e.getMessage();
+        if (e.getCause() instanceof UserMistakeException mistake) {
+            return mistake.getMessage();
+        }
+        java.util.List<String> unknown = e.getCommandLine() == null ? java.util.List.of() : e.getCommandLine().getUnmatchedArguments();
+        if (e instanceof CommandLine.MissingParameterException && !unknown.isEmpty()) {
+            String first = unknown.getFirst();
+            return (first.startsWith("-") ? "Unknown option: " : "Unmatched argument: ") + Quote.name(first) + " (and " + e.getMessage() + ")";
+        }
+        return e.getMessage();
     }
 }

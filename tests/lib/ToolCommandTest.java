@@ -54,6 +54,26 @@ class ToolCommandTest {
         assertEquals("Study: permission denied: '/path/a\\nb'", ToolCommand.line("Study", new AccessDeniedException("/path/a\nb")));
     }
 
+    /** A tool that needs a FILE. */
+    @picocli.CommandLine.Command(name = "NeedsFile")
+    static final class NeedsFile implements java.util.concurrent.Callable<Integer> {
+        @picocli.CommandLine.Parameters(index = "0", paramLabel = "FILE")
+        String file;
+
+        @Override
+        public Integer call() { return 0; }
+    }
+
+    /** An unknown option with the FILE left out is named first, not hidden behind "Missing required parameter". */
+    @Test
+    void anUnknownOptionIsNamedBeforeAMissingFile() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int status = ToolCommand.execute("NeedsFile", new NeedsFile(), new String[] {"--bogus"}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(ToolCommand.ERROR, status);
+        assertEquals("NeedsFile: Unknown option: '--bogus' (and Missing required parameter: 'FILE')", err.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
+    }
+
     @Test
     void aMistakeIsItsOwnLineAndABugHasNone() {
         assertEquals("Study: --only names no chapter", ToolCommand.line("Study", new UserMistakeException("--only names no chapter")));

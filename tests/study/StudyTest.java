@@ -131,13 +131,15 @@ class StudyTest {
 
         Path aFile = Files.writeString(directory.resolve("a-file"), "not a folder");
         for (Path notAFolder : List.of(aFile, aFile.resolve("below"))) {
-            Subprocess.Result result = study(directory.resolve("haystack.bin").toString(), "--quick", "--results", notAFolder.toString());
-            assertEquals(2, result.exitCode(), result.toString());
-            List<String> lines = result.errorLines().stream().filter(line -> line.startsWith("Study:")).toList();
-            assertEquals(1, lines.size(), result.toString());
-            assertTrue(lines.getFirst().contains("--results must be a folder") && lines.getFirst().contains(aFile.toString())
-                    && !lines.getFirst().contains("Not a directory"), lines.getFirst());
-            assertFalse(Files.exists(directory.resolve("haystack.bin")), "no haystack is made for a refused study");
+            for (String depth : List.of("--quick", "--dry-run")) { // a dry run refuses it too
+                Subprocess.Result result = study(directory.resolve("haystack.bin").toString(), depth, "--results", notAFolder.toString());
+                assertEquals(2, result.exitCode(), result.toString());
+                List<String> lines = result.errorLines().stream().filter(line -> line.startsWith("Study:")).toList();
+                assertEquals(1, lines.size(), result.toString());
+                assertTrue(lines.getFirst().contains("--results must be a folder") && lines.getFirst().contains(aFile.toString())
+                        && !lines.getFirst().contains("Not a directory"), lines.getFirst());
+                assertFalse(Files.exists(directory.resolve("haystack.bin")), "no haystack is made for a refused study");
+            }
         }
     }
 
