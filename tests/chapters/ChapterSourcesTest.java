@@ -141,49 +141,36 @@ class ChapterSourcesTest {
      */
     @Test
     void aChapterSaysItPopulatesOnOneThreadExactlyWhenItMapsWithMapPopulate() throws IOException {
-        List<String> found = new ArrayList<>();
-        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\bPopulatesOnOneThread\\b");
-        for (Path chapter : chapters()) {
-            String code = Files.readString(chapter);
-            boolean mapPopulate = code.contains("Native.MAP_POPULATE"), says = declares.matcher(code).find();
-            if (mapPopulate != says) {
-                found.add(chapter + (mapPopulate ? " maps with MAP_POPULATE without implementing PopulatesOnOneThread"
-                        : " implements PopulatesOnOneThread without mapping with MAP_POPULATE"));
-            }
-        }
+        List<String> found = chaptersWhoseMarkerAndCallDisagree("PopulatesOnOneThread", "Native.MAP_POPULATE");
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
     /** The cost model prices a chapter's populating calls on every worker when its class says so: exactly when it calls MADV_POPULATE_READ. */
     @Test
     void aChapterSaysItPopulatesOnEveryWorkerExactlyWhenItCallsMadvPopulateRead() throws IOException {
-        List<String> found = new ArrayList<>();
-        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\bPopulatesOnEveryWorker\\b");
-        for (Path chapter : chapters()) {
-            String code = Files.readString(chapter);
-            boolean populates = code.contains("Native.MADV_POPULATE_READ"), says = declares.matcher(code).find();
-            if (populates != says) {
-                found.add(chapter + (populates ? " calls MADV_POPULATE_READ without implementing PopulatesOnEveryWorker"
-                        : " implements PopulatesOnEveryWorker without calling MADV_POPULATE_READ"));
-            }
-        }
+        List<String> found = chaptersWhoseMarkerAndCallDisagree("PopulatesOnEveryWorker", "Native.MADV_POPULATE_READ");
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
     /** The cost model prices a chapter's teardown on every worker when its class says so: exactly when it calls MADV_DONTNEED. */
     @Test
     void aChapterSaysItReleasesPageTablesOnEveryWorkerExactlyWhenItCallsMadvDontneed() throws IOException {
+        List<String> found = chaptersWhoseMarkerAndCallDisagree("ReleasesPageTablesOnEveryWorker", "Native.MADV_DONTNEED");
+        assertTrue(found.isEmpty(), String.join("\n", found));
+    }
+
+    /** Each chapter that uses {@code call} without implementing {@code marker}, or implements it without using the call, said in a line. */
+    private static List<String> chaptersWhoseMarkerAndCallDisagree(String marker, String call) throws IOException {
         List<String> found = new ArrayList<>();
-        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\bReleasesPageTablesOnEveryWorker\\b");
+        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\b" + marker + "\\b");
         for (Path chapter : chapters()) {
             String code = Files.readString(chapter);
-            boolean releases = code.contains("Native.MADV_DONTNEED"), says = declares.matcher(code).find();
-            if (releases != says) {
-                found.add(chapter + (releases ? " calls MADV_DONTNEED without implementing ReleasesPageTablesOnEveryWorker"
-                        : " implements ReleasesPageTablesOnEveryWorker without calling MADV_DONTNEED"));
+            boolean calls = code.contains(call), says = declares.matcher(code).find();
+            if (calls != says) {
+                found.add(chapter + (calls ? " uses " + call + " without implementing " + marker : " implements " + marker + " without using " + call));
             }
         }
-        assertTrue(found.isEmpty(), String.join("\n", found));
+        return found;
     }
 
     @Test
