@@ -1,5 +1,6 @@
-// The colours, dashes and marker shapes every chart draws its series in. No package line: JShell,
-// which runs the notebooks, cannot take one.
+// The colours, dashes and marker shapes every chart draws its series in.
+
+package notebooks;
 
 import java.util.List;
 import tech.tablesaw.plotly.components.Line;
@@ -7,7 +8,7 @@ import tech.tablesaw.plotly.components.Marker;
 import tech.tablesaw.plotly.components.Symbol;
 
 /** Series colours that no reader confuses, and past ten of them, another look in the same colours. */
-final class ChartColours {
+public final class ChartColours {
 
     private ChartColours() {}
 
@@ -17,23 +18,23 @@ final class ChartColours {
      * a look. Twenty shades would include near-twins (two pinks, two dark blues) that a legend
      * cannot tell apart.
      */
-    static final List<String> COLOURS = List.of(
+    public static final List<String> COLOURS = List.of(
             "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
             "#bcbd22", "#17becf");
     private static final List<Line.Dash> DASHES = List.of(Line.Dash.SOLID, Line.Dash.DASH, Line.Dash.DOT);
     private static final List<Symbol> SYMBOLS = List.of(Symbol.CIRCLE, Symbol.SQUARE, Symbol.DIAMOND);
 
-    static String colour(int index) {
+    public static String colour(int index) {
         return COLOURS.get(Math.floorMod(index, COLOURS.size()));
     }
 
     /** Series {@code index}'s line: its colour, solid for the first ten, dashed for the next ten, then dotted. */
-    static Line line(int index) {
+    public static Line line(int index) {
         return Line.builder().color(colour(index)).dash(DASHES.get(Math.floorMod(index, COLOURS.size() * DASHES.size()) / COLOURS.size())).build();
     }
 
     /** Series {@code index}'s marker: its colour, a circle for the first ten, a square for the next ten, then a diamond. */
-    static Marker marker(int index) {
+    public static Marker marker(int index) {
         return Marker.builder().color(colour(index))
                 .symbol(SYMBOLS.get(Math.floorMod(index, COLOURS.size() * SYMBOLS.size()) / COLOURS.size())).build();
     }

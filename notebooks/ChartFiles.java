@@ -1,5 +1,6 @@
-// Which chart files the notebooks may replace: only those they wrote. No package line: JShell, which
-// runs the notebooks, cannot take one.
+// Which chart files the notebooks may replace: only those they wrote.
+
+package notebooks;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,15 +21,15 @@ import java.nio.file.Path;
  * it was, never cut. A page an older run left cut (an empty file, or one that ends inside the mark)
  * holds nothing anyone could lose, so it is redrawn rather than blocking every later chart.
  */
-final class ChartFiles {
+public final class ChartFiles {
 
     /** The first line of every chart page: what marks a file as one a notebook may replace (its words as ChartImage.MARK's stay). */
-    static final String PAGE_MARK = "<!DOCTYPE html><!-- a chart written by notebooks/Report.java -->";
+    public static final String PAGE_MARK = "<!DOCTYPE html><!-- a chart written by notebooks/Report.java -->";
 
     private ChartFiles() {}
 
     /** Why the chart's page or PNG may not be replaced, or null when both may. */
-    static String whyNotReplace(Path page, Path png) throws IOException {
+    public static String whyNotReplace(Path page, Path png) throws IOException {
         // Only a page that carries the whole mark speaks for its PNG: an empty page says nothing of who drew it.
         boolean pageIsOurs = Files.isRegularFile(page) && firstLine(page).equals(PAGE_MARK);
         if (Files.exists(page, LinkOption.NOFOLLOW_LINKS) && !pageIsOurs && !cutShort(page)) {
@@ -45,7 +46,7 @@ final class ChartFiles {
      * {@link #PAGE_MARK} and nothing after it (a page an older run began and a full disk cut, before
      * pages were written whole).
      */
-    static boolean cutShort(Path file) throws IOException {
+    public static boolean cutShort(Path file) throws IOException {
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             return false;
         }

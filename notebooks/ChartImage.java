@@ -2,6 +2,8 @@
 // and the picture has no blank block), and is it one the notebooks drew? Used after each screenshot
 // (ChromiumScreenshot) and before a PNG is replaced (Notebook).
 
+package notebooks;
+
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,14 +20,14 @@ import java.util.zip.CRC32;
 import javax.imageio.ImageIO;
 import lab.tools.AtomicWrite;
 
-final class ChartImage {
+public final class ChartImage {
 
     private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     /**
      * The tEXt entry written into every chart PNG: what lets a later run know it may replace it. Its words
      * stay as the charts already written carry them (the notebooks' shared class was once named Report).
      */
-    static final String KEYWORD = "Software", MARK = "notebooks/Report.java chart";
+    public static final String KEYWORD = "Software", MARK = "notebooks/Report.java chart";
 
     /**
      * A blank block is a square of one colour at least this share of the image's shorter side. A
@@ -33,7 +35,7 @@ final class ChartImage {
      * 120 px on a 600 px chart), and its white margins are narrower; a screenshot taken before
      * Chromium painted the plot (it paints in 256 px tiles) leaves a larger blank.
      */
-    static final double BLANK_SHARE_OF_IMAGE = 0.6;
+    public static final double BLANK_SHARE_OF_IMAGE = 0.6;
 
     private ChartImage() {}
 
@@ -46,7 +48,7 @@ final class ChartImage {
      * picture itself is wrong ({@link #problem(Path)}). {@code rootTag} is the opening tag of the
      * page's root element as Chromium found it just before it took the picture.
      */
-    static String problem(Path png, String rootTag) {
+    public static String problem(Path png, String rootTag) {
         String drawing = drawingProblem(rootTag);
         return drawing != null ? drawing : problem(png);
     }
@@ -57,7 +59,7 @@ final class ChartImage {
      * plotly.js had not finished), or a part asked for and not drawn, such as an axis without tick
      * labels or without its title.
      */
-    static String drawingProblem(String rootTag) {
+    public static String drawingProblem(String rootTag) {
         if (rootTag == null || rootTag.isBlank()) {
             return "Chromium showed no page";
         }
@@ -88,7 +90,7 @@ final class ChartImage {
     }
 
     /** The value of {@code name} in the opening tag {@code tag}, its entities read back; null when it has none. */
-    static String attribute(String tag, String name) {
+    public static String attribute(String tag, String name) {
         Matcher value = Pattern.compile("\\s" + Pattern.quote(name) + "=\"([^\"]*)\"").matcher(tag);
         if (!value.find()) {
             return null;
@@ -100,7 +102,7 @@ final class ChartImage {
      * Why {@code png} is not a whole chart, or null when it is: it does not decode, or it holds a
      * blank block, a square of one colour too large for a drawn chart (see {@link #BLANK_SHARE_OF_IMAGE}).
      */
-    static String problem(Path png) {
+    public static String problem(Path png) {
         BufferedImage image;
         try {
             image = ImageIO.read(png.toFile());
@@ -123,7 +125,7 @@ final class ChartImage {
     }
 
     /** The side of the largest square of one colour in the image: dynamic programming, one row at a time. */
-    static int largestUniformSquare(BufferedImage image, int width, int height) {
+    public static int largestUniformSquare(BufferedImage image, int width, int height) {
         int[] previous = new int[width], current = new int[width];
         int[] above = new int[width], row = new int[width];
         int best = 0;
@@ -143,7 +145,7 @@ final class ChartImage {
         return best;
     }
 
-    static boolean isPng(Path file) {
+    public static boolean isPng(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             return Arrays.equals(in.readNBytes(SIGNATURE.length), SIGNATURE);
         } catch (IOException e) {
@@ -152,7 +154,7 @@ final class ChartImage {
     }
 
     /** True when {@code png} carries {@link #MARK} in a tEXt chunk before its image data. */
-    static boolean isMarked(Path png) {
+    public static boolean isMarked(Path png) {
         if (!isPng(png)) {
             return false;
         }
@@ -180,7 +182,7 @@ final class ChartImage {
     }
 
     /** Writes {@link #MARK} into {@code png} as a tEXt chunk right after its header; the image is unchanged. */
-    static void mark(Path png) throws IOException {
+    public static void mark(Path png) throws IOException {
         byte[] bytes = Files.readAllBytes(png);
         int afterHeader = SIGNATURE.length + 12 + readInt(bytes, SIGNATURE.length); // IHDR comes first
         byte[] data = (KEYWORD + '\0' + MARK).getBytes(StandardCharsets.ISO_8859_1);

@@ -1,6 +1,7 @@
-// A chart's page: one HTML file that opens without a network (plotly.js inlined), with the walls,
-// notes and fixes that Tablesaw's figure cannot say itself. No package line: JShell, which runs the
-// notebooks, cannot take one.
+// A chart's page: one HTML file that opens without a network (plotly.js inlined), with the walls, notes and
+// fixes that Tablesaw's figure cannot say itself.
+
+package notebooks;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,14 +11,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import tech.tablesaw.plotly.components.Figure;
+import lab.results.*;
 
 /** The HTML page of one chart, and the scripts it carries. */
-final class ChartPage {
+public final class ChartPage {
 
-    static final int CHART_WIDTH_PX = 1000, CHART_HEIGHT_PX = 600;
+    public static final int CHART_WIDTH_PX = 1000, CHART_HEIGHT_PX = 600;
 
     /** plotly.js comes from this WebJar (declared with //DEPS in every notebook), never from a CDN. */
-    static final String PLOTLY_RESOURCE = "/META-INF/resources/webjars/plotly.js-dist/3.0.1/plotly.js";
+    public static final String PLOTLY_RESOURCE = "/META-INF/resources/webjars/plotly.js-dist/3.0.1/plotly.js";
 
     private static String plotlyScript;
 
@@ -30,10 +32,10 @@ final class ChartPage {
      * chart's signs (text, escaped, never markup); {@code heightPx} is the picture's height, the
      * figure's own (a chart of many bars is taller, so that each bar's figure has room).
      */
-    record Extras(boolean valuesBesideBars, List<String> notes, int heightPx) {
-        static final Extras NONE = new Extras(false, List.of());
+    public record Extras(boolean valuesBesideBars, List<String> notes, int heightPx) {
+        public static final Extras NONE = new Extras(false, List.of());
 
-        Extras(boolean valuesBesideBars, List<String> notes) {
+        public Extras(boolean valuesBesideBars, List<String> notes) {
             this(valuesBesideBars, notes, CHART_HEIGHT_PX);
         }
     }
@@ -46,11 +48,11 @@ final class ChartPage {
      * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
      * its element ({@link PageText#insideScript}).
      */
-    static String page(String title, Figure figure, List<MemoryWall> walls) throws IOException {
+    public static String page(String title, Figure figure, List<MemoryWall> walls) throws IOException {
         return page(title, figure, walls, Extras.NONE);
     }
 
-    static String page(String title, Figure figure, List<MemoryWall> walls, Extras extras) throws IOException {
+    public static String page(String title, Figure figure, List<MemoryWall> walls, Extras extras) throws IOException {
         return ChartFiles.PAGE_MARK + """
 
                 <html>
@@ -80,7 +82,7 @@ final class ChartPage {
     }
 
     /** The figure's plotting script, without the script element tablesaw-jsplot wraps it in, made safe inside one. */
-    static String figureScript(Figure figure) {
+    public static String figureScript(Figure figure) {
         String script = figure.asJavascript("chart").strip();
         if (!script.startsWith("<script>") || !script.endsWith("</script>")) {
             throw new IllegalStateException("tablesaw-jsplot no longer writes a figure as one <script> element");
@@ -108,7 +110,7 @@ final class ChartPage {
      * escaped, and {@code < > &} written as escapes, so that no text can end the string or the
      * script element it stands in (the whole script also goes through {@link PageText#insideScript}).
      */
-    static String javascriptString(String text) {
+    public static String javascriptString(String text) {
         StringBuilder literal = new StringBuilder("\"");
         for (char c : text.toCharArray()) {
             if (c == '"' || c == '\\') {
@@ -123,7 +125,7 @@ final class ChartPage {
     }
 
     /** The root element's attribute that {@link #DRAWING_REPORT} writes once plotly.js has finished drawing. */
-    static final String DRAWN_ATTRIBUTE = "data-chart-drawn";
+    public static final String DRAWN_ATTRIBUTE = "data-chart-drawn";
 
     /**
      * What plotly.js drew, written onto the page's root element as {@value #DRAWN_ATTRIBUTE} only
@@ -136,7 +138,7 @@ final class ChartPage {
      * when the page has said this, and every part asked for was drawn ({@link ChartImage#drawingProblem}).
      * It wraps plotly.js's own newPlot, under every other script here, so it sees what the figure became.
      */
-    static final String DRAWING_REPORT = """
+    public static final String DRAWING_REPORT = """
             (function () {
               // How many of the elements hold text in a box of some size that overlaps the figure's own
               function shown(gd, selector) {
@@ -195,7 +197,7 @@ final class ChartPage {
      * bars the MB/s axis is x, so the line stands upright, and its label, which would lie across
      * bars, goes in the legend below the plot. plotly.js widens the axis to take the line in.
      */
-    static final String WALL_LINES = """
+    public static final String WALL_LINES = """
             (function () {
               var newPlot = Plotly.newPlot;
               Plotly.newPlot = function (target, data, layout, config) {
@@ -236,7 +238,7 @@ final class ChartPage {
      * across its width, where it covers nothing. Points of several series on a category axis stand
      * side by side, as grouped bars do, not on top of each other.
      */
-    static final String EXTRAS = """
+    public static final String EXTRAS = """
             (function () {
               function text(note) {
                 return note.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -293,7 +295,7 @@ final class ChartPage {
      * axis starts at zero. A page opened as {@code page.html?png} (the screenshot) leaves out the
      * toolbar that would otherwise sit on top of the picture.
      */
-    static final String TITLES_AND_TOOLBAR = """
+    public static final String TITLES_AND_TOOLBAR = """
             (function () {
               function wrapTitle(owner) {
                 if (owner && typeof owner.title === 'string') owner.title = { text: owner.title };

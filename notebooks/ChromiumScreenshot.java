@@ -1,5 +1,6 @@
-// A chart's PNG, drawn from its page by headless Chromium. No package line: JShell, which runs the
-// notebooks, cannot take one.
+// A chart's PNG, drawn from its page by headless Chromium.
+
+package notebooks;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,13 +11,13 @@ import java.util.Optional;
 import lab.tools.Chromium;
 
 /** Headless Chromium, drawing a chart's page into its PNG. */
-final class ChromiumScreenshot {
+public final class ChromiumScreenshot {
 
     /**
      * The time the page gets to draw before each try, in Chromium's virtual time: a page that had
      * not finished is given longer the next time.
      */
-    static final List<Duration> DRAWING_TIMES = List.of(Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(90));
+    public static final List<Duration> DRAWING_TIMES = List.of(Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(90));
 
     private ChromiumScreenshot() {}
 
@@ -28,7 +29,7 @@ final class ChromiumScreenshot {
      * picture has no blank block. Otherwise it is drawn again, up to {@link #DRAWING_TIMES} times,
      * and then not kept. Null when {@code png} was written, or why it was not.
      */
-    static String screenshot(Path chromium, Path page, Path png, int heightPx) throws IOException {
+    public static String screenshot(Path chromium, Path page, Path png, int heightPx) throws IOException {
         Path drawing = png.resolveSibling("." + png.getFileName() + ".drawing.png");
         String pageUri = page.toAbsolutePath().toUri() + "?png";
         String problem = null;

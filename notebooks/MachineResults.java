@@ -1,15 +1,17 @@
 // One machine's folder of results as the notebooks draw it (notebooks/Notebook.java chooses which).
-// No package line: JShell, which runs the notebooks, cannot take one.
+
+package notebooks;
 
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import lab.results.*;
 
 /** One machine's folder of results (see {@link ResultsFolder}), with what was said about it. */
-final class MachineResults {
-    final String name;
-    final ResultsFolder folder;
+public final class MachineResults {
+    public final String name;
+    public final ResultsFolder folder;
     private final Set<String> reported = new LinkedHashSet<>();
 
     MachineResults(ResultsFolder folder) {
@@ -17,24 +19,24 @@ final class MachineResults {
         this.folder = folder;
     }
 
-    Path csv(String table) {
+    public Path csv(String table) {
         return folder.csv(table);
     }
 
-    boolean has(String table) {
+    public boolean has(String table) {
         return folder.has(table);
     }
 
-    Path charts() {
+    public Path charts() {
         return folder.dir.resolve("charts");
     }
 
-    String date() {
+    public String date() {
         return folder.date();
     }
 
     /** Prints each problem once per notebook run, however many charts read the same table. */
-    void report(List<String> lines) {
+    public void report(List<String> lines) {
         for (String line : lines) {
             if (reported.add(line)) {
                 System.out.println(line);

@@ -1,8 +1,10 @@
 // The code the notebooks share: turning one machine's results, as lab/results/StudyResults.java reads
 // and selects them, into Tablesaw tables, and writing charts that work offline.
 //
-// JBang hands a notebook's //SOURCES to JShell as snippets run before the notebook itself, so this
-// file has no package line (JShell cannot take one) and its class is simply there, as `Notebook`.
+// It is compiled once onto every notebook's class path (notebooks/ForNotebooks.java); a notebook
+// names it with `import notebooks.*;`.
+
+package notebooks;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +26,7 @@ import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.plotly.components.Figure;
+import lab.results.*;
 
 /**
  * One machine's results ({@code results/<machine>/*.csv}) as Tablesaw tables, and each chart
@@ -38,10 +41,10 @@ import tech.tablesaw.plotly.components.Figure;
  * snippet that threw or did not compile) makes it end with status 2, not 0: JShell itself goes on
  * after an error and exits 0.
  */
-final class Notebook {
+public final class Notebook {
 
     /** The results root: one folder per machine. {@code -Dresults=DIR} points the notebooks elsewhere. */
-    static final Path ROOT = Path.of(System.getProperty("results", "results"));
+    public static final Path ROOT = Path.of(System.getProperty("results", "results"));
 
     private static MachineResults chosen;
     /** Set by the notebook's last line ({@link #loaded}), unless a chart failed on the way; or by {@link #quit}, which said why. */
@@ -69,7 +72,7 @@ final class Notebook {
     // Machines
 
     /** The machine folders under {@code root} (see {@link ResultsFolder#folders}). */
-    static List<MachineResults> machines(Path root) {
+    public static List<MachineResults> machines(Path root) {
         try {
             List<MachineResults> machines = ResultsFolder.folders(root).stream().map(MachineResults::new).toList();
             machines.forEach(machine -> machine.report(machine.folder.description.problems()));
@@ -84,14 +87,14 @@ final class Notebook {
      * The machine the notebooks draw: {@code -Dmachine=NAME}; else the one this runs on, when it
      * has results; else the most recently dated study. Said on stdout, with the others there are.
      */
-    static MachineResults machine() {
+    public static MachineResults machine() {
         if (chosen == null) {
             chosen = choose(ROOT, System.getProperty("machine"));
         }
         return chosen;
     }
 
-    static MachineResults choose(Path root, String requested) {
+    public static MachineResults choose(Path root, String requested) {
         List<MachineResults> all = machines(root);
         if (all.isEmpty()) {
             quit("no results in " + root + ": run the study first (./jbang lab/study/Study.java), from the project's root directory");
@@ -118,13 +121,13 @@ final class Notebook {
     // The rows drawn together, as tables
 
     /** What an empty {@code page_cache} means (see {@link StudyResults#PAGE_CACHE_AS_IS}). */
-    static final String PAGE_CACHE_AS_IS = StudyResults.PAGE_CACHE_AS_IS;
+    public static final String PAGE_CACHE_AS_IS = StudyResults.PAGE_CACHE_AS_IS;
 
     /** The rows a chart may draw, and a line for each kind of row left out. */
-    record Selected(Table rows, List<String> notes) {}
+    public record Selected(Table rows, List<String> notes) {}
 
     /** This study's rows of {@code table} with a {@code cache} page cache (null keeps both): {@link ResultsFolder#select}. */
-    static Selected select(MachineResults machine, String table, String cache) {
+    public static Selected select(MachineResults machine, String table, String cache) {
         try {
             ResultsFolder.Selection selection = machine.folder.select(table, cache);
             return new Selected(ResultsTable.table(table, selection.rows()), selection.notes());
@@ -139,7 +142,7 @@ final class Notebook {
      * (see {@link #select}); what was left out is said on stdout. Stops the notebook with one line
      * when the machine has no such CSV, or nothing is left to draw.
      */
-    static Table results(String table, String cache) {
+    public static Table results(String table, String cache) {
         MachineResults machine = machine();
         if (!machine.has(table)) {
             quit("no " + machine.csv(table) + " here: run the study first (./jbang lab/study/Study.java), from the project's root directory");
@@ -154,12 +157,12 @@ final class Notebook {
     }
 
     /** The warm rows of {@code table}: the scoreboard, the worker sweep, the chunk sweep. */
-    static Table results(String table) {
+    public static Table results(String table) {
         return results(table, "warm");
     }
 
     /** Every round of a sitting ({@code versus-go}): this machine's rows, none dropped as older. */
-    static Table everyRound(String table) {
+    public static Table everyRound(String table) {
         MachineResults machine = machine();
         try {
             ResultsFolder.Selection selection = machine.folder.everyRound(table);
@@ -175,7 +178,7 @@ final class Notebook {
     }
 
     /** The page-cache settings among {@code rows}, in a stable order: the system's own first. */
-    static List<String> pageCaches(Table rows) {
+    public static List<String> pageCaches(Table rows) {
         return rows.stringColumn("page_cache").unique().asList().stream()
                 .sorted(Comparator.comparing((String s) -> !s.equals(PAGE_CACHE_AS_IS)).thenComparing(Function.identity()))
                 .toList();
@@ -188,11 +191,11 @@ final class Notebook {
      * The chart's title with a second line naming what it shows: the machine, the file size and
      * the runs behind each figure, and "trial" when the study was one ({@link StudyResults#trialReasons}).
      */
-    static String title(String what, Table rows) {
+    public static String title(String what, Table rows) {
         return what + "<br><sup>" + caption(machine(), rows) + "</sup>";
     }
 
-    static String caption(MachineResults machine, Table rows) {
+    public static String caption(MachineResults machine, Table rows) {
         List<String> parts = new ArrayList<>();
         parts.add(machine.name);
         parts.add(PageText.binarySize(machine.folder.mainFileBytes()) + " file");
@@ -207,7 +210,7 @@ final class Notebook {
     }
 
     /** Why these figures are a trial's (see {@link StudyResults#trialReasons}); empty when they are a full study's. */
-    static List<String> trialReasons(MachineResults machine, Table rows) {
+    public static List<String> trialReasons(MachineResults machine, Table rows) {
         int fewestRuns = StudyResults.FULL_RUNS;
         for (int i = 0; i < rows.rowCount(); i++) {
             double[] runSeconds = rows.containsColumn("run_s") ? StudyResults.seconds(rows.stringColumn("run_s").get(i)) : new double[0];
@@ -227,7 +230,7 @@ final class Notebook {
      * V09MmapParallelVector, "V08 vector 256" for V08Vector256. The class name is declared once, in
      * the chapter, so no list here can miss a chapter. Anything else (a Go variant, a wall) keeps its name.
      */
-    static String shortName(String chapter) {
+    public static String shortName(String chapter) {
         if (!chapter.matches("V\\d\\d[A-Z]\\w*")) {
             return chapter;
         }
@@ -236,12 +239,12 @@ final class Notebook {
     }
 
     /** The short names of a table's chapter column, as a column of its own. */
-    static StringColumn shortNames(Table rows) {
+    public static StringColumn shortNames(Table rows) {
         return rows.stringColumn("chapter").map(Notebook::shortName).setName("name");
     }
 
     /** A printed reminder of what the notebook left loaded, for {@code ./jbang --interactive}. */
-    static void loaded(Object... namesAndTables) {
+    public static void loaded(Object... namesAndTables) {
         List<String> parts = new ArrayList<>();
         for (int i = 0; i + 1 < namesAndTables.length; i += 2) {
             Table table = (Table) namesAndTables[i + 1];
@@ -253,7 +256,7 @@ final class Notebook {
     }
 
     /** The same, for a notebook that draws no machine's results but its own measurements (chapters.jsh). */
-    static void loadedHere(String whatIsLoaded) {
+    public static void loadedHere(String whatIsLoaded) {
         System.out.println(whatIsLoaded);
         notebookFinished = !chartFailed;
     }
@@ -262,12 +265,12 @@ final class Notebook {
      * A notebook's first line. JBang hands a notebook its arguments as {@code args}; it takes none, only -D properties:
      * --help or -h prints its {@link #usage}, status 0; anything else is one line, status 2; both before anything is read.
      */
-    static void arguments(String[] args, String notebook, String... charts) {
+    public static void arguments(String[] args, String notebook, String... charts) {
         arguments(args, notebook, true, charts);
     }
 
     /** The same for a notebook that draws its own measurements into this machine's folder (chapters.jsh): no -Dmachine. */
-    static void argumentsDrawingHere(String[] args, String notebook, String... charts) {
+    public static void argumentsDrawingHere(String[] args, String notebook, String... charts) {
         arguments(args, notebook, false, charts);
     }
 
@@ -286,7 +289,7 @@ final class Notebook {
     }
 
     /** What --help prints: the command, the notebook's own words (its header's first paragraph), what it writes where. */
-    static String usage(String notebook, boolean choosesMachine, String... charts) {
+    public static String usage(String notebook, boolean choosesMachine, String... charts) {
         Path source = Path.of("notebooks", notebook + ".jsh");
         String description;
         try (var lines = Files.lines(source)) {
@@ -302,7 +305,7 @@ final class Notebook {
     }
 
     /** Whether the notebook reached its last line with every chart drawn ({@link #loaded}). */
-    static boolean finished() {
+    public static boolean finished() {
         return notebookFinished;
     }
 
@@ -310,7 +313,7 @@ final class Notebook {
      * A fresh start for the next notebook of one JShell (lab/report/Notebooks.java): the machine is
      * chosen anew, and said anew, and nothing is yet drawn. Only plotly.js, read once, is kept.
      */
-    static void startNotebook() {
+    public static void startNotebook() {
         chosen = null;
         notebookFinished = chartFailed = quitWithALine = false;
     }
@@ -323,11 +326,11 @@ final class Notebook {
      * the file faster than the CPU reads memory, so the MB/s charts draw them, each labelled with the
      * chapters that beat it where any did. Said on stdout; empty when none has been measured.
      */
-    static List<MemoryWall> walls() {
+    public static List<MemoryWall> walls() {
         return walls(machine(), true);
     }
 
-    static List<MemoryWall> walls(MachineResults machine, boolean say) {
+    public static List<MemoryWall> walls(MachineResults machine, boolean say) {
         if (!machine.has("wall")) {
             if (say) {
                 System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
@@ -358,7 +361,7 @@ final class Notebook {
      * Each row's MB/s as a percentage of {@code wall}, to one decimal; missing where the row went
      * faster than the wall, which the wall's own line then says ({@link MemoryWall#beatenNote}).
      */
-    static DoubleColumn percentOf(MemoryWall wall, Table rows) {
+    public static DoubleColumn percentOf(MemoryWall wall, Table rows) {
         DoubleColumn shares = DoubleColumn.create("pct_of_memory_wall");
         for (double mbps : rows.numberColumn("mbps").asDoubleArray()) {
             wall.percentOf(mbps).ifPresentOrElse(percent -> shares.append(Math.round(percent * 10) / 10.0), shares::appendMissing);
@@ -370,7 +373,7 @@ final class Notebook {
     // The article, and speedups
 
     /** The Go article's published figures, one table of them ({@code scoreboard}, {@code scaling} or {@code cold}), by chapter number. */
-    static Table article(String table) {
+    public static Table article(String table) {
         if (!Files.isRegularFile(ArticleFigures.REFERENCE)) {
             quit("no " + ArticleFigures.REFERENCE + " here: run the notebooks from the project's root directory");
         }
@@ -402,7 +405,7 @@ final class Notebook {
      * seconds divided by the row's, to one decimal, within the same page-cache setting. Missing
      * when the baseline was not measured.
      */
-    static DoubleColumn speedup(Table rows, String baseline) {
+    public static DoubleColumn speedup(Table rows, String baseline) {
         boolean byPageCache = rows.columnNames().contains("page_cache");
         Map<String, Double> baselineSeconds = new HashMap<>();
         for (Row row : rows) {
@@ -425,25 +428,25 @@ final class Notebook {
     // Charts
 
     /** Writes CHARTS/NAME.html and NAME.png into the chosen machine's charts folder; returns the page. */
-    static Path chart(String name, Figure figure) {
+    public static Path chart(String name, Figure figure) {
         return chart(name, figure, List.of());
     }
 
     /** The same, with each of {@code walls} drawn across the chart as a labelled line. */
-    static Path chart(String name, Figure figure, List<MemoryWall> walls) {
+    public static Path chart(String name, Figure figure, List<MemoryWall> walls) {
         return chart(machine().charts(), name, figure, walls, ChartPage.Extras.NONE);
     }
 
     /** The same, with what Tablesaw's figure cannot say itself ({@link ChartPage.Extras}). */
-    static Path chart(String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
+    public static Path chart(String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
         return chart(machine().charts(), name, figure, walls, extras);
     }
 
-    static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls) {
+    public static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls) {
         return chart(charts, name, figure, walls, ChartPage.Extras.NONE);
     }
 
-    static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
+    public static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
         boolean written = false;
         try {
             Files.createDirectories(charts);
@@ -477,7 +480,7 @@ final class Notebook {
      * Data missing or wrong: one line, and the notebook stops. Tests and lab/report/Notebooks.java set
      * {@code report.quit=throw} to get the line as a {@link Quit} instead of losing their JVM.
      */
-    static void quit(String message) {
+    public static void quit(String message) {
         if (quitThrows()) {
             throw new Quit(message);
         }
@@ -491,8 +494,8 @@ final class Notebook {
     }
 
     /** {@link #quit}'s line, thrown where {@code report.quit=throw}. */
-    static final class Quit extends IllegalStateException {
-        Quit(String message) {
+    public static final class Quit extends IllegalStateException {
+        public Quit(String message) {
             super(message);
         }
     }

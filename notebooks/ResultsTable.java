@@ -1,5 +1,6 @@
-// Results rows, as lab/results/StudyResults.java reads them, turned into a Tablesaw table for the
-// notebooks. No package line: JShell, which runs the notebooks, cannot take one.
+// Results rows, as lab/results/StudyResults.java reads them, turned into a Tablesaw table for the notebooks.
+
+package notebooks;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -9,9 +10,10 @@ import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
+import lab.results.*;
 
 /** A Tablesaw table of results rows, one column per CSV column. */
-final class ResultsTable {
+public final class ResultsTable {
 
     private ResultsTable() {}
 
@@ -20,7 +22,7 @@ final class ResultsTable {
      * text. The bill's columns ({@link StudyResults#BILL}, per GiB) come last, missing in rows
      * written before it was counted.
      */
-    static Table table(String name, List<StudyResults.Row> rows) {
+    public static Table table(String name, List<StudyResults.Row> rows) {
         StringColumn date = StringColumn.create("date"), chapter = StringColumn.create("chapter"), cache = StringColumn.create("cache"),
                 runSeconds = StringColumn.create("run_s"), warmupSeconds = StringColumn.create("warmup_s"),
                 cpuModel = StringColumn.create("cpu_model"), kernel = StringColumn.create("kernel"), jdk = StringColumn.create("jdk"),
@@ -53,7 +55,7 @@ final class ResultsTable {
         return table;
     }
 
-    static void append(LongColumn column, Long value) {
+    public static void append(LongColumn column, Long value) {
         if (value == null) {
             column.appendMissing();
         } else {
@@ -61,7 +63,7 @@ final class ResultsTable {
         }
     }
 
-    static void append(DoubleColumn column, Double value) {
+    public static void append(DoubleColumn column, Double value) {
         if (value == null) {
             column.appendMissing();
         } else {

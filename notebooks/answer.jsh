@@ -1,6 +1,4 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -10,6 +8,10 @@
 // exit), with the Go article's one-shot of the same idea beside it. One machine's answer round
 // (results/<machine>/answer.csv, written by lab/study/AnswerRound.java or the study).
 // Run from the project's root:   ./jbang notebooks/answer.jsh           (-Dmachine=NAME for another machine)
+
+import notebooks.*;
+import lab.results.AnswerResults;
+import lab.results.StudyResults;
 
 Notebook.arguments(args, "answer", "answer");
 

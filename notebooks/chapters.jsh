@@ -1,6 +1,4 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ../lab/results/CommittedMachines.java ChartImage.java
 //DEPS ForNotebooks.java ../variants/V13PreadVector.java
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -20,6 +18,10 @@
 
 // Only when there are arguments: loading Notebook here, before the /env below, would leave its exit hook in
 // the session /env drops, where the notebook never reaches its last line.
+import notebooks.*;
+import lab.results.CommittedMachines;
+import lab.results.StudyResults;
+
 if (args.length > 0) { Notebook.argumentsDrawingHere(args, "chapters", "chapters"); }
 
 // The options, read as a chapter reads FILE, --size and --runs (lib/harness/NotebookOptions.java), and the

@@ -1,6 +1,4 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -12,6 +10,10 @@
 // calls stop costing. One machine's results (results/<machine>/chunks.csv).
 // Run from the project's root:   ./jbang notebooks/chunks.jsh           (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/chunks.jsh
+
+import notebooks.*;
+import lab.results.MemoryWall;
+import lab.results.PageText;
 
 Notebook.arguments(args, "chunks", "chunks");
 

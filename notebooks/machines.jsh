@@ -1,6 +1,4 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -11,6 +9,10 @@
 // is one machine's scoreboard: its warm rows, on its main file size (see Notebook.select).
 // Run from the project's root:   ./jbang notebooks/machines.jsh
 // Explore the tables:            ./jbang --interactive notebooks/machines.jsh
+
+import notebooks.*;
+import lab.results.MemoryWall;
+import lab.results.StudyResults;
 
 Notebook.arguments(args, "machines", "machines-mbps", "machines-share-of-wall");
 

@@ -1,6 +1,4 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 // Tablesaw's class scanner calls sun.misc.Unsafe (allowed here, said nowhere); the notebooks use no
@@ -12,6 +10,9 @@
 // lesson is the gap. A point priced with a unit cost whose rounds spread by more than a quarter says
 // which in its label. One machine's results (results/<machine>/model.csv).
 // Run from the project's root:   ./jbang notebooks/model.jsh           (-Dmachine=NAME for another machine)
+
+import notebooks.*;
+import lab.results.StudyResults;
 
 Notebook.arguments(args, "model", "model");
 

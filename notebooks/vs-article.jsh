@@ -1,6 +1,4 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -13,6 +11,10 @@
 // wall is drawn, since one machine's wall says nothing about the other's bars.
 // Run from the project's root:   ./jbang notebooks/vs-article.jsh      (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/vs-article.jsh
+
+import notebooks.*;
+import lab.results.MemoryWall;
+import lab.results.StudyResults;
 
 Notebook.arguments(args, "vs-article", "vs-article-mbps", "vs-article-speedup");
 

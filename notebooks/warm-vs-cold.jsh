@@ -1,6 +1,4 @@
 //JAVA 25+
-// The shared code, which JShell declares from the last file back (lab/report/Notebooks.java says why):
-//SOURCES Notebook.java ChromiumScreenshot.java ChartPage.java ChartFiles.java ChartColours.java ResultsTable.java MachineResults.java ../lab/results/ArticleFigures.java ../lab/results/FioBesideResults.java ../lab/results/VersusGoPairs.java ../lab/results/AnswerResults.java ../lab/results/ResultsFolder.java ../lab/results/MemoryWall.java ../lab/results/MachineDescription.java ../lab/results/StudyResults.java ../lab/results/RowTimes.java ../lab/results/PageText.java ChartImage.java
 //DEPS ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
@@ -13,6 +11,9 @@
 // the disk is the limit.
 // Run from the project's root:   ./jbang notebooks/warm-vs-cold.jsh     (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/warm-vs-cold.jsh
+
+import notebooks.*;
+import lab.results.FioBesideResults;
 
 Notebook.arguments(args, "warm-vs-cold", "warm-vs-cold", "cold");
 

@@ -43,6 +43,7 @@ import lib.linux.HugePageBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import lab.results.*;
 
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per

@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.Stats;
+import lab.results.*;
 
 /**
  * A lesson's claim sits right below it, in a comment a reader of the rendered page does not see:

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import lib.cli.UserMistakeException;
+import lab.results.*;
 
 /**
  * Every lesson of the book that carries claims, judged on one machine's folder. A claim is tried on

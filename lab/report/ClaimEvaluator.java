@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.Stats;
+import lab.results.*;
 
 /** A claim's comparison judged on one machine's figures: it holds, it does not, or the folder cannot tell. */
 final class ClaimEvaluator {

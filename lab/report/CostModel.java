@@ -24,6 +24,7 @@ import lib.cli.UserMistakeException;
 import lib.cli.OutputCheck;
 import lib.counters.Stats;
 import lib.harness.ResultsCsv;
+import lab.results.*;
 
 /**
  * Why each chapter takes the time it takes: its bill per GiB times the machine's unit costs, added

@@ -10,9 +10,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import jdk.jshell.Diag;
@@ -23,23 +22,21 @@ import jdk.jshell.SnippetEvent;
 import jdk.jshell.SourceCodeAnalysis;
 
 /**
- * Several notebooks in one JShell, one after the other, as the study draws its charts: the code
- * they share (their {@code //SOURCES}: notebooks/Notebook.java and what it uses) is compiled once,
- * not once per notebook, and JShell, Tablesaw and the JIT start once.
+ * Several notebooks in one JShell, one after the other, as the study draws its charts: JShell,
+ * Tablesaw and the JIT start once, not once per notebook.
  *
- * <p>Each notebook still starts from that shared code alone: what one declares (its variables,
- * methods, imports) is dropped before the next begins, and Notebook forgets the machine it chose.
- * A notebook stops at its first snippet that does not compile or that throws, and one that stops,
- * or never reaches its last line ({@code Notebook.loaded}), is named on stderr; the others still run.
- * Each notebook also runs alone, as README says: {@code ./jbang notebooks/scoreboard.jsh}.
+ * <p>Each notebook still starts afresh: what one declares (its variables, methods, imports) is
+ * dropped before the next begins, and Notebook forgets the machine it chose. A notebook stops at
+ * its first snippet that does not compile or that throws, and one that stops, or never reaches its
+ * last line ({@code Notebook.loaded}), is named on stderr; the others still run. Each notebook
+ * also runs alone, as README says: {@code ./jbang notebooks/scoreboard.jsh}.
  *
- * <p>A notebook's header, read here too: its {@code //SOURCES} line names the shared code, which
- * JBang hands to JShell from the last file back, and each class must be declared before one that
- * uses it, so Notebook, which uses them all, is named first and loaded last. Its {@code //DEPS} line
- * names notebooks/ForNotebooks.java, which brings Tablesaw and the packaged lib/ classes that
- * shared code calls onto the class path. Its {@code //RUNTIME_OPTIONS} allow Tablesaw's class scanner its
- * {@code sun.misc.Unsafe}, resolve no incubator module (the notebooks use none), and keep JShell's
- * preferences store from logging (notebooks/logging.properties).
+ * <p>A notebook's header, read here too: its {@code //DEPS} line names notebooks/ForNotebooks.java,
+ * which brings Tablesaw and the notebooks' shared code (the {@code notebooks} and {@code lab.results}
+ * packages) onto the class path; this file's {@code //SOURCES} line brings the same. Its
+ * {@code //RUNTIME_OPTIONS} allow Tablesaw's class scanner its {@code sun.misc.Unsafe}, resolve no
+ * incubator module (the notebooks use none), and keep JShell's preferences store from logging
+ * (notebooks/logging.properties).
  *
  * <pre>
  *   ./jbang -Dmachine=NAME lab/report/Notebooks.java notebooks/scoreboard.jsh notebooks/chunks.jsh
@@ -85,8 +82,7 @@ public class Notebooks {
 
     private final PrintStream out, err;
     private final JShell shell;
-    private final Set<Path> sourcesLoaded = new HashSet<>();
-    /** The snippets every notebook keeps: the startup and the shared sources. */
+    /** The snippets every notebook keeps: the startup. */
     private final Set<Snippet> shared = new HashSet<>();
 
     Notebooks(PrintStream out, PrintStream err) {
@@ -115,46 +111,20 @@ public class Notebooks {
 
     private boolean runOne(Path notebook) throws IOException {
         String text = Files.readString(notebook);
-        // JBang hands a notebook's //SOURCES to JShell in reverse order (see the notebooks' headers): so here too.
-        List<Path> sources = new ArrayList<>(sources(notebook, text));
-        java.util.Collections.reverse(sources);
-        for (Path source : sources) {
-            if (sourcesLoaded.add(source)) {
-                List<Snippet> loaded = new ArrayList<>();
-                if (!evaluate(source, Files.readString(source), loaded)) {
-                    err.println("Notebooks: " + source + " does not load, so no notebook can run");
-                    return false;
-                }
-                shared.addAll(loaded);
-            }
-        }
         boolean finished = false;
         try {
-            evaluate(notebook, "Notebook.startNotebook();", new ArrayList<>());
-            finished = evaluate(notebook, text, new ArrayList<>()) && "true".equals(value("Notebook.finished()"));
+            evaluate(notebook, "notebooks.Notebook.startNotebook();", new ArrayList<>());
+            finished = evaluate(notebook, text, new ArrayList<>()) && "true".equals(value("notebooks.Notebook.finished()"));
         } finally {
-            // The next notebook starts from the shared code alone, as it would in a JShell of its own.
+            // The next notebook starts afresh, as it would in a JShell of its own. Its imports stay: JShell
+            // cannot redeclare a method whose dropped twin names a type that only an import resolved.
             for (Snippet snippet : shell.snippets().toList()) {
-                if (!shared.contains(snippet) && shell.status(snippet).isActive()) {
+                if (!shared.contains(snippet) && snippet.kind() != Snippet.Kind.IMPORT && shell.status(snippet).isActive()) {
                     shell.drop(snippet);
                 }
             }
         }
         return finished;
-    }
-
-    /** The files a notebook's //SOURCES lines name, relative to its folder, in their order. */
-    static Set<Path> sources(Path notebook, String text) {
-        Set<Path> sources = new LinkedHashSet<>();
-        Path folder = notebook.toAbsolutePath().getParent();
-        for (String line : text.lines().toList()) {
-            if (line.startsWith("//SOURCES ")) {
-                for (String name : line.substring("//SOURCES ".length()).trim().split("\\s+")) {
-                    sources.add(folder.resolve(name).normalize());
-                }
-            }
-        }
-        return sources;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lab.results.*;
 
 /** Each kind of generated block, from the results and the block's parameters to Markdown. */
 final class ReadmeBlocks {

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lab.results.*;
 
 /**
  * The results this tool reads, each file once, through the project's one reader of results

@@ -27,6 +27,7 @@ import java.util.stream.Stream;
 import lib.cli.Sizes;
 import lib.counters.Stats;
 import lab.tools.AtomicWrite;
+import lab.results.*;
 
 /**
  * One machine's report on one page: {@code results/MACHINE/index.html}, written from the CSVs, the

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
+import lab.results.*;
 
 /** Reads a results folder's unit costs and walls into {@link CostModel.Costs}; a cost out of its bounds stops with one line. */
 final class UnitPrices {

@@ -1,6 +1,8 @@
 //DEPS org.apache.commons:commons-csv:1.10.0
 // The answer round's results (answer.csv, written by lab/study/AnswerRound.java), read by the rules of
-// lab/results/StudyResults.java. No package line: JShell, which runs the notebooks, cannot take one.
+// lab/results/StudyResults.java.
+
+package lab.results;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,17 +13,17 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** answer.csv: a one-shot command timed from the shell to its exit, its phases, its runs. */
-final class AnswerResults {
+public final class AnswerResults {
 
     private AnswerResults() {}
 
     /** The phases of a one-shot command, in the order they happen (lab/study/AnswerRound.java splits its runs into them). */
-    static final List<String> ANSWER_PHASES = List.of("launcher", "jvm_start", "checks", "preread", "first_search", "answer", "exit");
+    public static final List<String> ANSWER_PHASES = List.of("launcher", "jvm_start", "checks", "preread", "first_search", "answer", "exit");
     /** answer.csv's columns, in the order lab/study/AnswerRound.java writes them: the whole, each phase's median, then the runs. */
-    static final List<String> ANSWER_COLUMNS = Stream.of(Stream.of("date", "chapter", "runs", "median_s", "mean_s", "min_s", "max_s"),
+    public static final List<String> ANSWER_COLUMNS = Stream.of(Stream.of("date", "chapter", "runs", "median_s", "mean_s", "min_s", "max_s"),
             ANSWER_PHASES.stream().map(phase -> phase + "_s"), Stream.of("prereads", "run_s")).flatMap(columns -> columns).toList();
     /** A chapter's one-shot ("V13PreadVector"), or the Go article's one-shot of the same idea ("Go v13"). */
-    static final Pattern ANSWER_CHAPTER = Pattern.compile("V\\d\\d\\w*|Go v\\d+");
+    public static final Pattern ANSWER_CHAPTER = Pattern.compile("V\\d\\d\\w*|Go v\\d+");
 
     /**
      * One row of the answer round: a one-shot command timed {@code runs} times from the shell to its
@@ -29,19 +31,19 @@ final class AnswerResults {
      * many runs pre-read the file; a Go row has neither (its process is not broken down), so its
      * {@code phaseSeconds} is empty and {@code prereads} null.
      */
-    record Answer(Path file, long line, String date, String chapter, int runs, double medianSeconds, double meanSeconds,
+    public record Answer(Path file, long line, String date, String chapter, int runs, double medianSeconds, double meanSeconds,
                   double minSeconds, double maxSeconds, Map<String, Double> phaseSeconds, Integer prereads, double[] runSeconds) {
 
-        boolean isGo() {
+        public boolean isGo() {
             return chapter.startsWith("Go ");
         }
     }
 
     /** The rows of an answer.csv that could be read, and one line for each row left out. */
-    record AnswerCsv(Path file, List<Answer> rows, List<String> problems) {
+    public record AnswerCsv(Path file, List<Answer> rows, List<String> problems) {
 
         /** The newest row of each chapter and Go variant (a rerun appends rows), in the order of the newest. */
-        List<Answer> newestOfEach() {
+        public List<Answer> newestOfEach() {
             return ResultsFolder.newestOfEach(rows, Answer::chapter);
         }
     }
@@ -53,7 +55,7 @@ final class AnswerResults {
      * or median outside its own min_s–max_s, is left out with a line naming file and line. A file whose header is not answer.csv's throws
      * {@link StudyResults.NotResultsException}.
      */
-    static AnswerCsv read(Path file) {
+    public static AnswerCsv read(Path file) {
         List<String> problems = new ArrayList<>();
         List<Answer> rows = StudyResults.eachRow(file, "an answer-round CSV", header -> {
             if (!header.equals(ANSWER_COLUMNS)) {

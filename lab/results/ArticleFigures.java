@@ -1,6 +1,8 @@
 //DEPS org.apache.commons:commons-csv:1.10.0
-// The Go article's published figures (results/reference/go-blog-figures.csv), kept in the project
-// whichever results are shown. No package line: JShell, which runs the notebooks, cannot take one.
+// The Go article's published figures (results/reference/go-blog-figures.csv), kept in the project whichever
+// results are shown.
+
+package lab.results;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,19 +14,19 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /** The article's figures, by table and chapter number. */
-final class ArticleFigures {
+public final class ArticleFigures {
 
     /** The Go article's published figures, kept in the project whichever results are shown. */
-    static final Path REFERENCE = Path.of("results", "reference", "go-blog-figures.csv");
+    public static final Path REFERENCE = Path.of("results", "reference", "go-blog-figures.csv");
 
     private ArticleFigures() {}
 
     /** One of the article's published figures: a chapter number's row of one table; absent figures are null. */
-    record ArticleRow(String table, String variant, String number, String description, Double meanSeconds, Double mbps,
+    public record ArticleRow(String table, String variant, String number, String description, Double meanSeconds, Double mbps,
                       Double speedup, Double oneWorkerMbps, Double peakMbps, Double peakAt, Double coldMbps) {}
 
     /** The article's rows of {@code table} ({@code scoreboard}, {@code scaling} or {@code cold}); empty without the reference file. */
-    static List<ArticleRow> of(String table) {
+    public static List<ArticleRow> of(String table) {
         return of(REFERENCE, table);
     }
 
@@ -33,7 +35,7 @@ final class ArticleFigures {
      * tables read the one beside the results they are given); empty without the file. A figure
      * that is not one (a word, NaN, a negative) throws {@link StudyResults.NotResultsException} naming file and line.
      */
-    static List<ArticleRow> of(Path reference, String table) {
+    public static List<ArticleRow> of(Path reference, String table) {
         if (!Files.isRegularFile(reference)) {
             return List.of();
         }
@@ -60,7 +62,7 @@ final class ArticleFigures {
     }
 
     /** The article's machine, from the reference file's "# Machine:" line. */
-    static String machine() {
+    public static String machine() {
         if (!Files.isRegularFile(REFERENCE)) {
             return "not in this copy";
         }

@@ -1,3 +1,5 @@
+package lab.results;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -21,16 +23,16 @@ import lib.harness.Machine;
  * <p>A results root without the file (a {@code --results DIR} of one's own) commits nothing: every
  * machine folder in it is its own.
  */
-final class CommittedMachines {
+public final class CommittedMachines {
 
-    static final String FILE_NAME = "committed-machines.txt";
+    public static final String FILE_NAME = "committed-machines.txt";
     /** A machine's name as lib/harness/Machine makes it: one folder, never a path. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(?:-[a-z0-9]+)*");
 
     private CommittedMachines() {}
 
     /** The committed machine folders of {@code root}, in the file's order; empty when it has no list. */
-    static Optional<Set<String>> of(Path root) {
+    public static Optional<Set<String>> of(Path root) {
         Path list = root.resolve(FILE_NAME);
         if (!Files.exists(list)) {
             return Optional.empty();
@@ -57,7 +59,7 @@ final class CommittedMachines {
     }
 
     /** The folder under {@code root} a study of {@code machine} measures into: its name, unless a committed folder has it. */
-    static String studyFolder(Path root, String machine) {
+    public static String studyFolder(Path root, String machine) {
         return of(root).orElse(Set.of()).contains(machine) ? machine + ResultsFolder.OWN_FOLDER_SUFFIX : machine;
     }
 
@@ -66,7 +68,7 @@ final class CommittedMachines {
      * that no command adds rows to a folder the book cites. Where that is not the machine's own name,
      * one line on {@code err}, started by {@code command}, says so.
      */
-    static Path ownFolder(Path root, String command, PrintStream err) {
+    public static Path ownFolder(Path root, String command, PrintStream err) {
         String machine = Machine.current().name(), folder = studyFolder(root, machine);
         if (!folder.equals(machine)) {
             err.println(command + ": " + root.resolve(machine) + " holds figures committed with the project (see "

@@ -1,5 +1,6 @@
-// The cold chapters beside fio (fio.csv, written by lab/yardsticks/FioBeside.java). No package line:
-// JShell, which runs the notebooks, cannot take one.
+// The cold chapters beside fio (fio.csv, written by lab/yardsticks/FioBeside.java).
+
+package lab.results;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,14 +15,14 @@ import java.util.stream.Collectors;
 import lib.counters.Stats;
 
 /** fio.csv: the cold chapters as fractions of fio's best, in the newest sitting. */
-final class FioBesideResults {
+public final class FioBesideResults {
 
     private FioBesideResults() {}
 
     /** lab/yardsticks/FioBeside's table: the cold chapters' rows and fio's, interleaved over rounds. */
     static final String FIO_TABLE = "fio";
     /** Rows further apart than this belong to different sittings: within one, a row follows the last within one run. */
-    static final java.time.Duration FIO_SITTING_GAP = java.time.Duration.ofMinutes(15);
+    public static final java.time.Duration FIO_SITTING_GAP = java.time.Duration.ofMinutes(15);
 
     /**
      * A cold chapter as a fraction of fio's best in one sitting, on the same file with the same read
@@ -30,19 +31,19 @@ final class FioBesideResults {
      * its own median over the same rounds; and against the best of those that check every byte as
      * the chapters do ({@code checkingJob}, "" where the sitting has none: {@code checkingMbps} is then NaN).
      */
-    record FioFraction(String chapter, int workers, long chunkBytes, double chapterMbps, int chapterRounds,
+    public record FioFraction(String chapter, int workers, long chunkBytes, double chapterMbps, int chapterRounds,
                        String fioJob, double fioMbps, int fioRounds, String checkingJob, double checkingMbps) {
-        double fraction() {
+        public double fraction() {
             return chapterMbps / fioMbps;
         }
 
-        OptionalDouble checkingFraction() {
+        public OptionalDouble checkingFraction() {
             return checkingJob.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(chapterMbps / checkingMbps);
         }
     }
 
     /** The last word of a fio job's name that checks what it reads (lab/yardsticks/FioBeside's CHECKING). */
-    static final String FIO_CHECKING = "checking";
+    public static final String FIO_CHECKING = "checking";
 
     private static boolean isFioDirectJob(String name, boolean checking) {
         return name.startsWith("fio ") && name.contains("O_DIRECT") && name.endsWith(" " + FIO_CHECKING) == checking;
@@ -52,9 +53,9 @@ final class FioBesideResults {
      * The fractions of fio.csv's newest sitting, with the sitting's first date, and the line that
      * says them; or none, and the one line that says why. {@code notes}: the rows left out, by file and line.
      */
-    record FioComparison(List<FioFraction> fractions, String sittingDate, String line, List<String> notes) {
+    public record FioComparison(List<FioFraction> fractions, String sittingDate, String line, List<String> notes) {
 
-        Optional<FioFraction> of(String chapter) {
+        public Optional<FioFraction> of(String chapter) {
             return fractions.stream().filter(fraction -> fraction.chapter().equals(chapter)).findFirst();
         }
     }
@@ -66,7 +67,7 @@ final class FioBesideResults {
      * and an O_DIRECT job of the same read size and job count in that sitting, no fractions and one
      * line that says so.
      */
-    static FioComparison comparison(ResultsFolder folder) {
+    public static FioComparison comparison(ResultsFolder folder) {
         Path csv = folder.csv(FIO_TABLE);
         if (!folder.has(FIO_TABLE)) {
             return new FioComparison(List.of(), "", "No fio.csv here, so no cold chapter is shown as a fraction of fio's "

@@ -1,6 +1,7 @@
 //DEPS com.fasterxml.jackson.core:jackson-databind:2.20.1
-// A machine's description, machine.json, written by the study beside its results CSVs. No package
-// line: JShell, which runs the notebooks, cannot take one.
+// A machine's description, machine.json, written by the study beside its results CSVs.
+
+package lab.results;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -23,15 +24,15 @@ import java.util.Set;
  * name says (a number, a boolean), is left out with a line naming file and line; a file that is
  * not a JSON object leaves the whole description out, with its line.
  */
-record MachineDescription(Map<String, String> fields, List<String> problems) {
+public record MachineDescription(Map<String, String> fields, List<String> problems) {
 
     /**
      * machine.json's field naming the chapters this CPU could not run, each with its reason
      * ("V12Vector512: … needs AVX-512"): written by the study, shown by the report.
      */
-    static final String NOT_ON_THIS_CPU = "not_run_on_this_cpu";
+    public static final String NOT_ON_THIS_CPU = "not_run_on_this_cpu";
 
-    static final Set<String> WHOLE_NUMBER_FIELDS = Set.of("cpu_family", "cpu_model_number", "logical_cores",
+    public static final Set<String> WHOLE_NUMBER_FIELDS = Set.of("cpu_family", "cpu_model_number", "logical_cores",
             "memory_bytes", "vector_bits", "read_ahead_kb");
     static final Set<String> BOOLEAN_FIELDS = Set.of("avx2", "avx512", "trial");
 
@@ -39,15 +40,15 @@ record MachineDescription(Map<String, String> fields, List<String> problems) {
         return new MachineDescription(Map.of(), List.of());
     }
 
-    Optional<String> text(String field) {
+    public Optional<String> text(String field) {
         return Optional.ofNullable(fields.get(field));
     }
 
-    Optional<Long> number(String field) {
+    public Optional<Long> number(String field) {
         return text(field).map(Long::parseLong);
     }
 
-    boolean flag(String field) {
+    public boolean flag(String field) {
         return text(field).map(Boolean::parseBoolean).orElse(false);
     }
 
@@ -57,7 +58,7 @@ record MachineDescription(Map<String, String> fields, List<String> problems) {
                 .map(bits -> new StudyResults.Identity(model, cores.intValue(), bits.intValue()))));
     }
 
-    static MachineDescription read(Path file) {
+    public static MachineDescription read(Path file) {
         if (!Files.isRegularFile(file)) {
             return MachineDescription.none();
         }

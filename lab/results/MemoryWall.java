@@ -1,5 +1,7 @@
-// The memory-read walls the chapters are measured against (wall.csv, written by lab/yardsticks/WallProbe.java).
-// No package line: JShell, which runs the notebooks, cannot take one.
+// The memory-read walls the chapters are measured against (wall.csv, written by
+// lab/yardsticks/WallProbe.java).
+
+package lab.results;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +15,7 @@ import java.util.OptionalDouble;
  * chapter beats was measured in other conditions than that chapter (a busier moment), so it
  * bounds nothing: no share of it is shown, and {@link #beatenNote} says why.
  */
-record MemoryWall(String probe, String label, double mbps, int workers, int workerCounts, List<String> beatenBy) {
+public record MemoryWall(String probe, String label, double mbps, int workers, int workerCounts, List<String> beatenBy) {
     /** The probes behind the memory-read walls, as lab/yardsticks/WallProbe.java names them in the chapter column, and their labels. */
     static final Map<String, String> PROBES = new LinkedHashMap<>(Map.of("WallMemoryRead", "memory-read wall"));
 
@@ -22,21 +24,21 @@ record MemoryWall(String probe, String label, double mbps, int workers, int work
     }
 
     /** Each chapter's MB/s as a percentage of this wall; empty when the chapter went faster than the wall. */
-    OptionalDouble percentOf(double chapterMbps) {
+    public OptionalDouble percentOf(double chapterMbps) {
         return chapterMbps > mbps ? OptionalDouble.empty() : OptionalDouble.of(chapterMbps / mbps * 100);
     }
 
     /** The one line said beside a share that is not shown. */
-    static final String ABOVE = "faster than the wall";
+    public static final String ABOVE = "faster than the wall";
 
     /** The line said beside the wall, or empty when no chapter beat it. */
-    String beatenNote() {
+    public String beatenNote() {
         return beatenBy.isEmpty() ? "" : String.join(", ", beatenBy.stream().map(StudyResults::chapterNumber).toList())
                 + " ran faster than the " + label + ": it was measured in other conditions, so it bounds nothing here and no share of it is shown";
     }
 
     /** The wall's line on a chart: its MB/s, and who beat it. */
-    String chartLabel() {
+    public String chartLabel() {
         return String.format(Locale.ROOT, "%s: %,.0f MB/s", label, mbps)
                 + (beatenBy.isEmpty() ? "" : " (beaten by " + String.join(", ", beatenBy.stream().map(StudyResults::chapterNumber).toList())
                 + ": measured in other conditions, no bound)");

@@ -1,24 +1,26 @@
 // The HTML pieces of the report's page (lab/report/StudyReport.java): its sections, tables, figures and
 // style, with every value from a results folder escaped on its way in.
 
+package lab.results;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The report page's HTML: sections, tables, numbers as text, and the page's style. */
-final class ReportHtml {
+public final class ReportHtml {
 
     private ReportHtml() {}
 
     /** Where the page's contents go, once its sections are known ({@link #withContents}). */
-    static final String CONTENTS_PLACE = "<nav></nav>\n";
+    public static final String CONTENTS_PLACE = "<nav></nav>\n";
 
     /**
      * {@code page} with its contents at {@link #CONTENTS_PLACE}: a link to each section it holds, in
      * order, and none to a section it left out (a study without the page-cache round has no such section).
      */
-    static String withContents(String page) {
+    public static String withContents(String page) {
         String links = SECTIONS_IN_ORDER.stream().filter(s -> page.contains("<h2 id=\"" + s[0] + "\">"))
                 .map(s -> "<a href=\"#" + s[0] + "\">" + s[1] + "</a>").collect(Collectors.joining(" · "));
         return page.replace(CONTENTS_PLACE, "<nav>" + links + "</nav>\n");
@@ -32,7 +34,7 @@ final class ReportHtml {
             new String[] {"machine", "machine"},
             new String[] {"files", "data"});
 
-    static void section(StringBuilder html, String id, String title, String text) {
+    public static void section(StringBuilder html, String id, String title, String text) {
         html.append("<h2 id=\"").append(id).append("\">").append(escape(title)).append("</h2>\n");
         if (!text.isEmpty()) {
             html.append("<p>").append(escape(text)).append("</p>\n");
@@ -48,15 +50,15 @@ final class ReportHtml {
     }
 
     /** Every value from a CSV or machine.json goes through this one function on its way into the page. */
-    static String escape(String text) {
+    public static String escape(String text) {
         return PageText.html(text);
     }
 
-    static String url(String fileName) {
+    public static String url(String fileName) {
         return java.net.URLEncoder.encode(fileName, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    static final String STYLE = """
+    public static final String STYLE = """
             body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
             h1 { font-size: 1.6rem; } h2 { margin-top: 2.5rem; border-bottom: 1px solid #ddd; }
             table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.92rem; }

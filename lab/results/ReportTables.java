@@ -1,6 +1,8 @@
-// The study's tables, each built once from a machine's rows as a Table: README's and the docs' blocks write it
-// as Markdown (lab/report/ReadmeBlocks.java), the report page as HTML (lab/report/StudyReport.java), a tool as text.
-// No package line, as every file of lab/report/.
+// The study's tables, each built once from a machine's rows as a Table: README's and the docs' blocks write
+// it as Markdown (lab/report/ReadmeBlocks.java), the report page as HTML (lab/report/StudyReport.java), a
+// tool as text.
+
+package lab.results;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +23,7 @@ import lib.counters.Stats;
  * One method a table, from the rows its caller chose (the report's through ResultsFolder, README's
  * through ReadmeResults), for an {@link Audience}: the book's blocks show fewer columns than the report.
  */
-final class ReportTables {
+public final class ReportTables {
 
     private ReportTables() {}
 
@@ -42,7 +44,7 @@ final class ReportTables {
     }
 
     /** Who reads a table: the book shows the figures its lessons rest on, the report every figure the study has. */
-    enum Audience { BOOK, REPORT }
+    public enum Audience { BOOK, REPORT }
 
     /** One column of a table built from rows: its head, its cell for each row, and whether this audience's table shows it. */
     private record Column<T>(boolean shown, Object heading, Function<T, Object> cell) {}
@@ -62,7 +64,7 @@ final class ReportTables {
      * × ch. 1 where chapter 1 cannot be a base ({@link #whyNotABase}). The book shows a ratio below
      * chapter 1's to two places, where one would round a slow chapter away.
      */
-    static Table scoreboard(List<StudyResults.Row> rows, Audience audience, Function<StudyResults.Row, Optional<ArticleFigures.ArticleRow>> article, Optional<MemoryWall> wall) {
+    public static Table scoreboard(List<StudyResults.Row> rows, Audience audience, Function<StudyResults.Row, Optional<ArticleFigures.ArticleRow>> article, Optional<MemoryWall> wall) {
         boolean report = audience == Audience.REPORT;
         Optional<StudyResults.Row> one = rows.stream().filter(row -> row.number().equals("V01")).findFirst();
         double base = one.map(StudyResults.Row::mbps).orElse(Double.NaN), best = rows.stream().mapToDouble(StudyResults.Row::mbps).max().orElse(0);
@@ -83,7 +85,7 @@ final class ReportTables {
     }
 
     /** The report's scoreboard: the table, why × ch. 1 is left out if it is, and the memory-read wall. */
-    static String scoreboardHtml(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
+    public static String scoreboardHtml(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
         if (scoreboard.isEmpty()) {
             return ReportHtml.missing("scoreboard.csv");
         }
@@ -138,7 +140,7 @@ final class ReportTables {
     }
 
     /** What a refill's head says of its folios, under each page-cache table. */
-    static final String KIB_A_FAULT = "KiB a fault: a GiB over the rows' minor faults per GiB, 64 in 4 KiB folios "
+    public static final String KIB_A_FAULT = "KiB a fault: a GiB over the rows' minor faults per GiB, 64 in 4 KiB folios "
             + "(with the kernel's fault-around), 2,048 in 2 MiB ones";
 
     /** The key of a chapter's row with the page cache as the study found it, beside its refills. */
@@ -153,7 +155,7 @@ final class ReportTables {
      * ({@code asFound}) and each state's minor faults per GiB, for the report the huge one's share of
      * the 2 MiB-page wall.
      */
-    static Table pageCache(List<StudyResults.Row> asFound, List<StudyResults.Row> rounds, Audience audience, Optional<MemoryWall> hugeWall) {
+    public static Table pageCache(List<StudyResults.Row> asFound, List<StudyResults.Row> rounds, Audience audience, Optional<MemoryWall> hugeWall) {
         boolean book = audience == Audience.BOOK;
         Map<String, Map<String, StudyResults.Row>> byChapter = new TreeMap<>(); // each chapter's newest row of each page cache
         rounds.forEach(row -> byChapter.computeIfAbsent(row.chapter(), chapter -> new TreeMap<>()).put(row.pageCache(), row));
@@ -169,7 +171,7 @@ final class ReportTables {
     }
 
     /** The report's page-cache table, and the 2 MiB-page wall it is set against. */
-    static String pageCacheHtml(List<StudyResults.Row> pageCache, List<MemoryWall> walls) {
+    public static String pageCacheHtml(List<StudyResults.Row> pageCache, List<MemoryWall> walls) {
         Optional<MemoryWall> hugeWall = wall(walls, "WallMemoryReadHuge");
         return pageCache(List.of(), pageCache, Audience.REPORT, hugeWall).html() + "<p>" + ReportHtml.escape(KIB_A_FAULT) + ".</p>\n"
                 + hugeWall.map(w -> "<p>Memory-read wall on 2 MiB pages: " + Table.mbps(w.mbps()) + " MB/s (the best WallMemoryReadHuge row of wall.csv).</p>\n")
@@ -210,12 +212,12 @@ final class ReportTables {
     }
 
     /** A share, or "–" where the row has none (a chapter that does not map the file). */
-    static String percent(Double value) {
+    public static String percent(Double value) {
         return value == null ? "–" : String.format(Locale.ROOT, "%.1f %%", value);
     }
 
     /** Rows are chapters, columns the values of {@code column} in numeric order, cells MB/s. */
-    static String grid(List<StudyResults.Row> rows, java.util.function.ToLongFunction<StudyResults.Row> column,
+    public static String grid(List<StudyResults.Row> rows, java.util.function.ToLongFunction<StudyResults.Row> column,
                         java.util.function.LongFunction<String> heading, String what) {
         if (rows.isEmpty()) {
             return "<p>Not measured in this study.</p>\n";
@@ -243,7 +245,7 @@ final class ReportTables {
      * article's cold figures ({@code article}); for the report also the workers and the bill of the
      * device: bytes read from it and major faults, per GiB.
      */
-    static Table cold(List<StudyResults.Row> cold, List<StudyResults.Row> warm, Audience audience,
+    public static Table cold(List<StudyResults.Row> cold, List<StudyResults.Row> warm, Audience audience,
                       Function<StudyResults.Row, Optional<ArticleFigures.ArticleRow>> article) {
         boolean report = audience == Audience.REPORT;
         return table(cold, new Column<>(true, "chapter", row -> Table.code(row.chapter())), new Column<>(report, "workers", StudyResults.Row::workers),
@@ -254,7 +256,7 @@ final class ReportTables {
                 new Column<>(report, "major faults per GiB", row -> count(row, "major", "major_faults_per_gib")));
     }
 
-    static String coldHtml(List<StudyResults.Row> scoreboard, List<StudyResults.Row> cold) {
+    public static String coldHtml(List<StudyResults.Row> scoreboard, List<StudyResults.Row> cold) {
         if (cold.isEmpty()) {
             return "<p>Not measured in this study.</p>\n";
         }
@@ -263,7 +265,7 @@ final class ReportTables {
     }
 
     /** Each cold chapter as a fraction of fio's best in fio.csv's newest sitting; or the one line that says why not. */
-    static String fioTable(FioBesideResults.FioComparison fio) {
+    public static String fioTable(FioBesideResults.FioComparison fio) {
         if (fio.fractions().isEmpty()) {
             return "<p>" + ReportHtml.escape(fio.line()) + "</p>\n";
         }
@@ -283,7 +285,7 @@ final class ReportTables {
                 + table.html();
     }
 
-    static String warmupTable(List<StudyResults.Row> scoreboard) {
+    public static String warmupTable(List<StudyResults.Row> scoreboard) {
         Table table = new Table("chapter", "warm-up runs, s", "timed runs, s", "first run ÷ median");
         for (StudyResults.Row row : scoreboard) {
             double[] timed = row.runSeconds();
@@ -307,7 +309,7 @@ final class ReportTables {
      * the report and README: per pair, the median of its rounds' ratios, the lowest and highest round,
      * and the mark (ahead, behind, tie).
      */
-    static Table versusGoTable(List<VersusGoPairs.GoPair> pairs) {
+    public static Table versusGoTable(List<VersusGoPairs.GoPair> pairs) {
         Table table = new Table("pair", "Go MB/s", "Java MB/s", "Java ÷ Go", "rounds' range", "Java is", "rounds");
         for (VersusGoPairs.GoPair pair : pairs) {
             boolean paired = !pair.rounds().isEmpty();
@@ -317,7 +319,7 @@ final class ReportTables {
         return table;
     }
 
-    static String machineTable(MachineDescription machine) {
+    public static String machineTable(MachineDescription machine) {
         if (machine.fields().isEmpty()) {
             return "<p>No machine.json in this folder.</p>\n";
         }

@@ -1,5 +1,6 @@
-// One machine's folder of results, and which of its rows are this study's. No package line: JShell,
-// which runs the notebooks, cannot take one.
+// One machine's folder of results, and which of its rows are this study's.
+
+package lab.results;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,20 +22,20 @@ import java.util.stream.Stream;
  * One machine's folder of results: its name (the folder's, or the description's), its
  * description and its CSVs, each read once.
  */
-final class ResultsFolder {
+public final class ResultsFolder {
 
     /**
      * Added to a machine's name for the folder its study measures into when a folder committed with
      * the project already has that name ({@link CommittedMachines}); the rows keep the machine's name.
      */
-    static final String OWN_FOLDER_SUFFIX = "-local";
+    public static final String OWN_FOLDER_SUFFIX = "-local";
 
     /** The rows of a table that belong together, and one line for each row, or kind of row, left out. */
-    record Selection(List<StudyResults.Row> rows, List<String> notes) {}
+    public record Selection(List<StudyResults.Row> rows, List<String> notes) {}
 
-    final String name;
-    final Path dir;
-    final MachineDescription description;
+    public final String name;
+    public final Path dir;
+    public final MachineDescription description;
     private final Map<String, StudyResults.Csv> read = new HashMap<>();
     private StudyResults.Identity identity;
     private Long mainFileBytes;
@@ -52,21 +53,21 @@ final class ResultsFolder {
      * but for a folder a study made because the machine's own name is a committed folder's
      * ({@link CommittedMachines}): its rows carry the machine's name, without the suffix.
      */
-    String machine() {
+    public String machine() {
         return description.text("name").filter(described -> !described.isBlank()).orElseGet(() -> name.endsWith(OWN_FOLDER_SUFFIX)
                 ? name.substring(0, name.length() - OWN_FOLDER_SUFFIX.length()) : name);
     }
 
-    Path csv(String table) {
+    public Path csv(String table) {
         return dir.resolve(table + ".csv");
     }
 
-    boolean has(String table) {
+    public boolean has(String table) {
         return Files.isRegularFile(csv(table));
     }
 
     /** The table's rows that read as results rows; none when the file is missing. Throws {@link StudyResults.NotResultsException}. */
-    StudyResults.Csv read(String table) {
+    public StudyResults.Csv read(String table) {
         return read.computeIfAbsent(table, t -> has(t) ? StudyResults.read(csv(t)) : StudyResults.Csv.none(csv(t)));
     }
 
@@ -96,7 +97,7 @@ final class ResultsFolder {
     }
 
     /** This study's file size: 4 GiB when the folder has rows of it, else the size most rows have (the larger on a tie). */
-    long mainFileBytes() {
+    public long mainFileBytes() {
         if (mainFileBytes == null) {
             List<Long> sizes = allRows().stream().filter(this::measuredHere).map(StudyResults.Row::fileBytes).toList();
             mainFileBytes = sizes.contains(StudyResults.MAIN_FILE_BYTES) ? StudyResults.MAIN_FILE_BYTES
@@ -111,7 +112,7 @@ final class ResultsFolder {
     }
 
     /** The description's date, else the newest row's: which study is the most recent. */
-    String date() {
+    public String date() {
         return description.text("date").orElseGet(() -> allRows().stream().map(StudyResults.Row::date).max(Comparator.naturalOrder()).orElse(""));
     }
 
@@ -122,12 +123,12 @@ final class ResultsFolder {
      * rerun appends rows rather than replacing them. Every row left out is said: a bad one by its
      * file and line, the others in one line per reason. Throws {@link StudyResults.NotResultsException}.
      */
-    Selection select(String table, String cache) {
+    public Selection select(String table, String cache) {
         return choose(table, cache, true);
     }
 
     /** The same rows without keeping only the newest of each: every round of a sitting ({@code versus-go}). */
-    Selection everyRound(String table) {
+    public Selection everyRound(String table) {
         return choose(table, null, false);
     }
 
@@ -165,7 +166,7 @@ final class ResultsFolder {
      * The newest of each: the last row of each {@code key}, for a rerun appends rows rather than
      * replacing them, in the order of those newest rows.
      */
-    static <T, K> List<T> newestOfEach(List<T> rows, Function<T, K> key) {
+    public static <T, K> List<T> newestOfEach(List<T> rows, Function<T, K> key) {
         Map<K, T> newest = new LinkedHashMap<>();
         for (T row : rows) {
             K of = key.apply(row);
@@ -176,7 +177,7 @@ final class ResultsFolder {
     }
 
     /** Why this study's figures are a trial's ({@link StudyResults#trialReasons}), from {@code rows}. */
-    List<String> trialReasons(Collection<StudyResults.Row> rows) {
+    public List<String> trialReasons(Collection<StudyResults.Row> rows) {
         return StudyResults.trialReasons(description.flag("trial"), mainFileBytes(),
                 rows.stream().mapToInt(row -> StudyResults.runsForTrialRule(row.runs(), row.runSeconds())).min().orElse(StudyResults.FULL_RUNS),
                 rows.stream().anyMatch(row -> row.warmupRuns() == 0));
@@ -187,7 +188,7 @@ final class ResultsFolder {
      * {@code WallMemoryReadHuge} where it was measured), the best warm MB/s over the worker counts
      * measured, with the chapters of this study (any warm table) that went faster than it.
      */
-    List<MemoryWall> walls() {
+    public List<MemoryWall> walls() {
         if (walls == null) {
             walls = new ArrayList<>();
             if (has("wall")) {
@@ -227,7 +228,7 @@ final class ResultsFolder {
      * itself (a study written straight into {@code --results DIR}) is one machine, named by its
      * description, else as lib/harness/Machine would name the machine of its rows.
      */
-    static List<ResultsFolder> folders(Path root) throws IOException {
+    public static List<ResultsFolder> folders(Path root) throws IOException {
         if (StudyResults.TABLES.stream().anyMatch(table -> Files.isRegularFile(root.resolve(table + ".csv")))) {
             MachineDescription description = MachineDescription.read(root.resolve("machine.json"));
             ResultsFolder unnamed = new ResultsFolder("", root, description);
@@ -250,7 +251,7 @@ final class ResultsFolder {
     }
 
     /** One machine's folder, named after the folder. */
-    static ResultsFolder folder(Path dir) {
+    public static ResultsFolder folder(Path dir) {
         return new ResultsFolder(dir.getFileName().toString(), dir, MachineDescription.read(dir.resolve("machine.json")));
     }
 }

@@ -1,10 +1,12 @@
-// The times of a results row, each checked as its MB/s is (StudyResults reads every row through
-// here, answer.csv's too). No package line: JShell, which runs the notebooks, cannot take one.
+// The times of a results row, each checked as its MB/s is (StudyResults reads every row through here,
+// answer.csv's too).
+
+package lab.results;
 
 import java.util.Locale;
 
 /** A row whose times cannot all be true was not measured: no run faster than 10 TB/s or longer than a week, and each within min_s–max_s. */
-final class RowTimes {
+public final class RowTimes {
 
     private RowTimes() {}
 
@@ -33,7 +35,7 @@ final class RowTimes {
      * and each run, the mean and the median within min_s–max_s. A figure a claim or a table shows is built from these times (a
      * spread from the runs), so one edited time would move it while mbps still looked true.
      */
-    static void check(long fileBytes, double meanSeconds, Double medianSeconds, Double minSeconds, Double maxSeconds,
+    public static void check(long fileBytes, double meanSeconds, Double medianSeconds, Double minSeconds, Double maxSeconds,
                                    double[] runSeconds, double[] warmupSeconds) {
         double least = fileBytes / (MOST_MEGABYTES_PER_SECOND * 1e6);
         requireATime("mean_s", meanSeconds, least, fileBytes);

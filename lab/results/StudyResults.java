@@ -2,14 +2,15 @@
 // The one reader of a study's results CSVs, for everything that reads them: the notebooks (through
 // notebooks/Notebook.java), the report (lab/report/StudyReport.java), the study's --resume, VersusGo,
 // README's tables (lab/report/ReadmeTables.java), the answer round (lab/study/AnswerRound.java) and the
-// tests. It has no package line, because JShell (which runs the notebooks) cannot take one, and
-// needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.
+// tests. It needs no Tablesaw: the notebooks turn its rows into tables, the report into HTML.
 //
 // The rest of a results folder has a file each, read by these rules: ResultsFolder (a machine's
 // folder, and which rows are this study's), MachineDescription (machine.json), AnswerResults
 // (answer.csv), MemoryWall (wall.csv), VersusGoPairs (versus-go.csv), FioBesideResults (fio.csv),
 // CostModel (costs.csv and model.csv), ArticleFigures (the Go article's figures) and PageText (text
 // on its way into a page). Each CSV among them is parsed here, by eachRow.
+
+package lab.results;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -50,7 +51,7 @@ import org.apache.commons.csv.CSVRecord;
  *       lib/harness/Machine's rule).
  * </ul>
  */
-final class StudyResults {
+public final class StudyResults {
 
     /** The results files a machine's folder may hold, without ".csv"; any of them may be missing. */
     static final List<String> TABLES = List.of("scoreboard", "pagecache", "scaling", "cold", "wall", "chunks", "versus-go", "native");
@@ -59,35 +60,35 @@ final class StudyResults {
     static final long MAIN_FILE_BYTES = 4L << 30;
     /** Below these a study is a trial: its figures are for trying the tools, not for comparing. */
     static final long FULL_FILE_BYTES = 1L << 30;
-    static final int FULL_RUNS = 5;
+    public static final int FULL_RUNS = 5;
 
     /** What an empty {@code page_cache} means: rows from before the option existed ran with the system's setting. */
-    static final String PAGE_CACHE_AS_IS = "as-is";
-    static final Set<String> PAGE_CACHES = Set.of(PAGE_CACHE_AS_IS, "small", "huge");
-    static final Set<String> CACHES = Set.of("warm", "cold");
+    public static final String PAGE_CACHE_AS_IS = "as-is";
+    public static final Set<String> PAGE_CACHES = Set.of(PAGE_CACHE_AS_IS, "small", "huge");
+    public static final Set<String> CACHES = Set.of("warm", "cold");
 
     /**
      * A chapter ("V06MmapParallel"), a Go variant of the article ("Go v6"), a wall probe
      * ("WallMemoryRead") or a fio job of lab/yardsticks/FioBeside ("fio psync O_DIRECT 2MiB-pages").
      */
-    static final Pattern CHAPTER_NAME = Pattern.compile("V\\d\\d\\w*|Go v\\d+|Wall\\w+|Native\\w+|fio [\\w -]+");
+    public static final Pattern CHAPTER_NAME = Pattern.compile("V\\d\\d\\w*|Go v\\d+|Wall\\w+|Native\\w+|fio [\\w -]+");
 
     /** The columns every results CSV has; a file without one of them is not a results CSV. */
-    static final List<String> REQUIRED = List.of("date", "chapter", "workers", "cache", "file_bytes",
+    public static final List<String> REQUIRED = List.of("date", "chapter", "workers", "cache", "file_bytes",
             "warmup_runs", "runs", "mean_s", "mbps", "run_s", "warmup_s", "cpu_model", "logical_cores", "vector_bits");
     /** The columns of figures; every other column is text. */
-    static final Set<String> WHOLE_NUMBERS = Set.of("workers", "warmup_runs", "runs", "logical_cores", "vector_bits",
+    public static final Set<String> WHOLE_NUMBERS = Set.of("workers", "warmup_runs", "runs", "logical_cores", "vector_bits",
             "file_bytes", "chunk_bytes", "offset", "memory_bytes");
     /**
      * The bill from the kernel (lib/counters/KernelBill): each a median over the timed runs, per GiB searched,
      * as its name says; empty where the system did not count it, absent from rows written before it existed.
      */
-    static final List<String> BILL = List.of("read_calls_per_gib", "returned_bytes_per_gib", "device_bytes_per_gib",
+    public static final List<String> BILL = List.of("read_calls_per_gib", "returned_bytes_per_gib", "device_bytes_per_gib",
             "minor_faults_per_gib", "major_faults_per_gib", "voluntary_switches_per_gib", "involuntary_switches_per_gib");
-    static final Set<String> DECIMALS = Stream.concat(Stream.of("mean_s", "median_s", "min_s", "max_s", "mbps", "pmd_mapped_pct"),
+    public static final Set<String> DECIMALS = Stream.concat(Stream.of("mean_s", "median_s", "min_s", "max_s", "mbps", "pmd_mapped_pct"),
             BILL.stream()).collect(Collectors.toUnmodifiableSet());
     /** Columns that may be empty: chapters that do not read in chunks, and the columns newer studies add. */
-    static final Set<String> MAY_BE_EMPTY = Stream.concat(Stream.of("chunk_bytes", "pmd_mapped_pct", "machine", "page_cache",
+    public static final Set<String> MAY_BE_EMPTY = Stream.concat(Stream.of("chunk_bytes", "pmd_mapped_pct", "machine", "page_cache",
             "warmup_s", "run_s", "median_s", "min_s", "max_s", "offset", "memory_bytes", "kernel", "jdk", "date", "cpu_model"),
             BILL.stream()).collect(Collectors.toUnmodifiableSet());
 
@@ -101,14 +102,14 @@ final class StudyResults {
      * chunks or map the file) are null. {@code bill}: the bill's figures per GiB by column name
      * ({@link #BILL}), only those the row has. {@code file} and {@code line} say where it came from.
      */
-    record Row(Path file, long line, String date, String chapter, int workers, String cache, long fileBytes,
+    public record Row(Path file, long line, String date, String chapter, int workers, String cache, long fileBytes,
                Long chunkBytes, Long offset, int warmupRuns, int runs, double meanSeconds, Double medianSeconds,
                Double minSeconds, Double maxSeconds, double mbps, double[] runSeconds, double[] warmupSeconds,
                String cpuModel, int logicalCores, Long memoryBytes, String kernel, String jdk, int vectorBits,
                String machine, String pageCache, Double pmdMappedPercent, Map<String, Double> bill) {
 
         /** The time the book quotes, the one its MB/s come from: the trimmed mean of 5 runs or more, else the median (from a row without its runs' times, the mean where that is the same figure); NaN where it has neither. */
-        double typicalSeconds() {
+        public double typicalSeconds() {
             if (runSeconds.length > 0) {
                 return Stats.typicalSeconds(runSeconds);
             }
@@ -116,7 +117,7 @@ final class StudyResults {
         }
 
         /** The bill's figure of {@code column} ({@link #BILL}) per GiB, or null where the row has none. */
-        Double billPerGiB(String column) {
+        public Double billPerGiB(String column) {
             return bill.get(column);
         }
 
@@ -125,7 +126,7 @@ final class StudyResults {
         }
 
         /** The chapter's number ("V06"), the key the article's figures and the Go rows are joined on. */
-        String number() {
+        public String number() {
             return chapterNumber(chapter);
         }
 
@@ -135,13 +136,13 @@ final class StudyResults {
         }
 
         /** This row's key among the study's steps: see {@link #resumeKey}. */
-        String resumeKey(String table) {
+        public String resumeKey(String table) {
             return StudyResults.resumeKey(table, chapter, workers, cache, pageCache, fileBytes, chunkBytes);
         }
     }
 
     /** What tells two machines apart in a results row. */
-    record Identity(String cpuModel, int logicalCores, int vectorBits) {
+    public record Identity(String cpuModel, int logicalCores, int vectorBits) {
         @Override
         public String toString() {
             return cpuModel + ", " + logicalCores + " cores, " + vectorBits + "-bit vectors";
@@ -149,15 +150,15 @@ final class StudyResults {
     }
 
     /** The rows of one CSV that could be read, and one line for each row left out. */
-    record Csv(Path file, List<Row> rows, List<String> problems) {
+    public record Csv(Path file, List<Row> rows, List<String> problems) {
         static Csv none(Path file) {
             return new Csv(file, List.of(), List.of());
         }
     }
 
     /** A file that is not a results CSV (or machine.json) at all: its one line says why. */
-    static final class NotResultsException extends IllegalArgumentException {
-        NotResultsException(String message) {
+    public static final class NotResultsException extends IllegalArgumentException {
+        public NotResultsException(String message) {
             super(message);
         }
     }
@@ -171,7 +172,7 @@ final class StudyResults {
      * out with a line naming the file and line. A byte-order mark is skipped. A file that is not a
      * results CSV at all (no header of one, not CSV) throws {@link NotResultsException}.
      */
-    static Csv read(Path file) {
+    public static Csv read(Path file) {
         return read(file, false);
     }
 
@@ -180,7 +181,7 @@ final class StudyResults {
      * (README's tables): the first row that does not read throws {@link NotResultsException}, its
      * one line naming the file and line and saying what is wrong, as {@link #read} says it.
      */
-    static Csv readEveryRow(Path file) {
+    public static Csv readEveryRow(Path file) {
         return read(file, true);
     }
 
@@ -200,7 +201,7 @@ final class StudyResults {
      * One row of a CSV from its fields, each by its column's name and stripped of spaces, in the
      * header's order; or an IllegalArgumentException saying what is wrong with it.
      */
-    interface RowReader<R> {
+    public interface RowReader<R> {
         R read(Path file, long line, Map<String, String> values);
     }
 
@@ -212,7 +213,7 @@ final class StudyResults {
      * NotResultsException with that line. A byte-order mark is skipped, and so is a line that starts
      * with {@code #}, a comment (the article's figures carry their machine in one).
      */
-    static <R> List<R> eachRow(Path file, String kind, Consumer<List<String>> checkHeader,
+    public static <R> List<R> eachRow(Path file, String kind, Consumer<List<String>> checkHeader,
                                        RowReader<R> reader, List<String> problems) {
         List<R> rows = new ArrayList<>();
         List<String> header = null;
@@ -322,7 +323,7 @@ final class StudyResults {
     }
 
     /** The most workers a chapter takes and the largest read it makes. */
-    static final int MOST_WORKERS = lib.harness.RunOptions.MAX_WORKERS;
+    public static final int MOST_WORKERS = lib.harness.RunOptions.MAX_WORKERS;
     static final long MOST_CHUNK_BYTES = lib.chapter.ChunkedSearch.MAX_CHUNK_BYTES;
 
     static long whole(Map<String, String> values, String column, long least, long most) {
@@ -353,7 +354,7 @@ final class StudyResults {
      */
     private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
 
-    static double decimal(Map<String, String> values, String column, double most) {
+    public static double decimal(Map<String, String> values, String column, double most) {
         String value = values.get(column);
         if (value.isEmpty()) {
             throw new IllegalArgumentException(column + " is empty");
@@ -392,7 +393,7 @@ final class StudyResults {
     }
 
     /** Each run's seconds, from the space-separated list a results row keeps them in. */
-    static double[] seconds(String joined) {
+    public static double[] seconds(String joined) {
         return seconds(joined, "\\s+");
     }
 
@@ -416,7 +417,7 @@ final class StudyResults {
      * Why a study's figures are a trial's; empty when they are a full study's: the study said so
      * (and nothing else does), a file under 1 GiB, fewer than {@value #FULL_RUNS} runs, no warm-up.
      */
-    static List<String> trialReasons(boolean describedAsTrial, long fileBytes, int fewestRuns, boolean noWarmup) {
+    public static List<String> trialReasons(boolean describedAsTrial, long fileBytes, int fewestRuns, boolean noWarmup) {
         List<String> reasons = new ArrayList<>();
         if (fileBytes < FULL_FILE_BYTES) {
             reasons.add("a " + PageText.binarySize(fileBytes) + " file, under " + PageText.binarySize(FULL_FILE_BYTES));
@@ -441,7 +442,7 @@ final class StudyResults {
      * {@value #FULL_RUNS} runs, its slowest taking longer than the budget's slow run) was measured as
      * the study meant it to be, not as a trial.
      */
-    static int runsForTrialRule(int runs, double[] runSeconds) {
+    public static int runsForTrialRule(int runs, double[] runSeconds) {
         double slowest = Arrays.stream(runSeconds).max().orElse(0);
         return runs < FULL_RUNS && slowest > BUDGET_SLOW_RUN_SECONDS ? FULL_RUNS : runs;
     }
@@ -449,7 +450,7 @@ final class StudyResults {
     private static final Pattern NUMBERED = Pattern.compile("^(?:Go )?[vV]?(\\d{1,2})(\\D.*)?$");
 
     /** "V06MmapParallel", "v6", "6" and "Go v6" all become "V06", the key chapters are joined on; any other name stays as it is. */
-    static String chapterNumber(String chapter) {
+    public static String chapterNumber(String chapter) {
         Matcher digits = NUMBERED.matcher(chapter);
         return digits.matches() ? String.format(Locale.ROOT, "V%02d", Integer.parseInt(digits.group(1))) : chapter;
     }
@@ -462,7 +463,7 @@ final class StudyResults {
      * count only where the table sweeps it, the page cache only in {@code pagecache}, the read size
      * only in {@code chunks}.
      */
-    static String resumeKey(String table, String chapter, int workers, String cache, String pageCache, long fileBytes, Long chunkBytes) {
+    public static String resumeKey(String table, String chapter, int workers, String cache, String pageCache, long fileBytes, Long chunkBytes) {
         return String.join("|", table, chapter, SWEPT_WORKERS.contains(table) ? Integer.toString(workers) : "",
                 table.equals("pagecache") ? cache + "/" + pageCache : cache, Long.toString(fileBytes),
                 table.equals("chunks") ? String.valueOf(chunkBytes) : "");
@@ -476,12 +477,12 @@ final class StudyResults {
     // compile it (lab/Lab.java), and a notebook has it from notebooks/ForNotebooks.java.
 
     /** This machine's folder name, as the study names it. */
-    static String currentMachineName() {
+    public static String currentMachineName() {
         return lib.harness.Machine.current().name();
     }
 
     /** The folder name lib/harness/Machine gives a machine known only by its rows: CPU model, processors, vector width. */
-    static String machineName(Identity machine) {
+    public static String machineName(Identity machine) {
         return new lib.harness.Machine(machine.cpuModel(), null, null, machine.logicalCores(), 0L, null, null,
                 machine.vectorBits(), machine.vectorBits() >= 256, machine.vectorBits() >= 512).name();
     }
@@ -489,7 +490,7 @@ final class StudyResults {
     // ---------------------------------------------------------------------------------------------
     // Text in a line
 
-    static String quoted(String value) {
+    public static String quoted(String value) {
         return "\"" + (value.length() > 40 ? value.substring(0, 40) + "…" : value) + "\"";
     }
 

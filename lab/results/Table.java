@@ -1,6 +1,8 @@
 // The project's one table model: README's and the docs' generated blocks are its Markdown
 // (lab/report/ReadmeBlocks.java), the report page's tables its HTML (lab/results/ReportTables.java), a tool's
-// summary its text. No package line, as every file of lab/report/.
+// summary its text.
+
+package lab.results;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,7 +17,7 @@ import java.util.stream.Collectors;
  * become markup in any of them. A String is plain text; {@link #code}, {@link #strong},
  * {@link #link} and {@link #join} set a cell otherwise.
  */
-final class Table {
+public final class Table {
 
     sealed interface Cell permits Text, Code, Strong, Link, Joined {}
     record Text(String text) implements Cell {}
@@ -24,35 +26,35 @@ final class Table {
     record Link(Cell label, String target) implements Cell {}
     record Joined(List<Cell> parts) implements Cell {}
 
-    static Cell code(String text) {
+    public static Cell code(String text) {
         return new Code(text);
     }
 
-    static Cell strong(boolean strong, Object cell) {
+    public static Cell strong(boolean strong, Object cell) {
         return strong ? new Strong(cell(cell)) : cell(cell);
     }
 
-    static Cell link(Object label, String target) {
+    public static Cell link(Object label, String target) {
         return new Link(cell(label), target);
     }
 
     /** Cells one after the other, as one: join("13 ", code("V13PreadVector")). */
-    static Cell join(Object... parts) {
+    public static Cell join(Object... parts) {
         return new Joined(Arrays.stream(parts).map(Table::cell).toList());
     }
 
     private final List<Cell> header;
     private final List<List<Cell>> rows = new ArrayList<>();
 
-    Table(Object... header) {
+    public Table(Object... header) {
         this.header = Arrays.stream(header).map(Table::cell).toList();
     }
 
-    Table(List<?> header) {
+    public Table(List<?> header) {
         this(header.toArray());
     }
 
-    Table row(Object... cells) {
+    public Table row(Object... cells) {
         if (cells.length != header.size()) {
             throw new IllegalArgumentException(cells.length + " cells for " + header.size() + " columns");
         }
@@ -60,7 +62,7 @@ final class Table {
         return this;
     }
 
-    Table row(List<?> cells) {
+    public Table row(List<?> cells) {
         return row(cells.toArray());
     }
 
@@ -69,7 +71,7 @@ final class Table {
     }
 
     /** A GitHub Markdown table; a column of figures alone is set flush right. */
-    String markdown() {
+    public String markdown() {
         StringBuilder markdown = new StringBuilder(line(header, Table::markdown, "| ", " | ", " |\n")).append("|");
         for (int column = 0; column < header.size(); column++) {
             markdown.append(figures(column) ? "--:|" : "---|");
@@ -79,14 +81,14 @@ final class Table {
         return markdown.toString();
     }
 
-    String html() {
+    public String html() {
         StringBuilder html = new StringBuilder("<table>\n").append(line(header, Table::html, "<tr><th>", "</th><th>", "</th></tr>\n"));
         rows.forEach(cells -> html.append(line(cells, Table::html, "<tr><td>", "</td><td>", "</td></tr>\n")));
         return html.append("</table>\n").toString();
     }
 
     /** For a terminal: columns padded to their widest cell, two spaces apart, figures flush right. */
-    String text() {
+    public String text() {
         List<List<String>> lines = new ArrayList<>(List.of(header.stream().map(Table::plain).toList()));
         rows.forEach(cells -> lines.add(cells.stream().map(Table::plain).toList()));
         int[] widths = new int[header.size()];
@@ -153,12 +155,12 @@ final class Table {
     }
 
     /** A rate in MB/s as every table and sentence writes one: whole, with thousands separators; "–" where there is none. */
-    static String mbps(Double megabytesPerSecond) {
+    public static String mbps(Double megabytesPerSecond) {
         return megabytesPerSecond == null ? "–" : String.format(Locale.ROOT, "%,.0f", megabytesPerSecond);
     }
 
     /** A time in seconds, to the millisecond; "–" where there is none. */
-    static String seconds(Double seconds) {
+    public static String seconds(Double seconds) {
         return seconds == null ? "–" : String.format(Locale.ROOT, "%.3f", seconds);
     }
 
@@ -166,7 +168,7 @@ final class Table {
      * Text in Markdown that stays text: it may come from anyone, so nothing in it may act as markup.
      * A {@code #} or {@code !} acts only at a line's start or before a {@code [}, never here.
      */
-    static String escapeMarkdown(String text) {
+    public static String escapeMarkdown(String text) {
         StringBuilder escaped = new StringBuilder();
         for (char c : text.toCharArray()) {
             switch (c) {

@@ -1,6 +1,7 @@
 // Java beside Go (versus-go.csv, written by lab/yardsticks/VersusGo.java): the one reading of it that
-// README's table, every machine's report and VersusGo's own summary print. No package line: JShell,
-// which runs the notebooks, cannot take one.
+// README's table, every machine's report and VersusGo's own summary print.
+
+package lab.results;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,15 +13,15 @@ import java.util.TreeMap;
 import lib.counters.Stats;
 
 /** versus-go.csv's rows as pairs of a Go variant and a chapter, and how a pair is read. */
-final class VersusGoPairs {
+public final class VersusGoPairs {
 
     private VersusGoPairs() {}
 
     /** A pair's mark: Java won every round, lost every round, won some and lost some, or no round could be told. */
-    enum GoVerdict {
+    public enum GoVerdict {
         AHEAD("ahead"), BEHIND("behind"), TIE("tie"), UNPAIRED("unpaired");
 
-        final String word;
+        public final String word;
 
         GoVerdict(String word) {
             this.word = word;
@@ -33,7 +34,7 @@ final class VersusGoPairs {
      */
     record GoRound(StudyResults.Row go, StudyResults.Row java) {
         /** Go's median run over Java's: above 1, Java was the faster in this round. */
-        double ratio() {
+        public double ratio() {
             return go.medianSeconds() / java.medianSeconds();
         }
     }
@@ -45,26 +46,26 @@ final class VersusGoPairs {
      * {@link GoVerdict#TIE}: within the rounds' spread. {@code unpaired}: the rows that found no
      * partner on the next or previous line (a call that failed, a row left out); they count for nothing.
      */
-    record GoPair(int number, String javaChapter, List<GoRound> rounds, List<StudyResults.Row> unpaired) {
+    public record GoPair(int number, String javaChapter, List<GoRound> rounds, List<StudyResults.Row> unpaired) {
 
         private double[] ratios() {
             return rounds.stream().mapToDouble(GoRound::ratio).toArray();
         }
 
         /** Java's speed over Go's, the median over rounds; NaN without a round. */
-        double ratio() {
+        public double ratio() {
             return rounds.isEmpty() ? Double.NaN : Stats.median(ratios());
         }
 
-        double lowest() {
+        public double lowest() {
             return Arrays.stream(ratios()).min().orElse(Double.NaN);
         }
 
-        double highest() {
+        public double highest() {
             return Arrays.stream(ratios()).max().orElse(Double.NaN);
         }
 
-        GoVerdict verdict() {
+        public GoVerdict verdict() {
             if (rounds.isEmpty()) {
                 return GoVerdict.UNPAIRED;
             }
@@ -72,11 +73,11 @@ final class VersusGoPairs {
         }
 
         /** One side's MB/s, the median over the rounds of each call's median run; NaN without a round. */
-        double goMbps() {
+        public double goMbps() {
             return sideMbps(GoRound::go);
         }
 
-        double javaMbps() {
+        public double javaMbps() {
             return sideMbps(GoRound::java);
         }
 
@@ -86,7 +87,7 @@ final class VersusGoPairs {
         }
 
         /** "1.09", or "–" without a round: how every reader prints the figure. */
-        String ratioText() {
+        public String ratioText() {
             return rounds.isEmpty() ? "–" : String.format(Locale.ROOT, "%.2f", ratio());
         }
 
@@ -94,7 +95,7 @@ final class VersusGoPairs {
          * "0.951–1.124": the lowest and highest round's ratio, to three places so that a "behind"
          * never reads 1.00; one figure for one round.
          */
-        String rangeText() {
+        public String rangeText() {
             if (rounds.isEmpty()) {
                 return "–";
             }
@@ -103,7 +104,7 @@ final class VersusGoPairs {
         }
 
         /** "3", "2 (1 unpaired row)" or "0 (2 unpaired rows)". */
-        String roundsText() {
+        public String roundsText() {
             return rounds.size() + (unpaired.isEmpty() ? ""
                     : " (" + unpaired.size() + " unpaired row" + (unpaired.size() == 1 ? "" : "s") + ")");
         }
@@ -115,7 +116,7 @@ final class VersusGoPairs {
      * one round; any other row of the pair is unpaired rather than matched by guess with a row of
      * another round. Rows that name no numbered chapter are no pair's.
      */
-    static List<GoPair> pairs(List<StudyResults.Row> rows) {
+    public static List<GoPair> pairs(List<StudyResults.Row> rows) {
         Map<Integer, List<GoRound>> rounds = new TreeMap<>();
         Map<Integer, List<StudyResults.Row>> unpaired = new TreeMap<>();
         Map<Integer, String> javaChapter = new TreeMap<>();
@@ -168,6 +169,6 @@ final class VersusGoPairs {
     }
 
     /** How the pairs are read, in one sentence every reader prints under its table. */
-    static final String RULE = "Java ÷ Go: the median over rounds of Go's median run over Java's (above 1: Java faster); "
+    public static final String RULE = "Java ÷ Go: the median over rounds of Go's median run over Java's (above 1: Java faster); "
             + "ahead or behind: Java won or lost every round, tie: some of each; a round: a Go call and a Java call back to back";
 }

@@ -35,6 +35,7 @@ import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import lab.results.*;
 
 /**
  * The answer round: what a user waits for when they type a chapter's one-shot command, from the

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import lib.chapter.ChunkedSearch;
 import lib.harness.ResultsCsv;
+import lab.results.*;
 
 /**
  * Nothing measured twice. The scaling round's point at one worker a core and the chunks round's

@@ -27,6 +27,7 @@ import lib.haystack.Haystack;
 import lab.tools.ChildProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import lab.results.*;
 
 /**
  * The size sweep: a few chapters on haystacks from small to larger than the machine's memory, to

@@ -40,6 +40,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import lab.results.*;
 
 /**
  * The whole study in one command, from a fresh clone to this machine's report: every chapter, in

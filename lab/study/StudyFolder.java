@@ -17,6 +17,7 @@ import lib.cli.UserMistakeException;
 import lib.harness.Machine;
 import lib.haystack.Haystack;
 import lab.tools.AtomicWrite;
+import lab.results.*;
 
 /** The study's machine folder: its description, and what it already holds. */
 final class StudyFolder {

@@ -3,6 +3,7 @@
 
 import java.util.Locale;
 import lib.cli.Sizes;
+import lab.results.*;
 
 /**
  * One step: a chapter (or wall, notebook) at a worker count, warm or cold, at a read size (null:

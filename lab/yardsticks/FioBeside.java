@@ -36,6 +36,7 @@ import lab.tools.ResultsOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import lab.results.*;
 
 /**
  * The cold chapters beside fio, the yardstick for what this disk can do: fio reads the same file

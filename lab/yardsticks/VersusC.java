@@ -31,6 +31,7 @@ import lib.counters.Stats;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import lab.results.*;
 
 /**
  * A reading chapter beside the same search in plain C, in one sitting: {@code native-yardstick.c}'s

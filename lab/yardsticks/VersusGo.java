@@ -32,6 +32,7 @@ import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import lab.results.*;
 
 /**
  * The Go article's own benchmark beside the Java chapters: same machine, same file, same sitting.

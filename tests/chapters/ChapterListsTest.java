@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.chapter.ChapterTrait;
 import org.junit.jupiter.api.Test;
+import notebooks.*;
 
 /**
  * A chapter is a file in variants/, a class in variants/Contents.java, an alias in the catalog, a line

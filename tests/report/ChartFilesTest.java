@@ -20,6 +20,7 @@ import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.plotly.components.Figure;
 import tech.tablesaw.plotly.components.Layout;
 import tech.tablesaw.plotly.traces.BarTrace;
+import notebooks.*;
 
 /**
  * A chart replaces only what a notebook drew, and a page an older run left cut does not stop later

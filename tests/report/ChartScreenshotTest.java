@@ -18,6 +18,7 @@ import tech.tablesaw.plotly.components.Axis;
 import tech.tablesaw.plotly.components.Figure;
 import tech.tablesaw.plotly.components.Layout;
 import tech.tablesaw.plotly.traces.ScatterTrace;
+import notebooks.*;
 
 /**
  * A chart's PNG is taken only once its page says plotly.js has finished drawing, and kept only when

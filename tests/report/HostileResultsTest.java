@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
+import notebooks.*;
 
 /**
  * A results folder from someone else is untrusted input: markup and script in its CSVs and its

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import notebooks.*;
 
 /**
  * A notebook takes no arguments, only -D properties (notebooks/Notebook.java, {@code Notebook.arguments}):

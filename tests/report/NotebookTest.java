@@ -22,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 import tech.tablesaw.api.ColumnType;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.Table;
+import lab.results.*;
+import notebooks.*;
 
 /**
  * The notebooks' shared code (notebooks/Notebook.java) on a small fixture of two machines

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import lib.cli.UserMistakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
 
 /** README's tables are what the committed CSVs give, and a table that drifts from them is named. */
 class ReadmeTablesTest {

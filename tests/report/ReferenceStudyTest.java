@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import lab.results.*;
 
 /**
  * README's figures come from one reference machine's study: the machine its scoreboard block names,

@@ -19,6 +19,8 @@ import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
+import notebooks.*;
 
 /**
  * The one results model (lab/results/StudyResults.java): the strict reader, this study's rows (the same

@@ -15,6 +15,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
 
 /**
  * The study as a user runs it, {@code ./jbang lab/study/Study.java …}, on a tiny haystack: it writes into

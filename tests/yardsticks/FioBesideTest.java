@@ -13,6 +13,7 @@ import java.util.Map;
 import lab.tools.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
 
 /**
  * lab/yardsticks/FioBeside.java's logic: the jobs it runs, fio's terse line read back, the 2 MiB pages

@@ -14,6 +14,7 @@ import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
 
 /**
  * The cold chapters as fractions of fio's best (FioBesideResults.comparison), from small fio.csv

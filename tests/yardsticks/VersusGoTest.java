@@ -23,6 +23,7 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
 
 /**
  * lab/yardsticks/VersusGo.java against a stand-in for the Go article's benchmark (tests/support/go-bench-stand-in.sh,
