@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
-import tech.tablesaw.plotly.components.Figure;
 import lab.results.*;
+import tech.tablesaw.plotly.components.Figure;
 
 /** The HTML page of one chart, and the scripts it carries. */
 public final class ChartPage {

@@ -1,8 +1,6 @@
 // The code the notebooks share: turning one machine's results, as lab/results/StudyResults.java reads
-// and selects them, into Tablesaw tables, and writing charts that work offline.
-//
-// It is compiled once onto every notebook's class path (notebooks/ForNotebooks.java); a notebook
-// names it with `import notebooks.*;`.
+// and selects them, into Tablesaw tables, and writing charts that work offline. A notebook imports it
+// (`import notebooks.*;`), compiled once onto its class path by notebooks/ForNotebooks.java.
 
 package notebooks;
 
@@ -18,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import lab.results.*;
 import lab.tools.AtomicWrite;
 import lab.tools.Chromium;
 import tech.tablesaw.api.DoubleColumn;
@@ -26,7 +25,6 @@ import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
 import tech.tablesaw.plotly.components.Figure;
-import lab.results.*;
 
 /**
  * One machine's results ({@code results/<machine>/*.csv}) as Tablesaw tables, and each chart
@@ -51,10 +49,10 @@ public final class Notebook {
     private static volatile boolean notebookFinished, chartFailed, quitWithALine;
 
     static {
-        // JShell's own class loader runs the notebooks: there, a notebook that never reached its last
-        // line ends with status 2 (halting in a shutdown hook is what sets the status of an exit).
-        // Where quit throws (tests, lab/report/Notebooks.java), the caller says what stopped instead.
-        if (Notebook.class.getClassLoader().getClass().getName().contains("jshell") && !quitThrows()) {
+        // Called from a JShell snippet (class REPL.$JShell$N), a notebook that never reached its last line
+        // ends with status 2 (halting in a shutdown hook is what sets the status of an exit). Where quit
+        // throws (tests, lab/report/Notebooks.java), the caller says what stopped instead.
+        if (!quitThrows() && StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getClassName().startsWith("REPL.")))) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (!notebookFinished) {
                     if (!quitWithALine) {

@@ -4,13 +4,13 @@ package notebooks;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import lab.results.*;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.api.IntColumn;
 import tech.tablesaw.api.LongColumn;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.StringColumn;
 import tech.tablesaw.api.Table;
-import lab.results.*;
 
 /** A Tablesaw table of results rows, one column per CSV column. */
 public final class ResultsTable {

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import lab.results.*;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.Shard;
 import lib.cli.SizeConverter;
@@ -43,7 +44,6 @@ import lib.linux.HugePageBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import lab.results.*;
 
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per

@@ -20,10 +20,10 @@ import java.util.regex.Matcher;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.Stats;
-import lab.results.*;
 
 /**
  * A lesson's claim sits right below it, in a comment a reader of the rendered page does not see:

@@ -11,8 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import lib.cli.UserMistakeException;
 import lab.results.*;
+import lib.cli.UserMistakeException;
 
 /**
  * Every lesson of the book that carries claims, judged on one machine's folder. A claim is tried on

@@ -19,10 +19,10 @@ import java.util.regex.Matcher;
 import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.Stats;
-import lab.results.*;
 
 /** A claim's comparison judged on one machine's figures: it holds, it does not, or the folder cannot tell. */
 final class ClaimEvaluator {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import lab.results.*;
 import lab.tools.AtomicWrite;
 import lib.chapter.ChapterTrait;
 import lib.cli.IoMessage;
@@ -24,7 +25,6 @@ import lib.cli.UserMistakeException;
 import lib.cli.OutputCheck;
 import lib.counters.Stats;
 import lib.harness.ResultsCsv;
-import lab.results.*;
 
 /**
  * Why each chapter takes the time it takes: its bill per GiB times the machine's unit costs, added
@@ -47,9 +47,8 @@ import lab.results.*;
  *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term
  * </pre>
  *
- * A worker that faults is not moving data, so the faults come before the rest, not beside it; a
- * chapter's class says whether it populates on one thread (lib/chapter/ChapterTrait, asked through
- * variants/Contents.java), for that is how its code runs, which no count of a run's bill shows. A
+ * A worker that faults is not moving data, so the faults come before the rest, not beside it; a chapter's
+ * class (its ChapterTrait) says how it populates, as its code runs, which no count of a bill shows. A
  * copied byte is then scanned in the CPU's cache. c_call is a 1 MiB read less its copy at the copy
  * wall's pace (never less than an 8-byte read). c_scan and c_copy are the walls ({@code wall.csv}),
  * the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv}); a cost whose rounds spread

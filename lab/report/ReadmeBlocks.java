@@ -13,9 +13,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
-import lab.results.*;
 
 /** Each kind of generated block, from the results and the block's parameters to Markdown. */
 final class ReadmeBlocks {

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
-import lab.results.*;
 
 /**
  * The results this tool reads, each file once, through the project's one reader of results

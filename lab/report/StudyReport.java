@@ -24,10 +24,10 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import lab.results.*;
 import lib.cli.Sizes;
 import lib.counters.Stats;
 import lab.tools.AtomicWrite;
-import lab.results.*;
 
 /**
  * One machine's report on one page: {@code results/MACHINE/index.html}, written from the CSVs, the

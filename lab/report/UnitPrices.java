@@ -9,9 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
-import lab.results.*;
 
 /** Reads a results folder's unit costs and walls into {@link CostModel.Costs}; a cost out of its bounds stops with one line. */
 final class UnitPrices {

@@ -22,6 +22,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.cli.OutputCheck;
@@ -35,7 +36,6 @@ import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import lab.results.*;
 
 /**
  * The answer round: what a user waits for when they type a chapter's one-shot command, from the

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import lab.results.*;
 import lib.chapter.ChunkedSearch;
 import lib.harness.ResultsCsv;
-import lab.results.*;
 
 /**
  * Nothing measured twice. The scaling round's point at one worker a core and the chunks round's

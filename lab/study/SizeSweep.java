@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.SizeConverter;
 import lib.cli.Sizes;
@@ -27,7 +28,6 @@ import lib.haystack.Haystack;
 import lab.tools.ChildProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import lab.results.*;
 
 /**
  * The size sweep: a few chapters on haystacks from small to larger than the machine's memory, to

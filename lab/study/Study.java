@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import lab.results.*;
 import lib.chapter.ChapterTrait;
 import lib.cli.PathConverter;
 import lib.cli.SizeConverter;
@@ -40,7 +41,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import lab.results.*;
 
 /**
  * The whole study in one command, from a fresh clone to this machine's report: every chapter, in

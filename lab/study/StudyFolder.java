@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import lab.results.*;
 import lib.cli.IoMessage;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.harness.Machine;
 import lib.haystack.Haystack;
 import lab.tools.AtomicWrite;
-import lab.results.*;
 
 /** The study's machine folder: its description, and what it already holds. */
 final class StudyFolder {

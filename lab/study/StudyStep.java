@@ -2,8 +2,8 @@
 // study/: the study compiles them together with its //SOURCES.
 
 import java.util.Locale;
-import lib.cli.Sizes;
 import lab.results.*;
+import lib.cli.Sizes;
 
 /**
  * One step: a chapter (or wall, notebook) at a worker count, warm or cold, at a read size (null:

@@ -18,6 +18,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import lab.results.*;
 import lib.chapter.NeedleSearch;
 import lib.cli.SizeConverter;
 import lab.tools.ToolCommand;
@@ -36,7 +37,6 @@ import lab.tools.ResultsOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import lab.results.*;
 
 /**
  * The cold chapters beside fio, the yardstick for what this disk can do: fio reads the same file

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
+import lab.results.*;
 import lab.tools.ChapterCall;
 import lab.tools.ChildProcess;
 import lab.tools.HeldLines;
@@ -31,7 +32,6 @@ import lib.counters.Stats;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import lab.results.*;
 
 /**
  * A reading chapter beside the same search in plain C, in one sitting: {@code native-yardstick.c}'s

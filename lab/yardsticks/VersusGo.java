@@ -17,6 +17,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import lab.results.*;
 import lib.chapter.ChapterTrait;
 import lib.cli.Sizes;
 import lib.cli.UserMistakeException;
@@ -32,7 +33,6 @@ import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import lab.results.*;
 
 /**
  * The Go article's own benchmark beside the Java chapters: same machine, same file, same sitting.

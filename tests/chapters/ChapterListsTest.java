@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lib.chapter.ChapterTrait;
-import org.junit.jupiter.api.Test;
 import notebooks.*;
+import org.junit.jupiter.api.Test;
 
 /**
  * A chapter is a file in variants/, a class in variants/Contents.java, an alias in the catalog, a line

@@ -13,12 +13,12 @@ import java.util.stream.Stream;
 import lab.tools.Chromium;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import notebooks.*;
 import tech.tablesaw.api.DoubleColumn;
 import tech.tablesaw.plotly.components.Axis;
 import tech.tablesaw.plotly.components.Figure;
 import tech.tablesaw.plotly.components.Layout;
 import tech.tablesaw.plotly.traces.ScatterTrace;
-import notebooks.*;
 
 /**
  * A chart's PNG is taken only once its page says plotly.js has finished drawing, and kept only when

@@ -13,17 +13,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import lab.results.*;
 import lib.counters.KernelBill;
 import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
 import lab.tools.Chromium;
+import notebooks.*;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
-import notebooks.*;
 
 /**
  * A results folder from someone else is untrusted input: markup and script in its CSVs and its

@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import notebooks.*;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import notebooks.*;
 
 /**
  * A notebook takes no arguments, only -D properties (notebooks/Notebook.java, {@code Notebook.arguments}):
@@ -103,7 +103,7 @@ class NotebookArgumentsTest {
         for (Path notebook : notebooks) {
             String name = notebook.getFileName().toString().replaceFirst("\\.jsh$", "");
             String firstStatement = Files.readString(notebook).lines()
-                    .filter(line -> !line.isBlank() && !line.startsWith("//")).findFirst().orElse("");
+                    .filter(line -> !line.isBlank() && !line.startsWith("//") && !line.startsWith("import ")).findFirst().orElse("");
             Matcher arguments = ARGUMENTS.matcher(firstStatement);
             assertTrue(arguments.find(), notebook + " begins with " + firstStatement);
             assertEquals(name, arguments.group(1), notebook.toString());

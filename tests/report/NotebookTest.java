@@ -19,11 +19,11 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import lab.results.*;
+import notebooks.*;
 import tech.tablesaw.api.ColumnType;
 import tech.tablesaw.api.Row;
 import tech.tablesaw.api.Table;
-import lab.results.*;
-import notebooks.*;
 
 /**
  * The notebooks' shared code (notebooks/Notebook.java) on a small fixture of two machines
@@ -362,13 +362,13 @@ class NotebookTest {
         assertFalse(result.stdout().contains("Exception") || result.stdout().contains("Error:"), result.toString());
     }
 
-    /** scoreboard.jsh's directives for a notebook in another folder: each file they name made absolute. */
+    /** scoreboard.jsh's directives for a notebook in another folder (each file they name made absolute), and the shared code's import. */
     private static String headerFromElsewhere() throws IOException {
         String notebooks = Path.of("notebooks").toAbsolutePath() + "/";
         return Files.readString(Path.of("notebooks", "scoreboard.jsh")).lines().filter(line -> line.startsWith("//"))
                 .map(line -> !line.startsWith("//SOURCES ") && !line.startsWith("//DEPS ") ? line
                         : Arrays.stream(line.split(" ")).map(word -> word.endsWith(".java") ? notebooks + word : word).collect(Collectors.joining(" ")))
-                .collect(Collectors.joining("\n"));
+                .collect(Collectors.joining("\n")) + "\nimport notebooks.*;\n";
     }
 
     /** JShell goes on after a step that throws and exits 0; a notebook must not: it ends with status 2. */
@@ -434,8 +434,8 @@ class NotebookTest {
     }
 
     /**
-     * In one JShell, each notebook starts from the shared code alone: what the notebook before it
-     * declared is gone. One that stops (a snippet that does not compile, Notebook.quit's line) is
+     * In one JShell, each notebook starts afresh: what the notebook before it declared is gone
+     * (its imports aside). One that stops (a snippet that does not compile, Notebook.quit's line) is
      * named, the others still draw, and the run ends with status 2.
      */
     @Test

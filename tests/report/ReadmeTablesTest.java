@@ -12,10 +12,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import lab.results.*;
 import lib.cli.UserMistakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
 
 /** README's tables are what the committed CSVs give, and a table that drifts from them is named. */
 class ReadmeTablesTest {

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import lab.results.*;
+import org.junit.jupiter.api.Test;
 
 /**
  * README's figures come from one reference machine's study: the machine its scoreboard block names,

@@ -9,12 +9,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
+import lab.results.*;
 import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
 
 /** The one-page report: built from one machine's folder, one study at a time, saying what it left out. */
 class StudyReportTest {

@@ -13,14 +13,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import lab.results.*;
 import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
+import notebooks.*;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
-import notebooks.*;
 
 /**
  * The one results model (lab/results/StudyResults.java): the strict reader, this study's rows (the same

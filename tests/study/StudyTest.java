@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lab.results.*;
 import lib.harness.Machine;
 import lib.harness.ResultsCsv;
 import org.apache.commons.csv.CSVFormat;
@@ -15,7 +16,6 @@ import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
 
 /**
  * The study as a user runs it, {@code ./jbang lab/study/Study.java …}, on a tiny haystack: it writes into

@@ -10,10 +10,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lab.results.*;
 import lab.tools.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
 
 /**
  * lab/yardsticks/FioBeside.java's logic: the jobs it runs, fio's terse line read back, the 2 MiB pages

@@ -8,13 +8,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
+import lab.results.*;
 import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.ResultsCsv;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
 
 /**
  * The cold chapters as fractions of fio's best (FioBesideResults.comparison), from small fio.csv

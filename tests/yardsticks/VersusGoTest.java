@@ -17,13 +17,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import lab.results.*;
 import lib.harness.ResultsCsv;
 import lib.haystack.Haystack;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import lab.results.*;
 
 /**
  * lab/yardsticks/VersusGo.java against a stand-in for the Go article's benchmark (tests/support/go-bench-stand-in.sh,
