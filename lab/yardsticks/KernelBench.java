@@ -2,7 +2,7 @@
 //JAVA 25+
 //DEPS org.openjdk.jmh:jmh-core:1.37
 //DEPS org.openjdk.jmh:jmh-generator-annprocess:1.37
-//SOURCES ../Lab.java ../../variants/Contents.java
+//SOURCES ../LabWithChapters.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector -proc:full
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 package lab.yardsticks; // JMH refuses benchmarks in the unnamed package

@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../Lab.java ../../variants/Contents.java GoBench.java GoHaystack.java
+//SOURCES ../LabWithChapters.java GoBench.java GoHaystack.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 
