@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
 // What a notebook has on its class path (notebooks/ForNotebooks.java), so that the notebooks run here as they run alone
-//SOURCES ../../notebooks/ForNotebooks.java
+//DEPS ../../notebooks/ForNotebooks.java
 //RUNTIME_OPTIONS --sun-misc-unsafe-memory-access=allow --limit-modules=java.se,jdk.jshell,jdk.unsupported,jdk.zipfs
 //RUNTIME_OPTIONS -Djava.util.logging.config.file=notebooks/logging.properties
 
@@ -33,7 +33,7 @@ import jdk.jshell.SourceCodeAnalysis;
  *
  * <p>A notebook's header, read here too: its {@code //DEPS} line names notebooks/ForNotebooks.java,
  * which brings Tablesaw and the notebooks' shared code (the {@code notebooks} and {@code lab.results}
- * packages) onto the class path; this file's {@code //SOURCES} line brings the same. Its
+ * packages) onto the class path, and this file's {@code //DEPS} line brings the same jar. Its
  * {@code //RUNTIME_OPTIONS} allow Tablesaw's class scanner its {@code sun.misc.Unsafe}, resolve no
  * incubator module (the notebooks use none), and keep JShell's preferences store from logging
  * (notebooks/logging.properties).
