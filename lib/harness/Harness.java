@@ -283,7 +283,9 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
         if (profiler != null) {
             err.println("flame graph: " + profiler.writeFlameGraph(flameGraphDirectory(), chapter));
         }
-        if (csv != null) { // only now: a command that failed part-way records nothing
+        if (csv != null && Files.size(haystack) == 0) { // no bytes, no speed: a row of 0 MB/s would mislead every table
+            err.println(chapter + ": no row written to " + csv + ": " + Quote.name(haystack) + " is empty, so nothing was timed");
+        } else if (csv != null) { // only now: a command that failed part-way records nothing
             ResultsCsv.append(csv, rows);
         }
         return answer >= 0 ? FOUND : ALL_ZEROS;

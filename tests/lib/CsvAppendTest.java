@@ -117,4 +117,15 @@ class CsvAppendTest {
         assertTrue(searched.stderr().contains("is FILE"), searched::toString);
         assertEquals(before, Files.readString(results));
     }
+
+    /** An empty file has no needle and no speed: the chapter answers, and says why its CSV gets no row of 0 MB/s. */
+    @Test
+    void anEmptyFileIsSearchedButWritesNoRow() throws Exception {
+        Path empty = Files.createFile(dir.resolve("empty.bin"));
+        Path csv = dir.resolve("empty.csv");
+        var result = InProcess.run(new V04Mmap(), empty.toString(), "--runs", "1", "--warmup", "0", "--csv", csv.toString());
+        assertEquals(Harness.ALL_ZEROS, result.exitCode(), result::toString);
+        assertTrue(result.stderr().contains("no row written to " + csv), result::toString);
+        assertFalse(Files.exists(csv) && lines(csv).size() > 1, "a row was written for an empty file");
+    }
 }
