@@ -333,7 +333,7 @@ public final class StudyResults {
         }
         long number;
         try {
-            number = Long.parseLong(value);
+            number = Long.parseLong(value.matches("-?[0-9]+") ? value : ""); // ASCII: parseLong reads any script's digits
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(column + " is " + quoted(value) + ", not a number");
         }

@@ -87,10 +87,12 @@ class StudyResultsTest {
         append(csv, with(good, "chapter", "<script>document.title='PWNED'</script>")); // 8
         append(csv, with(good, "pmd_mapped_pct", "<img src=x onerror=\"alert(1)\">"));  // 9
         append(csv, with(good, "runs", "0"));                          // 10
+        append(csv, with(good, "workers", "\u0662"));                  // 11: an Arabic-Indic two, which Java's parseLong reads as 2
+        append(csv, with(good, "file_bytes", "\uff14294967296"));      // 12: a full-width four
         StudyResults.Csv read = StudyResults.read(csv);
         assertEquals(1, read.rows().size(), String.join("\n", read.problems()));
-        assertEquals(8, read.problems().size(), String.join("\n", read.problems()));
-        assertLeftOut(csv, read, 3, 10);
+        assertEquals(10, read.problems().size(), String.join("\n", read.problems()));
+        assertLeftOut(csv, read, 3, 12);
         assertTrue(read.problems().stream().anyMatch(problem -> problem.startsWith(csv + " line 8: left out, chapter is \"<script>")
                 && problem.endsWith(", not a chapter's name")), String.join("\n", read.problems()));
     }
