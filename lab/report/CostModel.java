@@ -302,7 +302,7 @@ public final class CostModel {
                 if (measured == null) {
                     continue; // 3 or 4 runs with neither their times nor their median: no figure the book would quote
                 }
-                costs = UnitPrices.read(folder, row.date()); // the walls as they stood when the row was measured
+                costs = UnitPrices.read(folder, row.date()); // the walls and unit costs as they stood when the row was measured
                 Terms terms = terms(row, costs);
                 Prediction prediction = predict(terms, row.workers());
                 ModelRow modelled = new ModelRow(row.chapter(), String.valueOf(row.workers()), row.pageCache(), row.cache(), measured,

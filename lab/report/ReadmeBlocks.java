@@ -261,7 +261,7 @@ final class ReadmeBlocks {
                 .orElseThrow(() -> new UserMistakeException("no one-worker row of " + chapter + " in " + machine + "'s scaling.csv"));
         CostModel.Costs costs;
         try {
-            costs = CostModel.unitCosts(results.root().resolve(machine));
+            costs = UnitPrices.read(results.root().resolve(machine), row.date()); // as the model prices the row
         } catch (IOException | StudyResults.NotResultsException e) {
             throw new UserMistakeException("the unit costs of " + machine + " do not read: " + (e instanceof IOException io ? lib.cli.IoMessage.of(io) : e.getMessage()));
         }

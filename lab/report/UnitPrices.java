@@ -1,14 +1,16 @@
-// The machine's unit costs as the cost model takes them (lab/report/CostModel.java): costs.csv's newest row of each
-// cost and wall.csv's walls, each checked within the bounds of a sane cost. No //SOURCES of its own: CostModel names it.
+// The machine's unit costs as the cost model takes them (lab/report/CostModel.java): costs.csv's costs and wall.csv's
+// walls as they stood when a row was measured, each checked within the bounds of a sane cost. No //SOURCES of its own: CostModel names it.
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
@@ -70,8 +72,9 @@ final class UnitPrices {
     }
 
     /**
-     * costs.csv's newest row of each cost, and the walls (one thread, and the most threads measured) as they stood at
-     * {@code when} (a row's date; null: their newest rows), each checked within its bounds.
+     * costs.csv's costs and the walls (one thread, and the most threads measured) as they stood at {@code when} (a
+     * row's date; null: their newest rows), each checked within its bounds: the mean of the sittings measured last
+     * before it and first after it. A cost is unstable if either sitting's was.
      */
     static CostModel.Costs read(Path folder, String when) throws IOException {
         Map<String, Double> cost = new LinkedHashMap<>();
@@ -81,18 +84,25 @@ final class UnitPrices {
                     + ": ./jbang lab/yardsticks/UnitCosts.java FILE --csv " + costs + " measures them");
         }
         Map<String, Double> spreads = new LinkedHashMap<>();
+        Map<String, List<Sitting>> sittings = new LinkedHashMap<>();
         try {
             StudyResults.eachRow(costs, "a costs.csv", header -> CostModel.requireColumns(header, List.of("cost", "unit", "value"), costs), (file, line, row) -> {
                 Per per = COSTS.get(row.get("cost"));
                 if (per == null) {
                     return null;
                 }
-                spreads.put(row.get("cost"), spread(row));
-                return cost.put(row.get("cost"), nanos(row, per)); // the newest of each wins
+                Sitting sitting = new Sitting(instant(row.get("date")), nanos(row, per), spread(row));
+                sittings.computeIfAbsent(row.get("cost"), name -> new ArrayList<>()).add(sitting);
+                return sitting;
             }, null);
         } catch (StudyResults.NotResultsException e) {
             throw new UserMistakeException(e.getMessage());
         }
+        sittings.forEach((name, measured) -> { // a study measures the costs beside each sitting of the walls, and the machine drifts between them
+            List<Sitting> chosen = around(measured, Sitting::at, instant(when));
+            cost.put(name, chosen.stream().mapToDouble(Sitting::nanos).average().orElseThrow());
+            spreads.put(name, chosen.stream().mapToDouble(Sitting::spread).max().orElseThrow());
+        });
         if (!Files.isRegularFile(wall)) {
             throw new UserMistakeException((Files.exists(wall) ? Quote.name(wall) + " is not a file" : "no " + Quote.name(wall))
                     + ": ./jbang lab/yardsticks/WallProbe.java memory,copy FILE --workers 1," + Runtime.getRuntime().availableProcessors()
@@ -157,16 +167,7 @@ final class UnitPrices {
         if (rows.isEmpty()) {
             throw new UserMistakeException(Quote.name(file) + " has no " + wall + (allThreads ? "" : " on one thread"));
         }
-        List<StudyResults.Row> chosen = List.of(rows.getLast());
-        Instant at = instant(when);
-        if (at != null && rows.stream().allMatch(row -> instant(row.date()) != null)) {
-            StudyResults.Row before = null, after = null;
-            for (StudyResults.Row row : rows) {
-                before = !instant(row.date()).isAfter(at) ? row : before;
-                after = after == null && !instant(row.date()).isBefore(at) ? row : after;
-            }
-            chosen = java.util.stream.Stream.of(before, after).filter(java.util.Objects::nonNull).toList();
-        }
+        List<StudyResults.Row> chosen = around(rows, row -> instant(row.date()), instant(when));
         double sum = 0;
         for (StudyResults.Row row : chosen) {
             try { // MB/s: 10^6 bytes a second, so 10^3 / MB/s is ns per byte
@@ -176,6 +177,25 @@ final class UnitPrices {
             }
         }
         return sum / chosen.size();
+    }
+
+    /** A cost of one sitting of costs.csv: when it was measured (null if its date does not read), in ns, and its spread. */
+    private record Sitting(Instant at, double nanos, double spread) {}
+
+    /**
+     * Of {@code measured}, in the order measured, those that stood around {@code when}: the last at or before it and
+     * the first at or after it; the newest alone where {@code when} is null or a date does not read.
+     */
+    private static <T> List<T> around(List<T> measured, Function<T, Instant> at, Instant when) {
+        if (when == null || measured.stream().anyMatch(each -> at.apply(each) == null)) {
+            return List.of(measured.getLast());
+        }
+        T before = null, after = null;
+        for (T each : measured) {
+            before = !at.apply(each).isAfter(when) ? each : before;
+            after = after == null && !at.apply(each).isBefore(when) ? each : after;
+        }
+        return java.util.stream.Stream.of(before, after).filter(java.util.Objects::nonNull).distinct().toList();
     }
 
     private static Instant instant(String date) {

@@ -84,8 +84,7 @@ final class StudyPlan {
                 }
             }
         }
-        if (!study.skip.contains("walls") && wallsWanted) { // the unit costs beside the walls, whose per-byte costs the model takes too
-            steps.add(new StudyStep(Study.COSTS, "UnitCosts", StudyStep.CHAPTER_DEFAULT, false));
+        if (!study.skip.contains("walls") && wallsWanted) { // the model, from the unit costs and the walls of every sitting
             steps.add(new StudyStep(Study.MODEL, "CostModel", StudyStep.CHAPTER_DEFAULT, false));
         }
         if (!study.skip.contains(AnswerRound.TABLE) && study.depth.takes(AnswerRound.TABLE)) {

@@ -9,9 +9,10 @@ import java.util.stream.Collectors;
  * measures the walls in sittings: one right before each warm round and one right after it (one
  * sitting between two rounds serves both). Each sitting is one JVM of lab/yardsticks/WallProbe.java, the
  * walls at one worker and at one a core, appended to {@code wall.csv}; the readers keep the best
- * row of each wall, so one sitting on a busy moment cannot pull a wall below the chapters. The
- * wall on 2 MiB pages bounds only the page-cache round (its huge folios), so only the sittings
- * next to that round measure it: each memory wall copies the whole file into memory first.
+ * row of each wall, so one sitting on a busy moment cannot pull a wall below the chapters. Each
+ * sitting then measures the unit costs, for the cost model. The wall on 2 MiB pages bounds only
+ * the page-cache round (its huge folios), so only the sittings next to that round measure it:
+ * each memory wall copies the whole file into memory first.
  *
  * <p>The cold round reads from the disk, which no wall bounds, so no sitting stands around it. A
  * resumed study measures its sittings again, in the conditions of the rounds it resumes.
@@ -19,6 +20,12 @@ import java.util.stream.Collectors;
 final class WallSittings {
 
     private WallSittings() {}
+
+    /**
+     * The unit costs (lab/yardsticks/UnitCosts.java), measured in every sitting right after its walls: the cost model
+     * prices a row at the costs of the sittings around it, as it takes the walls, for a fault's costs drift too.
+     */
+    static final StudyStep UNIT_COSTS = new StudyStep(Study.COSTS, "UnitCosts", StudyStep.CHAPTER_DEFAULT, false);
 
     /** The walls of every sitting, as lab/yardsticks/WallProbe.java names them; and the one measured only next to the page-cache round. */
     static final String MEMORY = "memory", MEMORY_HUGE = "memory-huge", COPY = "copy";
@@ -64,12 +71,14 @@ final class WallSittings {
             if (after || before) {
                 interleaved.add(sitting(after && before ? "after " + previous.table() + ", before " + step.table()
                         : after ? "after " + previous.table() : "before " + step.table()));
+                interleaved.add(UNIT_COSTS);
             }
             interleaved.add(step);
             previous = step;
         }
         if (previous != null && bounded(previous)) {
             interleaved.add(sitting("after " + previous.table()));
+            interleaved.add(UNIT_COSTS);
         }
         return interleaved;
     }

@@ -340,6 +340,22 @@ class CostModelTest {
         assertEquals(0.1, UnitPrices.read(folder, "2026-01-01T00:05:00Z").scanAllThreads(), 1e-12, "two threads measured once: that one");
     }
 
+    /** The unit costs too: each sitting measures them beside its walls, and a row takes those of the sittings around it. */
+    @Test
+    void aRowIsPricedAtTheUnitCostsMeasuredAroundIt() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0");
+        Files.writeString(folder.resolve("costs.csv"), "2026-01-01T00:10:00Z,m,read_call,ns,700,600,1000,5\n"
+                + "2026-01-01T00:10:00Z,m,wake_up,ns,20000,20000,20000,5\n", java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(600, UnitPrices.read(folder, "2026-01-01T00:05:00Z").call(), 1e-9, "between the two sittings: their mean");
+        assertEquals(500, UnitPrices.read(folder, "2026-01-01T00:00:00Z").call(), 1e-9, "at the first: that one");
+        assertEquals(700, UnitPrices.read(folder, "2026-01-01T01:00:00Z").call(), 1e-9, "after the last: the last");
+        assertEquals(700, CostModel.unitCosts(folder).call(), 1e-9, "no date: the newest");
+        assertEquals(15000, UnitPrices.read(folder, "2026-01-01T00:05:00Z").wake(), 1e-9, "every cost the same way");
+        assertEquals(1000, UnitPrices.read(folder, "2026-01-01T00:05:00Z").fault(), 1e-9, "a cost measured once: that one");
+        assertTrue(UnitPrices.read(folder, "2026-01-01T00:05:00Z").unstable().contains("read_call"), "unstable when one sitting's was");
+        assertFalse(UnitPrices.read(folder, "2026-01-01T00:00:00Z").unstable().contains("read_call"), "a sitting apart is judged alone");
+    }
+
     @Test
     void helpSaysTheUsage() {
         Said said = costModel("--help");

@@ -264,7 +264,7 @@ class StudyTest {
     void quickIsTheScoreboardWithTheWallsAroundItAtThreeBudgetedRunsAndNoWarmUp() throws Exception {
         List<String> steps = dryRun("--quick", "--skip", "charts");
         List<String> tables = steps.stream().map(step -> step.split(" ")[0]).distinct().toList();
-        assertEquals(List.of("wall", "scoreboard", "costs", "model", "report"), tables, String.join("\n", steps));
+        assertEquals(List.of("wall", "costs", "scoreboard", "model", "report"), tables, String.join("\n", steps));
         assertTrue(steps.getFirst().startsWith("wall") && steps.getFirst().contains("before scoreboard"), steps.getFirst());
         assertTrue(round(steps, "wall").getLast().contains("after scoreboard"), String.join("\n", steps));
         List<String> chapters = round(steps, "scoreboard").stream().filter(step -> step.contains("./jbang")).toList();
@@ -337,19 +337,19 @@ class StudyTest {
         return rounds.stream().filter(round -> !round.equals("native")).toList();
     }
 
-    /** A sitting of the walls right before and right after each warm round; none around the cold round, which no wall bounds. */
+    /** A sitting of the walls and the unit costs right before and right after each warm round; none around the cold round, which no wall bounds. */
     @Test
     void theWallsAreMeasuredBeforeAndAfterEachWarmRound() throws Exception {
         List<String> steps = dryRun("--only", "V13,walls", "--skip", "charts,answer");
-        assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before scaling", "scaling",
-                "wall after scaling, before chunks", "chunks", "wall after chunks", "cold", "costs", "model", "report"), withoutNative(rounds(steps)),
+        assertEquals(List.of("wall before scoreboard", "costs", "scoreboard", "wall after scoreboard, before scaling", "costs", "scaling",
+                "wall after scaling, before chunks", "costs", "chunks", "wall after chunks", "costs", "cold", "model", "report"), withoutNative(rounds(steps)),
                 String.join("\n", steps));
         assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("lab/yardsticks/WallProbe.java memory,copy " + directory.resolve("none.bin"))
                 && step.contains("--workers " + (PROCESSORS == 1 ? "1" : "1," + PROCESSORS))), "the walls at 1 worker and one a core");
 
         List<String> mapped = dryRun("--only", "V04,walls", "--skip", "charts,answer");
         if (mapped.stream().anyMatch(step -> step.startsWith("pagecache"))) { // where the file system caches in 2 MiB folios
-            assertEquals(List.of("wall before scoreboard", "scoreboard", "wall after scoreboard, before pagecache", "pagecache",
+            assertEquals(List.of("wall before scoreboard", "costs", "scoreboard", "wall after scoreboard, before pagecache", "costs", "pagecache",
                     "wall after pagecache", "costs", "model", "report"), withoutNative(rounds(mapped)), String.join("\n", mapped));
             assertTrue(round(mapped, "wall").stream().skip(1).allMatch(step -> step.contains("WallProbe.java memory,memory-huge,copy ")),
                     "the 2 MiB wall next to the page-cache round, which it bounds: " + String.join("\n", mapped));
