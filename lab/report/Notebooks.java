@@ -10,8 +10,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import jdk.jshell.Diag;
@@ -25,8 +25,8 @@ import jdk.jshell.SourceCodeAnalysis;
  * Several notebooks in one JShell, one after the other, as the study draws its charts: JShell,
  * Tablesaw and the JIT start once, not once per notebook.
  *
- * <p>Each notebook still starts afresh: what one declares (its variables, methods, imports) is
- * dropped before the next begins, and Notebook forgets the machine it chose. A notebook stops at
+ * <p>Each notebook still starts afresh: what one declares (its variables, methods and classes) is
+ * dropped before the next begins, though its imports stay, and Notebook forgets the machine it chose. A notebook stops at
  * its first snippet that does not compile or that throws, and one that stops, or never reaches its
  * last line ({@code Notebook.loaded}), is named on stderr; the others still run. Each notebook
  * also runs alone, as README says: {@code ./jbang notebooks/scoreboard.jsh}.

@@ -69,17 +69,21 @@ final class WallSittings {
             boolean newRound = previous == null || !previous.table().equals(step.table()) || previous.cold() != step.cold();
             boolean after = newRound && previous != null && bounded(previous), before = newRound && bounded(step);
             if (after || before) {
-                interleaved.add(sitting(after && before ? "after " + previous.table() + ", before " + step.table()
-                        : after ? "after " + previous.table() : "before " + step.table()));
-                interleaved.add(UNIT_COSTS);
+                addSitting(interleaved, after && before ? "after " + previous.table() + ", before " + step.table()
+                        : after ? "after " + previous.table() : "before " + step.table());
             }
             interleaved.add(step);
             previous = step;
         }
         if (previous != null && bounded(previous)) {
-            interleaved.add(sitting("after " + previous.table()));
-            interleaved.add(UNIT_COSTS);
+            addSitting(interleaved, "after " + previous.table());
         }
         return interleaved;
+    }
+
+    /** A sitting's two steps: its walls, then the unit costs. */
+    private static void addSitting(List<StudyStep> steps, String label) {
+        steps.add(sitting(label));
+        steps.add(UNIT_COSTS);
     }
 }
