@@ -1,4 +1,3 @@
-//SOURCES ReadmeResults.java CostModel.java ClaimGroups.java
 // The book's claims: the comments under its lessons that compare figures of a machine's results.
 // Read from the book's pages, each parsed whole before any is checked, then judged on a machine's
 // folder by one evaluator (ClaimEvaluator), for the book's check (lab/report/CheckBook.java) and for a learner's own

@@ -1,4 +1,3 @@
-//SOURCES ClaimEvaluator.java
 // Which of the book's lessons hold on one machine's folder, a learner's own study: every lesson that
 // carries claims, judged by the book's own evaluator (lab/report/ClaimEvaluator.java), for the book's check
 // told which folder to judge (lab/report/CheckBook.java --judge) and for the study's report

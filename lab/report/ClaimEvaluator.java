@@ -1,4 +1,3 @@
-//SOURCES BookClaims.java
 // A claim of the book judged on one machine's results folder: the one evaluator, for the book's
 // check (CheckBook) and for a learner's own study (BookVerdicts). No package line, as every file here
 // that the notebooks' readers share a folder with.
