@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../Lab.java ReadmeTables.java BookVerdicts.java ClaimEvaluator.java BookClaims.java ClaimGroups.java PageLinks.java
+//SOURCES ../Lab.java ReadmeTables.java ReadmeBlocks.java ReadmeResults.java CostModel.java BookVerdicts.java ClaimEvaluator.java BookClaims.java ClaimGroups.java PageLinks.java
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
 

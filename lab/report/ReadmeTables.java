@@ -1,9 +1,3 @@
-///usr/bin/env jbang "$0" "$@" ; exit $?
-//JAVA 25+
-//SOURCES ../Lab.java ReadmeBlocks.java ReadmeResults.java CostModel.java
-//COMPILE_OPTIONS --add-modules jdk.incubator.vector
-//RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -45,11 +39,8 @@ import lab.tools.AtomicWrite;
  * &lt;!-- /generated --&gt;
  * </pre>
  *
- * <pre>
- * How to run:   ./jbang lab/report/ReadmeTables.java            # rewrite every block from results/
- *               ./jbang lab/report/ReadmeTables.java --check    # exit 1, naming each block that differs
- *               ./jbang lab/report/ReadmeTables.java --results DIR FILE...
- * </pre>
+ * <p>It runs inside the book's check: {@code ./jbang check-book} compares every block with what the
+ * CSVs give, and {@code ./jbang check-book --write} rewrites the blocks that differ.
  *
  * <p>Each kind of block is one entry of {@link #KINDS}: a name and a method from the results to
  * Markdown. A table for a new CSV is one entry and one short method in ReadmeBlocks, built on {@link ReadmeResults#rows}
@@ -103,10 +94,7 @@ public final class ReadmeTables {
         KINDS.put("answer-machines", ReadmeBlocks::answerMachines);
     }
 
-    public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
-    }
-
+    /** {@code [--check] [--results DIR] [FILE...]}: as the book's check calls it, and the tests with a folder and pages of their own. */
     static int run(String[] args, PrintStream out, PrintStream err) {
         boolean check = false;
         Path results = RESULTS;
@@ -121,15 +109,9 @@ public final class ReadmeTables {
                         }
                         results = Path.of(args[i]);
                     }
-                    case "--help", "-h" -> {
-                        out.println("Usage: ./jbang lab/report/ReadmeTables.java [--check] [--results DIR] [FILE...]");
-                        out.println("Rewrites the generated tables of FILE (default: README.md, results/README.md and every page of docs/) from DIR's CSVs;");
-                        out.println("with --check, rewrites nothing and exits 1 naming each block that differs.");
-                        return 0;
-                    }
                     default -> {
                         if (args[i].startsWith("-")) {
-                            throw new UserMistakeException("unknown option " + Quote.name(args[i]) + " (--help lists them)");
+                            throw new UserMistakeException("unknown option " + Quote.name(args[i]));
                         }
                         documents.add(Path.of(args[i]));
                     }
