@@ -17,16 +17,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SequencedMap;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import lab.results.*;
 import lib.chapter.ChapterTrait;
-import lib.cli.PathConverter;
 import lib.cli.SizeConverter;
-import lib.cli.Sizes;
 import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
 import lib.haystack.Haystack;
@@ -34,7 +29,6 @@ import lib.harness.Machine;
 import lib.harness.ProjectVersion;
 import lib.harness.ResultsCsv;
 import lib.harness.RunOptions;
-import lib.linux.HugeFolios;
 import lab.tools.ChildProcess;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -206,12 +200,9 @@ public class Study implements Callable<Integer> {
     /** The haystack's size, for machine.json when it is written again. */
     long studiedBytes;
 
+    /** One line for a mistake or an I/O failure, as every tool says it (lab/tools/ToolCommand); a bug's stack trace. */
     public static void main(String[] args) {
-        Study study = new Study();
-        CommandLine commandLine = lib.cli.ProjectCommandLine.of(study) // every count through CountConverter, a Path through PathConverter
-                .setParameterExceptionHandler((e, ignored) -> fail(PathConverter.message(e)))
-                .setExecutionExceptionHandler((e, ignoredLine, ignoredResult) -> fail(e));
-        System.exit(commandLine.execute(args));
+        ToolCommand.run("Study", new Study(), args);
     }
 
     @Override
@@ -450,15 +441,4 @@ public class Study implements Callable<Integer> {
     Path csv(String table) {
         return folder.resolve(table + ".csv");
     }
-
-    /** One line for a mistake or an I/O failure, as every tool says it (lab/tools/ToolCommand); a bug's stack trace. */
-    private static int fail(Throwable e) {
-        return ToolCommand.fail("Study", e);
-    }
-
-    private static int fail(String message) {
-        System.err.println("Study: " + message);
-        return 2;
-    }
-
 }

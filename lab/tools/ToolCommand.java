@@ -7,7 +7,6 @@ import lib.cli.ProjectCommandLine;
 import lib.cli.UserMistakeException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import picocli.CommandLine;
 
 /**
  * The command line of a tool of the study, the yardsticks or the experiments: picocli runs it, and any mistake of the user's (a bad
@@ -52,10 +51,6 @@ public final class ToolCommand {
     }
 
     /** Says {@code e} in one line, or with its stack trace when it is a bug; the exit status. */
-    public static int fail(String name, Throwable e) {
-        return fail(name, e, System.err);
-    }
-
     private static int fail(String name, Throwable e, PrintStream err) {
         String line = line(name, e);
         if (line == null) {
