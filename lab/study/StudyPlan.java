@@ -39,17 +39,18 @@ final class StudyPlan {
                 }
             }
         }
-        String noPageCacheRound = study.skip.contains(Study.PAGE_CACHE_TABLE) || !study.depth.takes(Study.PAGE_CACHE_TABLE) ? null
-                : HugeFolios.whyNot(study.file.toAbsolutePath().getParent()); // where the file is, or will be, created
-        if (noPageCacheRound != null) {
-            System.err.println("study: no page-cache round here: " + noPageCacheRound);
-        } else if (!study.skip.contains(Study.PAGE_CACHE_TABLE) && study.depth.takes(Study.PAGE_CACHE_TABLE)) {
-            // State by state: each chapter finds the cache as the one before left it, so the file is read back
-            // once per state, not once per chapter (lib/harness/PageCache.prepare keeps a state that is already there).
-            for (String state : Study.PAGE_CACHE_STATES) {
-                for (String chapter : chapters) {
-                    if (declares(study, chapter, ChapterTrait.MAPS_THE_FILE)) {
-                        steps.add(new StudyStep(Study.PAGE_CACHE_TABLE, chapter, StudyStep.CHAPTER_DEFAULT, false, null, state));
+        if (!study.skip.contains(Study.PAGE_CACHE_TABLE) && study.depth.takes(Study.PAGE_CACHE_TABLE)) {
+            String whyNot = HugeFolios.whyNot(study.file.toAbsolutePath().getParent()); // where the file is, or will be, created
+            if (whyNot != null) {
+                System.err.println("study: no page-cache round here: " + whyNot);
+            } else {
+                // State by state: each chapter finds the cache as the one before left it, so the file is read back
+                // once per state, not once per chapter (lib/harness/PageCache.prepare keeps a state that is already there).
+                for (String state : Study.PAGE_CACHE_STATES) {
+                    for (String chapter : chapters) {
+                        if (declares(study, chapter, ChapterTrait.MAPS_THE_FILE)) {
+                            steps.add(new StudyStep(Study.PAGE_CACHE_TABLE, chapter, StudyStep.CHAPTER_DEFAULT, false, null, state));
+                        }
                     }
                 }
             }
@@ -83,8 +84,7 @@ final class StudyPlan {
                     new TreeSet<>(List.of(1, processors)).forEach(workers -> steps.add(new StudyStep(NativeYardstick.TABLE, yardstick, workers, false)));
                 }
             }
-        }
-        if (!study.skip.contains("walls") && wallsWanted) { // the model, from the unit costs and the walls of every sitting
+            // the model, from the unit costs and the walls of every sitting
             steps.add(new StudyStep(Study.MODEL, "CostModel", StudyStep.CHAPTER_DEFAULT, false));
         }
         if (!study.skip.contains(AnswerRound.TABLE) && study.depth.takes(AnswerRound.TABLE)) {
@@ -134,15 +134,14 @@ final class StudyPlan {
         if (!study.skip.contains(Study.CHARTS) && Chromium.find().isEmpty()) {
             System.err.println("study: no Chromium here, so no charts (lab/setup/setup-chromium installs it; "
                     + "then ./jbang lab/study/Study.java --report-only draws them)");
-        }
-        if (!study.skip.contains(Study.CHARTS) && Chromium.find().isPresent()) {
+        } else if (!study.skip.contains(Study.CHARTS)) {
             try (Stream<Path> notebooks = Files.list(Path.of("notebooks"))) {
                 steps.add(new StudyStep(Study.CHARTS, notebooks.map(path -> path.getFileName().toString())
                         .filter(name -> name.endsWith(".jsh"))
                         .map(name -> name.substring(0, name.length() - ".jsh".length()))
                         .filter(name -> !Study.ALL_MACHINES_NOTEBOOKS.contains(name) && !Study.MEASURING_NOTEBOOKS.contains(name))
                         .sorted()
-                        .collect(java.util.stream.Collectors.joining(",")), 1, false));
+                        .collect(Collectors.joining(",")), 1, false));
             }
         }
         steps.add(new StudyStep(Study.REPORT, "index.html", 1, false));
