@@ -10,7 +10,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.SequencedMap;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.counters.KernelBill;
@@ -23,21 +25,26 @@ import lib.linux.HugeFolios;
 import lib.linux.Native;
 
 /**
- * A fault's fixed cost and each entry's, ns, a pair a round, on one thread and on all (wall time, less than one
- * thread's where faults scale): a file in 4 KiB folios (many entries a fault) and one in 2 MiB (one a fault) give
- * {@code time = faults × fixed + entries × perEntry} twice. {@code perEntryAsFound}: what the haystack's own
+ * A fault's fixed cost and each entry's, ns, a pair a round, on one thread and on all ({@code _all}: wall time, less
+ * than one thread's where faults scale): a file in 4 KiB folios (many entries a fault) and one in 2 MiB (one a fault)
+ * give {@code time = faults × fixed + entries × perEntry} twice. {@code pte_fill_as_found}: what the haystack's own
  * mapping, as the cache holds it, leaves an entry once its faults' fixed cost is out; as-found rows use it.
- * {@code populate*}: the same pair where {@code MADV_POPULATE_READ} fills the mapping in one call per thread, as
- * chapters 10 and 16 fill theirs, rather than a touch per page. {@code unmapPerEntry}: what {@code munmap} takes
+ * {@code populate_*}: the same pair where {@code MADV_POPULATE_READ} fills the mapping in one call per thread, as
+ * chapters 10 and 16 fill theirs, rather than a touch per page. {@code unmap_entry}: what {@code munmap} takes
  * per entry to tear a mapping of the 4 KiB-folio file down again, as each mapped chapter does when it is done;
- * {@code unmapPerEntryAll}: the wall time per entry where every thread clears its own part first
+ * {@code unmap_entry_all}: the wall time per entry where every thread clears its own part first
  * ({@code MADV_DONTNEED}), all at once, as chapter 9's workers do.
  */
-record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[] perEntryAll, double[] perEntryAsFound,
-                  double[] perEntryAsFoundAll, double[] populateFixed, double[] populatePerEntry, double[] populateFixedAll,
-                  double[] populatePerEntryAll, double[] unmapPerEntry, double[] unmapPerEntryAll) {
+final class FaultCosts {
 
-    static FaultCosts measure(Path haystack, Path folder, int rounds, long bytes) throws IOException {
+    /** The costs {@link #measure} gives, by their names in costs.csv and in this order. */
+    static final List<String> NAMES = List.of("fault_fixed", "pte_fill", "fault_fixed_all", "pte_fill_all", "pte_fill_as_found",
+            "pte_fill_as_found_all", "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry", "unmap_entry_all");
+
+    private FaultCosts() {}
+
+    /** Each of {@link #NAMES} with its rounds, ns. */
+    static SequencedMap<String, double[]> measure(Path haystack, Path folder, int rounds, long bytes) throws IOException {
         String whyNot = HugeFolios.whyNot(folder);
         if (whyNot != null) {
             throw new UnitCosts.NotMeasurableHere(whyNot);
@@ -58,7 +65,7 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                 throw new UnitCosts.NotMeasurableHere("the kernel read the scratch file back in no 2 MiB folio (Linux " + System.getProperty("os.version") + ")");
             }
             int all = Runtime.getRuntime().availableProcessors();
-            double[][] solved = new double[12][rounds];
+            double[][] solved = new double[NAMES.size()][rounds];
             for (int round = 0; round < rounds; round++) {
                 double[] one = solve(Pass.of(small, 1), Pass.of(huge, 1)), many = solve(Pass.of(small, all), Pass.of(huge, all));
                 double[] populated = solve(Pass.populated(small, 1), Pass.populated(huge, 1));
@@ -83,7 +90,11 @@ record FaultCosts(double[] fixed, double[] perEntry, double[] fixedAll, double[]
                             + Arrays.deepToString(solved) + ")");
                 }
             }
-            return new FaultCosts(solved[0], solved[1], solved[2], solved[3], solved[4], solved[5], solved[6], solved[7], solved[8], solved[9], solved[10], solved[11]);
+            SequencedMap<String, double[]> costs = new LinkedHashMap<>();
+            for (int i = 0; i < NAMES.size(); i++) {
+                costs.put(NAMES.get(i), solved[i]);
+            }
+            return costs;
         } catch (UserMistakeException | IOException e) {
             throw e instanceof UnitCosts.NotMeasurableHere notHere ? notHere : new UnitCosts.NotMeasurableHere(e.getMessage());
         } finally {

@@ -7,7 +7,6 @@
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -26,18 +25,13 @@ import com.sun.nio.file.ExtendedOpenOption;
 import lib.cli.PathConverter;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
-import lib.counters.KernelBill;
-import lib.counters.KernelCounters;
 import lib.harness.Machine;
 import lib.cli.OutputCheck;
 import lib.harness.PageCache;
 import lib.harness.ResultsCsv;
 import lib.counters.Stats;
 import lib.haystack.Haystack;
-import lib.counters.PmdMapping;
-import lib.linux.HugeFolios;
 import lib.linux.HugePageBuffer;
-import lib.linux.Native;
 import lab.tools.ToolCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -176,19 +170,15 @@ public class UnitCosts implements Callable<Integer> {
             }
         }
         try {
-            FaultCosts faults = FaultCosts.measure(file, scratchFolder, rounds, scratchBytes);
-            double[][] each = {faults.fixed(), faults.perEntry(), faults.fixedAll(), faults.perEntryAll(), faults.perEntryAsFound(), faults.perEntryAsFoundAll(),
-                    faults.populateFixed(), faults.populatePerEntry(), faults.populateFixedAll(), faults.populatePerEntryAll(), faults.unmapPerEntry(), faults.unmapPerEntryAll()};
-            String[] names = {"fault_fixed", "pte_fill", "fault_fixed_all", "pte_fill_all", "pte_fill_as_found", "pte_fill_as_found_all",
-                    "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry", "unmap_entry_all"};
-            for (int i = 0; i < names.length; i++) { // past the first two, a cost that came to nothing is left out, and the model does without
-                each[i] = Arrays.stream(each[i]).filter(Double::isFinite).toArray(); // a round whose threads never met times nothing
-                if (each[i].length > 0 && Stats.median(each[i]) > 0) {
-                    rows.add(row(date, machine, names[i], "ns", each[i]));
+            // past the first two, a cost that came to nothing is left out, and the model does without
+            FaultCosts.measure(file, scratchFolder, rounds, scratchBytes).forEach((name, solved) -> {
+                double[] each = Arrays.stream(solved).filter(Double::isFinite).toArray(); // a round whose threads never met times nothing
+                if (each.length > 0 && Stats.median(each) > 0) {
+                    rows.add(row(date, machine, name, "ns", each));
                 } else {
-                    System.out.println("cost=" + names[i] + " not measured: its rounds came to nothing");
+                    System.out.println("cost=" + name + " not measured: its rounds came to nothing");
                 }
-            }
+            });
         } catch (NotMeasurableHere e) {
             System.out.println("cost=fault_fixed and pte_fill not measured: " + e.getMessage());
         }

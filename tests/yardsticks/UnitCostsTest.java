@@ -111,9 +111,9 @@ class UnitCostsTest {
             assertTrue(!refused.getMessage().isBlank());
         } else {
             try { // a loaded machine may leave the two passes no positive pair: then one line says so
-                FaultCosts costs = FaultCosts.measure(haystack, folder, 3, 64L << 20);
-                assertPositive(lib.counters.Stats.median(costs.fixed()), "a fault's fixed cost");
-                assertPositive(lib.counters.Stats.median(costs.perEntry()), "an entry's cost");
+                var costs = FaultCosts.measure(haystack, folder, 3, 64L << 20);
+                assertPositive(lib.counters.Stats.median(costs.get("fault_fixed")), "a fault's fixed cost");
+                assertPositive(lib.counters.Stats.median(costs.get("pte_fill")), "an entry's cost");
             } catch (UnitCosts.NotMeasurableHere noPair) {
                 assertTrue(noPair.getMessage().startsWith("the two mappings gave no positive pair"), noPair.getMessage());
             }
