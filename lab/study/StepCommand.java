@@ -3,6 +3,7 @@
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 import lab.tools.ChildProcess;
 
@@ -22,7 +23,8 @@ final class StepCommand {
             return List.of("(writes " + study.folder.resolve("index.html") + ")");
         }
         if (step.table().equals(NativeYardstick.TABLE)) {
-            return study.nativeYardstick.command(step.chapter(), study.file, step.workers(), study.runOptions.runs(), study.runOptions.warmup());
+            return study.nativeYardstick.command(step.chapter(), study.file, step.workers(), study.runOptions.runs(), study.runOptions.warmup(),
+                    OptionalLong.empty());
         }
         if (step.table().equals(AnswerRound.TABLE)) {
             return AnswerRound.command(study.file, step.chapter(), study.depth.oneShotRuns(study.runOptions), study.csv(AnswerRound.TABLE));

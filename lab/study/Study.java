@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SequencedMap;
@@ -310,7 +311,7 @@ public class Study implements Callable<Integer> {
                 boolean ok = switch (step.table()) {
                     case REPORT -> report(progress);
                     case NativeYardstick.TABLE -> nativeYardstick.measure(step.chapter(), file, step.workers(), runOptions.runs(),
-                            runOptions.warmup(), csv(step.table()), progress::println).isPresent();
+                            runOptions.warmup(), OptionalLong.empty(), csv(step.table()), progress::println).isPresent();
                     default -> runTool(step, progress);
                 };
                 progress.end(i);

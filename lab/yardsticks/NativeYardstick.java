@@ -69,12 +69,10 @@ final class NativeYardstick {
         return ChildProcess.onPath("cc");
     }
 
-    /** The command that measures {@code chapter} (a key of {@link #MODES}), as the dry run prints it. */
-    List<String> command(String chapter, Path file, int workers, int runs, int warmup) {
-        return command(chapter, file, workers, runs, warmup, OptionalLong.empty());
-    }
-
-    /** The same, with pread's bytes per call where {@code readBytes} gives them (the program's default, 1 MiB, where not). */
+    /**
+     * The command that measures {@code chapter} (a key of {@link #MODES}), as the dry run prints it, with pread's bytes
+     * per call where {@code readBytes} gives them (the program's default, 1 MiB, where not).
+     */
     List<String> command(String chapter, Path file, int workers, int runs, int warmup, OptionalLong readBytes) {
         List<String> command = new ArrayList<>(List.of(binary == null ? "(cc " + String.join(" ", FLAGS) + " " + NATIVE_TUNING + " " + SOURCE + ")"
                 : binary.toString(), MODES.get(chapter), file.toString(), Integer.toString(workers), Integer.toString(runs), Integer.toString(warmup)));
@@ -83,16 +81,10 @@ final class NativeYardstick {
     }
 
     /**
-     * Measures {@code chapter} once: builds the program if this is the first step, warms the file,
-     * runs it, checks its answer and appends its row to {@code csv}. Returns what it measured, or
-     * nothing after one line on {@code say} when it could not.
+     * Measures {@code chapter} once, pread's calls of {@code readBytes} each where given (the row's chunk_bytes says so):
+     * builds the program if this is the first step, warms the file, runs it, checks its answer and appends its row to
+     * {@code csv}. Returns what it measured, or nothing after one line on {@code say} when it could not.
      */
-    Optional<Measurement.Result> measure(String chapter, Path file, int workers, int runs, int warmup, Path csv, Consumer<String> say)
-            throws IOException, InterruptedException {
-        return measure(chapter, file, workers, runs, warmup, OptionalLong.empty(), csv, say);
-    }
-
-    /** The same, pread's calls of {@code readBytes} each where given; the row's chunk_bytes says so. */
     Optional<Measurement.Result> measure(String chapter, Path file, int workers, int runs, int warmup, OptionalLong readBytes, Path csv, Consumer<String> say)
             throws IOException, InterruptedException {
         if (binary == null && !build(say)) {
@@ -173,13 +165,9 @@ final class NativeYardstick {
 
     /**
      * Its stdout line, {@code mode=M workers=W offset=O warmup_s=S,S run_s=S,... pmd_mapped_pct=P},
-     * as the figures of one measurement; anything else is refused (IllegalArgumentException).
+     * as the figures of one measurement (chunk_bytes: {@code readBytes}, what each pread call asked for, where given);
+     * anything else is refused (IllegalArgumentException).
      */
-    static Measurement.Result parse(String chapter, String line, long bytes) {
-        return parse(chapter, line, bytes, OptionalLong.empty());
-    }
-
-    /** The same, for a run whose pread calls asked for {@code readBytes} each: its chunk_bytes. */
     static Measurement.Result parse(String chapter, String line, long bytes, OptionalLong readBytes) {
         Map<String, String> fields = new LinkedHashMap<>();
         for (String pair : line.split(" ")) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import lib.harness.Measurement;
 import lib.harness.PageCache;
 import lib.haystack.Haystack;
@@ -43,7 +44,7 @@ class NativeYardstickTest {
         NativeYardstick yardstick = new NativeYardstick("study");
         List<String> said = new ArrayList<>();
         for (String chapter : NativeYardstick.MODES.sequencedKeySet()) {
-            Optional<Measurement.Result> measured = yardstick.measure(chapter, haystack, 2, 2, 1, csv, said::add);
+            Optional<Measurement.Result> measured = yardstick.measure(chapter, haystack, 2, 2, 1, OptionalLong.empty(), csv, said::add);
             if (measured.isEmpty() && chapter.equals("NativeMemoryReadHuge")) {
                 assertTrue(said.stream().anyMatch(line -> line.contains("no 2 MiB page")), said::toString);
                 continue; // a kernel without transparent huge pages: said so, recorded nothing
@@ -69,13 +70,13 @@ class NativeYardstickTest {
     @Test
     void readsItsOutputLine() {
         Measurement.Result result = NativeYardstick.parse("NativeMmap",
-                "mode=mmap workers=2 offset=8388600 warmup_s=0.5 run_s=0.25,0.5,0.75 pmd_mapped_pct=99.5", 1 << 20);
+                "mode=mmap workers=2 offset=8388600 warmup_s=0.5 run_s=0.25,0.5,0.75 pmd_mapped_pct=99.5", 1 << 20, OptionalLong.empty());
         assertEquals(8388600, result.offset());
         assertEquals(3, result.seconds().length);
         assertEquals(1, result.warmupSeconds().length);
         assertEquals(99.5, result.pmdMappedPercent().orElseThrow());
         assertEquals(Optional.of(PageCache.Folios.AS_IS), result.pageCache());
-        assertTrue(NativeYardstick.parse("NativePread", "mode=pread workers=1 offset=-1 warmup_s= run_s=1.0 pmd_mapped_pct=", 8)
+        assertTrue(NativeYardstick.parse("NativePread", "mode=pread workers=1 offset=-1 warmup_s= run_s=1.0 pmd_mapped_pct=", 8, OptionalLong.empty())
                 .pmdMappedPercent().isEmpty());
     }
 
@@ -88,7 +89,7 @@ class NativeYardstickTest {
                 "mode=mmap workers=2 offset=8 warmup_s= run_s=-1 pmd_mapped_pct=1",
                 "mode=mmap workers=2 offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=250",
                 "mode=mmap workers=two offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=1")) {
-            assertThrows(IllegalArgumentException.class, () -> NativeYardstick.parse("NativeMmap", line, 64), line);
+            assertThrows(IllegalArgumentException.class, () -> NativeYardstick.parse("NativeMmap", line, 64, OptionalLong.empty()), line);
         }
     }
 
