@@ -32,7 +32,6 @@ import lab.tools.HeldLines;
 import lab.tools.ResultsOutput;
 import lab.tools.ToolCommand;
 import lib.cli.UserMistakeException;
-import lib.harness.Machine;
 import lib.harness.Measurement;
 import lib.harness.PageCache;
 import lib.harness.ProjectVersion;

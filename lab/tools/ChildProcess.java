@@ -150,10 +150,6 @@ public final class ChildProcess {
         return command;
     }
 
-    public Duration limit() {
-        return limit;
-    }
-
     public ChildProcess environment(String name, String value) {
         environment.put(name, value);
         return this;
