@@ -105,7 +105,7 @@ public class SizeSweep implements Callable<Integer> {
     boolean dryRun;
 
     /** One chapter at one size: the command and whether it is timed cold. */
-    record Step(long bytes, Path haystack, String chapter, boolean cold, List<String> command) {}
+    record Step(long bytes, String chapter, boolean cold, List<String> command) {}
 
     public static void main(String[] args) {
         ToolCommand.run("SizeSweep", new SizeSweep(System.out, System.err), args);
@@ -278,7 +278,7 @@ public class SizeSweep implements Callable<Integer> {
                 if (cold) {
                     command.add("--cold");
                 }
-                steps.add(new Step(bytes, haystack, chapter, cold, command));
+                steps.add(new Step(bytes, chapter, cold, command));
             }
         }
         return steps;
