@@ -377,25 +377,19 @@ public final class Notebook {
         }
         StringColumn variant = StringColumn.create("variant"), number = StringColumn.create("number"),
                 description = StringColumn.create("description");
-        Map<String, DoubleColumn> figures = new java.util.LinkedHashMap<>();
-        for (String column : List.of("mean_s", "mb_per_s", "speedup", "workers_1_mb_per_s", "peak_mb_per_s", "peak_at", "cold_mb_per_s")) {
-            figures.put(column, DoubleColumn.create(column));
-        }
+        DoubleColumn meanSeconds = DoubleColumn.create("mean_s"), mbps = DoubleColumn.create("mb_per_s"), speedup = DoubleColumn.create("speedup"),
+                oneWorkerMbps = DoubleColumn.create("workers_1_mb_per_s"), peakMbps = DoubleColumn.create("peak_mb_per_s"),
+                peakAt = DoubleColumn.create("peak_at"), coldMbps = DoubleColumn.create("cold_mb_per_s");
         try {
             for (ArticleFigures.ArticleRow row : ArticleFigures.of(table)) {
                 variant.append(row.variant()); number.append(row.number()); description.append(row.description());
-                ResultsTable.append(figures.get("mean_s"), row.meanSeconds()); ResultsTable.append(figures.get("mb_per_s"), row.mbps());
-                ResultsTable.append(figures.get("speedup"), row.speedup()); ResultsTable.append(figures.get("workers_1_mb_per_s"), row.oneWorkerMbps());
-                ResultsTable.append(figures.get("peak_mb_per_s"), row.peakMbps()); ResultsTable.append(figures.get("peak_at"), row.peakAt());
-                ResultsTable.append(figures.get("cold_mb_per_s"), row.coldMbps());
+                meanSeconds.append(row.meanSeconds()); mbps.append(row.mbps()); speedup.append(row.speedup()); oneWorkerMbps.append(row.oneWorkerMbps());
+                peakMbps.append(row.peakMbps()); peakAt.append(row.peakAt()); coldMbps.append(row.coldMbps());
             }
         } catch (StudyResults.NotResultsException notReadable) {
             quit(notReadable.getMessage());
         }
-        Table rows = Table.create("article", variant, description);
-        figures.values().forEach(rows::addColumns);
-        rows.addColumns(number);
-        return rows;
+        return Table.create("article", variant, description, meanSeconds, mbps, speedup, oneWorkerMbps, peakMbps, peakAt, coldMbps, number);
     }
 
     /**
