@@ -329,28 +329,25 @@ public final class Notebook {
     }
 
     public static List<MemoryWall> walls(MachineResults machine, boolean say) {
+        List<MemoryWall> walls = machine.folder.walls(); // empty without a wall.csv
+        if (!say) {
+            return walls;
+        }
         if (!machine.has("wall")) {
-            if (say) {
-                System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
-                        + "./jbang lab/yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
-            }
-            return List.of();
+            System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
+                    + "./jbang lab/yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
+            return walls;
         }
-        if (say) {
-            machine.report(select(machine, "wall", "warm").notes());
+        machine.report(select(machine, "wall", "warm").notes());
+        for (MemoryWall wall : walls) {
+            System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d rows, every sitting and worker count, in %s)%n",
+                    wall.label(), wall.mbps(), wall.probe(), wall.workers(), wall.workerCounts(), machine.csv("wall"));
+            if (!wall.beatenBy().isEmpty()) {
+                machine.report(List.of(wall.beatenNote()));
+            }
         }
-        List<MemoryWall> walls = machine.folder.walls();
-        if (say) {
-            for (MemoryWall wall : walls) {
-                System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d rows, every sitting and worker count, in %s)%n",
-                        wall.label(), wall.mbps(), wall.probe(), wall.workers(), wall.workerCounts(), machine.csv("wall"));
-                if (!wall.beatenBy().isEmpty()) {
-                    machine.report(List.of(wall.beatenNote()));
-                }
-            }
-            if (walls.isEmpty()) {
-                System.out.println("(" + machine.csv("wall") + " has no warm memory-read row, so no memory-read wall on the charts)");
-            }
+        if (walls.isEmpty()) {
+            System.out.println("(" + machine.csv("wall") + " has no warm memory-read row, so no memory-read wall on the charts)");
         }
         return walls;
     }
