@@ -48,10 +48,6 @@ public final class ChartPage {
      * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
      * its element ({@link PageText#insideScript}).
      */
-    public static String page(String title, Figure figure, List<MemoryWall> walls) throws IOException {
-        return page(title, figure, walls, Extras.NONE);
-    }
-
     public static String page(String title, Figure figure, List<MemoryWall> walls, Extras extras) throws IOException {
         return ChartFiles.PAGE_MARK + """
 

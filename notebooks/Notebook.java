@@ -109,7 +109,7 @@ public final class Notebook {
         }
         String here = StudyResults.currentMachineName();
         Optional<MachineResults> local = all.stream().filter(m -> m.name.equals(here)).findFirst();
-        MachineResults pick = local.orElseGet(() -> all.stream().max(Comparator.comparing(MachineResults::date)).orElseThrow());
+        MachineResults pick = local.orElseGet(() -> all.stream().max(Comparator.comparing((MachineResults m) -> m.folder.date())).orElseThrow());
         System.out.println("machine: " + pick.name + (local.isPresent() ? " (this one)" : " (the most recent study; this machine, "
                 + here + ", has none)") + "; -Dmachine=NAME draws another of: " + names);
         return pick;
@@ -117,9 +117,6 @@ public final class Notebook {
 
     // ---------------------------------------------------------------------------------------------
     // The rows drawn together, as tables
-
-    /** What an empty {@code page_cache} means (see {@link StudyResults#PAGE_CACHE_AS_IS}). */
-    public static final String PAGE_CACHE_AS_IS = StudyResults.PAGE_CACHE_AS_IS;
 
     /** The rows a chart may draw, and a line for each kind of row left out. */
     public record Selected(Table rows, List<String> notes) {}
@@ -178,7 +175,7 @@ public final class Notebook {
     /** The page-cache settings among {@code rows}, in a stable order: the system's own first. */
     public static List<String> pageCaches(Table rows) {
         return rows.stringColumn("page_cache").unique().asList().stream()
-                .sorted(Comparator.comparing((String s) -> !s.equals(PAGE_CACHE_AS_IS)).thenComparing(Function.identity()))
+                .sorted(Comparator.comparing((String s) -> !s.equals(StudyResults.PAGE_CACHE_AS_IS)).thenComparing(Function.identity()))
                 .toList();
     }
 
@@ -423,16 +420,12 @@ public final class Notebook {
 
     /** The same, with each of {@code walls} drawn across the chart as a labelled line. */
     public static Path chart(String name, Figure figure, List<MemoryWall> walls) {
-        return chart(machine().charts(), name, figure, walls, ChartPage.Extras.NONE);
+        return chart(name, figure, walls, ChartPage.Extras.NONE);
     }
 
     /** The same, with what Tablesaw's figure cannot say itself ({@link ChartPage.Extras}). */
     public static Path chart(String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
         return chart(machine().charts(), name, figure, walls, extras);
-    }
-
-    public static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls) {
-        return chart(charts, name, figure, walls, ChartPage.Extras.NONE);
     }
 
     public static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
