@@ -6,7 +6,6 @@ package notebooks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -88,11 +87,9 @@ public final class ChartPage {
 
     /** The walls as the page's script reads them: {@code [{mbps: 12345.0, label: "…"}]}. */
     private static String wallsAsJavascript(List<MemoryWall> walls) {
-        List<String> objects = new ArrayList<>();
-        for (MemoryWall wall : walls) {
-            objects.add(String.format(Locale.ROOT, "{mbps: %s, label: %s}", wall.mbps(), javascriptString(wall.chartLabel())));
-        }
-        return PageText.insideScript("[" + String.join(", ", objects) + "]");
+        String objects = walls.stream().map(wall -> String.format(Locale.ROOT, "{mbps: %s, label: %s}", wall.mbps(), javascriptString(wall.chartLabel())))
+                .collect(Collectors.joining(", "));
+        return PageText.insideScript("[" + objects + "]");
     }
 
     /** The extras as the page's script reads them: {@code {valuesBesideBars: true, notes: ["…"]}}. */
