@@ -6,8 +6,10 @@ package notebooks;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,29 +187,20 @@ public final class ChartImage {
     public static void mark(Path png) throws IOException {
         byte[] bytes = Files.readAllBytes(png);
         int afterHeader = SIGNATURE.length + 12 + readInt(bytes, SIGNATURE.length); // IHDR comes first
-        byte[] data = (KEYWORD + '\0' + MARK).getBytes(StandardCharsets.ISO_8859_1);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length + data.length + 12);
-        out.write(bytes, 0, afterHeader);
-        byte[] typeAndData = new byte[4 + data.length];
-        System.arraycopy("tEXt".getBytes(StandardCharsets.US_ASCII), 0, typeAndData, 0, 4);
-        System.arraycopy(data, 0, typeAndData, 4, data.length);
+        byte[] typeAndData = ("tEXt" + KEYWORD + '\0' + MARK).getBytes(StandardCharsets.ISO_8859_1);
         CRC32 crc = new CRC32();
         crc.update(typeAndData);
-        writeInt(out, data.length);
+        ByteArrayOutputStream marked = new ByteArrayOutputStream(bytes.length + typeAndData.length + 8);
+        DataOutputStream out = new DataOutputStream(marked); // its ints are big-endian, as PNG's are
+        out.write(bytes, 0, afterHeader);
+        out.writeInt(typeAndData.length - 4); // a chunk's length counts its data, not its type
         out.write(typeAndData);
-        writeInt(out, (int) crc.getValue());
+        out.writeInt((int) crc.getValue());
         out.write(bytes, afterHeader, bytes.length - afterHeader);
-        AtomicWrite.write(png, out::writeTo);
+        AtomicWrite.write(png, marked::writeTo);
     }
 
     private static int readInt(byte[] bytes, int at) {
-        return ((bytes[at] & 0xff) << 24) | ((bytes[at + 1] & 0xff) << 16) | ((bytes[at + 2] & 0xff) << 8) | (bytes[at + 3] & 0xff);
-    }
-
-    private static void writeInt(ByteArrayOutputStream out, int value) {
-        out.write(value >>> 24);
-        out.write(value >>> 16);
-        out.write(value >>> 8);
-        out.write(value);
+        return ByteBuffer.wrap(bytes).getInt(at); // big-endian, as PNG's are
     }
 }

@@ -6,7 +6,6 @@ package notebooks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -48,10 +47,6 @@ public final class ChartPage {
      * quotes as JSON does, which lets "</script>" through): it is escaped so that no text can end
      * its element ({@link PageText#insideScript}).
      */
-    public static String page(String title, Figure figure, List<MemoryWall> walls) throws IOException {
-        return page(title, figure, walls, Extras.NONE);
-    }
-
     public static String page(String title, Figure figure, List<MemoryWall> walls, Extras extras) throws IOException {
         return ChartFiles.PAGE_MARK + """
 
@@ -92,11 +87,9 @@ public final class ChartPage {
 
     /** The walls as the page's script reads them: {@code [{mbps: 12345.0, label: "…"}]}. */
     private static String wallsAsJavascript(List<MemoryWall> walls) {
-        List<String> objects = new ArrayList<>();
-        for (MemoryWall wall : walls) {
-            objects.add(String.format(Locale.ROOT, "{mbps: %s, label: %s}", wall.mbps(), javascriptString(wall.chartLabel())));
-        }
-        return PageText.insideScript("[" + String.join(", ", objects) + "]");
+        String objects = walls.stream().map(wall -> String.format(Locale.ROOT, "{mbps: %s, label: %s}", wall.mbps(), javascriptString(wall.chartLabel())))
+                .collect(Collectors.joining(", "));
+        return PageText.insideScript("[" + objects + "]");
     }
 
     /** The extras as the page's script reads them: {@code {valuesBesideBars: true, notes: ["…"]}}. */

@@ -31,10 +31,6 @@ public final class MachineResults {
         return folder.dir.resolve("charts");
     }
 
-    public String date() {
-        return folder.date();
-    }
-
     /** Prints each problem once per notebook run, however many charts read the same table. */
     public void report(List<String> lines) {
         for (String line : lines) {

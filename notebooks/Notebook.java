@@ -109,7 +109,7 @@ public final class Notebook {
         }
         String here = StudyResults.currentMachineName();
         Optional<MachineResults> local = all.stream().filter(m -> m.name.equals(here)).findFirst();
-        MachineResults pick = local.orElseGet(() -> all.stream().max(Comparator.comparing(MachineResults::date)).orElseThrow());
+        MachineResults pick = local.orElseGet(() -> all.stream().max(Comparator.comparing((MachineResults m) -> m.folder.date())).orElseThrow());
         System.out.println("machine: " + pick.name + (local.isPresent() ? " (this one)" : " (the most recent study; this machine, "
                 + here + ", has none)") + "; -Dmachine=NAME draws another of: " + names);
         return pick;
@@ -117,9 +117,6 @@ public final class Notebook {
 
     // ---------------------------------------------------------------------------------------------
     // The rows drawn together, as tables
-
-    /** What an empty {@code page_cache} means (see {@link StudyResults#PAGE_CACHE_AS_IS}). */
-    public static final String PAGE_CACHE_AS_IS = StudyResults.PAGE_CACHE_AS_IS;
 
     /** The rows a chart may draw, and a line for each kind of row left out. */
     public record Selected(Table rows, List<String> notes) {}
@@ -178,7 +175,7 @@ public final class Notebook {
     /** The page-cache settings among {@code rows}, in a stable order: the system's own first. */
     public static List<String> pageCaches(Table rows) {
         return rows.stringColumn("page_cache").unique().asList().stream()
-                .sorted(Comparator.comparing((String s) -> !s.equals(PAGE_CACHE_AS_IS)).thenComparing(Function.identity()))
+                .sorted(Comparator.comparing((String s) -> !s.equals(StudyResults.PAGE_CACHE_AS_IS)).thenComparing(Function.identity()))
                 .toList();
     }
 
@@ -329,28 +326,25 @@ public final class Notebook {
     }
 
     public static List<MemoryWall> walls(MachineResults machine, boolean say) {
+        List<MemoryWall> walls = machine.folder.walls(); // empty without a wall.csv
+        if (!say) {
+            return walls;
+        }
         if (!machine.has("wall")) {
-            if (say) {
-                System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
-                        + "./jbang lab/yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
-            }
-            return List.of();
+            System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
+                    + "./jbang lab/yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
+            return walls;
         }
-        if (say) {
-            machine.report(select(machine, "wall", "warm").notes());
+        machine.report(select(machine, "wall", "warm").notes());
+        for (MemoryWall wall : walls) {
+            System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d rows, every sitting and worker count, in %s)%n",
+                    wall.label(), wall.mbps(), wall.probe(), wall.workers(), wall.workerCounts(), machine.csv("wall"));
+            if (!wall.beatenBy().isEmpty()) {
+                machine.report(List.of(wall.beatenNote()));
+            }
         }
-        List<MemoryWall> walls = machine.folder.walls();
-        if (say) {
-            for (MemoryWall wall : walls) {
-                System.out.printf(Locale.ROOT, "%s: %,.0f MB/s (%s with %d workers, the best of %d rows, every sitting and worker count, in %s)%n",
-                        wall.label(), wall.mbps(), wall.probe(), wall.workers(), wall.workerCounts(), machine.csv("wall"));
-                if (!wall.beatenBy().isEmpty()) {
-                    machine.report(List.of(wall.beatenNote()));
-                }
-            }
-            if (walls.isEmpty()) {
-                System.out.println("(" + machine.csv("wall") + " has no warm memory-read row, so no memory-read wall on the charts)");
-            }
+        if (walls.isEmpty()) {
+            System.out.println("(" + machine.csv("wall") + " has no warm memory-read row, so no memory-read wall on the charts)");
         }
         return walls;
     }
@@ -377,25 +371,19 @@ public final class Notebook {
         }
         StringColumn variant = StringColumn.create("variant"), number = StringColumn.create("number"),
                 description = StringColumn.create("description");
-        Map<String, DoubleColumn> figures = new java.util.LinkedHashMap<>();
-        for (String column : List.of("mean_s", "mb_per_s", "speedup", "workers_1_mb_per_s", "peak_mb_per_s", "peak_at", "cold_mb_per_s")) {
-            figures.put(column, DoubleColumn.create(column));
-        }
+        DoubleColumn meanSeconds = DoubleColumn.create("mean_s"), mbps = DoubleColumn.create("mb_per_s"), speedup = DoubleColumn.create("speedup"),
+                oneWorkerMbps = DoubleColumn.create("workers_1_mb_per_s"), peakMbps = DoubleColumn.create("peak_mb_per_s"),
+                peakAt = DoubleColumn.create("peak_at"), coldMbps = DoubleColumn.create("cold_mb_per_s");
         try {
             for (ArticleFigures.ArticleRow row : ArticleFigures.of(table)) {
                 variant.append(row.variant()); number.append(row.number()); description.append(row.description());
-                ResultsTable.append(figures.get("mean_s"), row.meanSeconds()); ResultsTable.append(figures.get("mb_per_s"), row.mbps());
-                ResultsTable.append(figures.get("speedup"), row.speedup()); ResultsTable.append(figures.get("workers_1_mb_per_s"), row.oneWorkerMbps());
-                ResultsTable.append(figures.get("peak_mb_per_s"), row.peakMbps()); ResultsTable.append(figures.get("peak_at"), row.peakAt());
-                ResultsTable.append(figures.get("cold_mb_per_s"), row.coldMbps());
+                meanSeconds.append(row.meanSeconds()); mbps.append(row.mbps()); speedup.append(row.speedup()); oneWorkerMbps.append(row.oneWorkerMbps());
+                peakMbps.append(row.peakMbps()); peakAt.append(row.peakAt()); coldMbps.append(row.coldMbps());
             }
         } catch (StudyResults.NotResultsException notReadable) {
             quit(notReadable.getMessage());
         }
-        Table rows = Table.create("article", variant, description);
-        figures.values().forEach(rows::addColumns);
-        rows.addColumns(number);
-        return rows;
+        return Table.create("article", variant, description, meanSeconds, mbps, speedup, oneWorkerMbps, peakMbps, peakAt, coldMbps, number);
     }
 
     /**
@@ -432,16 +420,12 @@ public final class Notebook {
 
     /** The same, with each of {@code walls} drawn across the chart as a labelled line. */
     public static Path chart(String name, Figure figure, List<MemoryWall> walls) {
-        return chart(machine().charts(), name, figure, walls, ChartPage.Extras.NONE);
+        return chart(name, figure, walls, ChartPage.Extras.NONE);
     }
 
     /** The same, with what Tablesaw's figure cannot say itself ({@link ChartPage.Extras}). */
     public static Path chart(String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
         return chart(machine().charts(), name, figure, walls, extras);
-    }
-
-    public static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls) {
-        return chart(charts, name, figure, walls, ChartPage.Extras.NONE);
     }
 
     public static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {

@@ -19,8 +19,8 @@ public final class ResultsTable {
 
     /**
      * Rows as a table whose columns have the types a reader would guess; the lists of seconds stay
-     * text. The bill's columns ({@link StudyResults#BILL}, per GiB) come last, missing in rows
-     * written before it was counted.
+     * text. A figure a row lacks is a missing value (Tablesaw appends a null as one). The bill's
+     * columns ({@link StudyResults#BILL}, per GiB) come last, missing in rows written before it was counted.
      */
     public static Table table(String name, List<StudyResults.Row> rows) {
         StringColumn date = StringColumn.create("date"), chapter = StringColumn.create("chapter"), cache = StringColumn.create("cache"),
@@ -36,39 +36,23 @@ public final class ResultsTable {
                 pmd = DoubleColumn.create("pmd_mapped_pct");
         for (StudyResults.Row row : rows) {
             date.append(row.date()); chapter.append(row.chapter()); workers.append(row.workers()); cache.append(row.cache());
-            fileBytes.append(row.fileBytes()); append(chunkBytes, row.chunkBytes()); append(offset, row.offset());
+            fileBytes.append(row.fileBytes()); chunkBytes.append(row.chunkBytes()); offset.append(row.offset());
             warmupRuns.append(row.warmupRuns()); runs.append(row.runs()); meanSeconds.append(row.meanSeconds());
-            append(medianSeconds, row.medianSeconds()); append(minSeconds, row.minSeconds()); append(maxSeconds, row.maxSeconds());
+            medianSeconds.append(row.medianSeconds()); minSeconds.append(row.minSeconds()); maxSeconds.append(row.maxSeconds());
             mbps.append(row.mbps()); runSeconds.append(joined(row.runSeconds())); warmupSeconds.append(joined(row.warmupSeconds()));
-            cpuModel.append(row.cpuModel()); logicalCores.append(row.logicalCores()); append(memoryBytes, row.memoryBytes());
+            cpuModel.append(row.cpuModel()); logicalCores.append(row.logicalCores()); memoryBytes.append(row.memoryBytes());
             kernel.append(row.kernel()); jdk.append(row.jdk()); vectorBits.append(row.vectorBits()); machine.append(row.machine());
-            pageCache.append(row.pageCache()); append(pmd, row.pmdMappedPercent());
+            pageCache.append(row.pageCache()); pmd.append(row.pmdMappedPercent());
         }
         Table table = Table.create(name, date, chapter, workers, cache, fileBytes, chunkBytes, offset, warmupRuns, runs, meanSeconds,
                 medianSeconds, minSeconds, maxSeconds, mbps, runSeconds, warmupSeconds, cpuModel, logicalCores, memoryBytes,
                 kernel, jdk, vectorBits, machine, pageCache, pmd);
         for (String item : StudyResults.BILL) {
             DoubleColumn perGiB = DoubleColumn.create(item);
-            rows.forEach(row -> append(perGiB, row.billPerGiB(item)));
+            rows.forEach(row -> perGiB.append(row.billPerGiB(item)));
             table.addColumns(perGiB);
         }
         return table;
-    }
-
-    public static void append(LongColumn column, Long value) {
-        if (value == null) {
-            column.appendMissing();
-        } else {
-            column.append(value);
-        }
-    }
-
-    public static void append(DoubleColumn column, Double value) {
-        if (value == null) {
-            column.appendMissing();
-        } else {
-            column.append(value);
-        }
     }
 
     private static String joined(double[] seconds) {

@@ -32,15 +32,12 @@ List<String> LABELS = List.of("launcher (JBang or its cache)", "JVM start to mai
 // Every field is untrusted: the one reader of results reads the rows (lab/results/StudyResults.java), and a
 // row whose chapter is not a chapter's or a Go variant's name, or whose seconds are not finite and
 // non-negative, is left out with one line naming its file and line. The newest row of each chapter is drawn.
-AnswerResults.AnswerCsv readOrQuit(Path csv) {
-    try {
-        return AnswerResults.read(csv);
-    } catch (StudyResults.NotResultsException notAnswers) {
-        Notebook.quit(notAnswers.getMessage());
-        return null;
-    }
+AnswerResults.AnswerCsv answers;
+try {
+    answers = AnswerResults.read(csv);
+} catch (StudyResults.NotResultsException notAnswers) {
+    Notebook.quit(notAnswers.getMessage());
 }
-AnswerResults.AnswerCsv answers = readOrQuit(csv);
 answers.problems().forEach(System.out::println);
 List<AnswerResults.Answer> newest = answers.newestOfEach();
 if (newest.isEmpty()) {

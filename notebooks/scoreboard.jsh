@@ -50,8 +50,7 @@ for (String pageCache : pageCaches) {
             .orientation(BarTrace.Orientation.HORIZONTAL).showLegend(severalPageCaches)
             .name(severalPageCaches ? "page cache: " + pageCache : "MB/s").build());
 }
-List<String> signs = new ArrayList<>();
-signs.add("Log scale: each major gridline is 10 times the one before; the figure is printed at each bar's end");
+List<String> signs = List.of("Log scale: each major gridline is 10 times the one before; the figure is printed at each bar's end");
 // Several bars a chapter (one per page-cache setting) need a taller chart for their figures to stand apart.
 int scoreboardHeightPx = severalPageCaches ? ChartPage.CHART_HEIGHT_PX * 3 / 2 : ChartPage.CHART_HEIGHT_PX;
 Figure scoreboardChart = new Figure(
@@ -102,8 +101,7 @@ for (int p = 0; p < pageCaches.size(); p++) {
             .mode(ScatterTrace.Mode.MARKERS).text(hover).marker(ChartColours.marker(p + p * ChartColours.COLOURS.size()))
             .name(severalPageCaches ? "page cache: " + pageCaches.get(p) : "a timed run").build());
 }
-List<String> spreadSigns = new ArrayList<>();
-spreadSigns.add("Each point is one timed run: its seconds as a % of the chapter's median run (100 %: the median; right: slower)");
+List<String> spreadSigns = List.of("Each point is one timed run: its seconds as a % of the chapter's median run (100 %: the median; right: slower)");
 Notebook.chart("scoreboard-spread", new Figure(
         Layout.builder().title(Notebook.title("Spread, warm cache: every timed run against its chapter's median", rows))
                 .xAxis(Axis.builder().title("run time, % of the chapter's median run").build())

@@ -58,14 +58,8 @@ System.out.println(sweep.printAll());
 
 // A tick at each size measured, and the memory; a dashed vertical line at the memory.
 double[] sizesMeasured = rows.longColumn("file_bytes").unique().sorted(Long::compare).asDoubleColumn().asDoubleArray();
-List<Double> tickValues = new ArrayList<>();
-List<String> tickLabels = new ArrayList<>();
-for (double bytes : sizesMeasured) {
-    tickValues.add(bytes);
-    tickLabels.add(PageText.binarySize((long) bytes));
-}
-TickSettings everySize = (TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY)
-        .arrayTicks(tickValues.stream().mapToDouble(Double::doubleValue).toArray(), tickLabels.toArray(new String[0])).build());
+String[] sizeLabels = Arrays.stream(sizesMeasured).mapToObj(bytes -> PageText.binarySize((long) bytes)).toArray(String[]::new);
+TickSettings everySize = TickSettings.builder().tickMode(TickSettings.TickMode.ARRAY).arrayTicks(sizesMeasured, sizeLabels).build();
 
 Trace memoryLine(double top) {
     return ScatterTrace.builder(new double[] {memoryBytes, memoryBytes}, new double[] {0, top})

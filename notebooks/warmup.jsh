@@ -22,12 +22,6 @@ import tech.tablesaw.plotly.traces.*;
 String tableName = System.getProperty("table", "scoreboard");
 Table rows = Notebook.results(tableName, null).sortAscendingOn("chapter", "cache", "page_cache", "workers");
 
-// warmup_s and run_s hold each run's seconds, space-separated, in the order they ran; Notebook has
-// checked every row (a row whose lists do not read as seconds, or not as many as it ran, is left out, and said).
-double[] seconds(String joined) {
-    return StudyResults.seconds(joined);
-}
-
 // A series is one chapter, worker count, cache and page-cache setting; its name says only what
 // varies: the workers only where one chapter ran with several counts (-Dtable=scaling).
 boolean oneCache = rows.stringColumn("cache").unique().size() == 1;
@@ -52,9 +46,11 @@ DoubleColumn firstRun = DoubleColumn.create("first_run_s");
 DoubleColumn steady = DoubleColumn.create("steady_median_s");
 DoubleColumn firstOverSteady = DoubleColumn.create("first_over_steady");
 
+// warmup_s and run_s hold each run's seconds, space-separated, in the order they ran; Notebook has
+// checked every row (a row whose lists do not read as seconds, or not as many as it ran, is left out, and said).
 for (Row row : rows) {
-    double[] warmups = seconds(row.getString("warmup_s"));
-    double[] timed = seconds(row.getString("run_s"));
+    double[] warmups = StudyResults.seconds(row.getString("warmup_s"));
+    double[] timed = StudyResults.seconds(row.getString("run_s"));
     int run = 0;
     for (double s : warmups) {
         seriesColumn.append(series(row)); chapterColumn.append(row.getString("chapter")); workersColumn.append(row.getInt("workers"));

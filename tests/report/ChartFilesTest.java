@@ -64,7 +64,7 @@ class ChartFilesTest {
             Path page = charts.resolve("scoreboard.html");
             Files.writeString(page, cut);
             assertNull(ChartFiles.whyNotReplace(page, charts.resolve("scoreboard.png")), "a page cut at " + cut.length() + " bytes");
-            assertEquals(page, Notebook.chart(charts, "scoreboard", figure(), List.of()));
+            assertEquals(page, Notebook.chart(charts, "scoreboard", figure(), List.of(), ChartPage.Extras.NONE));
             String drawn = Files.readString(page);
             assertTrue(drawn.startsWith(ChartFiles.PAGE_MARK) && drawn.strip().endsWith("</html>"), "redrawn whole");
             assertEquals(List.of(page), filesIn(charts));

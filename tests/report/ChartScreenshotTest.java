@@ -71,7 +71,7 @@ class ChartScreenshotTest {
 
     /** The chart's page, with {@code standIn} (script elements) right after plotly.js, before every script of the page's own. */
     private static Path page(Path dir, String standIn) throws IOException {
-        String page = ChartPage.page("workers", figure(), List.of());
+        String page = ChartPage.page("workers", figure(), List.of(), ChartPage.Extras.NONE);
         int plotlyEnds = page.indexOf("</script>", page.indexOf("</script>") + 1) + "</script>".length(); // the error listener, then plotly.js
         Path file = dir.resolve("workers.html");
         Files.writeString(file, page.substring(0, plotlyEnds) + "\n" + standIn + page.substring(plotlyEnds));

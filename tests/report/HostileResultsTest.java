@@ -285,7 +285,7 @@ class HostileResultsTest {
         String script = ChartPage.figureScript(figure);
         assertFalse(script.contains("</script") || script.contains("<"), script);
         Path page = Files.createDirectories(root.resolve("escaped")).resolve("hostile.html");
-        Files.writeString(page, ChartPage.page("hostile", figure, List.of()));
+        Files.writeString(page, ChartPage.page("hostile", figure, List.of(), ChartPage.Extras.NONE));
         String dom = dom(chromium, page);
         assertNothingRan(dom, page);
         assertTrue(dom.contains("main-svg"), "the plot was drawn");

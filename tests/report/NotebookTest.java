@@ -111,7 +111,7 @@ class NotebookTest {
         Table v04 = rows.where(rows.stringColumn("chapter").isEqualTo("V04Mmap"));
         assertEquals(Set.of("small", "huge"), values(v04, "page_cache"));
         // a row from before the column existed ran with the system's own setting
-        assertEquals(Set.of(Notebook.PAGE_CACHE_AS_IS),
+        assertEquals(Set.of(StudyResults.PAGE_CACHE_AS_IS),
                 values(rows.where(rows.stringColumn("chapter").isEqualTo("V01ReadAll")), "page_cache"));
         // the V13 row recorded for the other machine is not drawn as beta's
         Table v13 = rows.where(rows.stringColumn("chapter").isEqualTo("V13PreadVector"));
@@ -120,7 +120,7 @@ class NotebookTest {
         String notes = String.join("\n", beta.notes());
         assertTrue(notes.contains("measured on another machine (" + ALPHA + ")"), notes);
         assertTrue(notes.contains("with a cold page cache, where this table holds warm"), notes);
-        assertEquals(List.of(Notebook.PAGE_CACHE_AS_IS, "huge", "small"), Notebook.pageCaches(rows));
+        assertEquals(List.of(StudyResults.PAGE_CACHE_AS_IS, "huge", "small"), Notebook.pageCaches(rows));
     }
 
     @Test
