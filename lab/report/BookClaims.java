@@ -8,10 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,8 +19,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lab.results.*;
 import lib.cli.Quote;
-import lib.cli.UserMistakeException;
-import lib.counters.Stats;
 
 /**
  * A lesson's claim sits right below it, in a comment a reader of the rendered page does not see:
