@@ -431,11 +431,12 @@ final class BookClaims {
         return lead == null ? "(no heading)" : "\"" + lead + "\"";
     }
 
-    private static int lineOf(String text, int index) {
+    /** The line of {@code text} that {@code index} falls on, from 1: where every check of the book's pages says a fault is. */
+    static int lineOf(String text, int index) {
         return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
     }
 
-    private static String shortened(String text) {
+    static String shortened(String text) {
         return text.length() > 120 ? text.substring(0, 120) + "…" : text;
     }
 }

@@ -88,19 +88,19 @@ final class PageLinks {
             while (target.find()) {
                 String why = link(page, target.group(1).replaceAll("^<|>$", ""));
                 if (why != null) {
-                    faults.add(page + ":" + lineOf(text, target.start(1)) + ": " + why);
+                    faults.add(page + ":" + BookClaims.lineOf(text, target.start(1)) + ": " + why);
                 }
             }
         }
         Matcher span = CODE_SPAN.matcher(prose);
         while (span.find()) {
-            paths(span.group(2)).forEach(why -> faults.add(page + ":" + lineOf(text, span.start(2)) + ": " + why));
-            commands(span.group(2)).forEach(why -> faults.add(page + ":" + lineOf(text, span.start(2)) + ": " + why));
+            paths(span.group(2)).forEach(why -> faults.add(page + ":" + BookClaims.lineOf(text, span.start(2)) + ": " + why));
+            commands(span.group(2)).forEach(why -> faults.add(page + ":" + BookClaims.lineOf(text, span.start(2)) + ": " + why));
         }
         String code = blank(text, Pattern.compile("[^\\n]")); // only the fenced code, each line where it stands
         for (int[] block : fencedBlocks(text)) {
             code = code.substring(0, block[0]) + text.substring(block[0], block[1]) + code.substring(block[1]);
-            int line = lineOf(text, block[0]);
+            int line = BookClaims.lineOf(text, block[0]);
             for (String codeLine : text.substring(block[0], block[1]).split("\n", -1)) {
                 int at = line++;
                 paths(codeLine).forEach(why -> faults.add(page + ":" + at + ": " + why));
@@ -110,7 +110,7 @@ final class PageLinks {
         while (command.find()) {
             String why = command(command.group(2));
             if (why != null) {
-                faults.add(page + ":" + lineOf(text, command.start()) + ": " + why);
+                faults.add(page + ":" + BookClaims.lineOf(text, command.start()) + ": " + why);
             }
         }
         return faults;
@@ -302,9 +302,5 @@ final class PageLinks {
             }
         });
         return blanked.toString();
-    }
-
-    private static int lineOf(String text, int index) {
-        return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
     }
 }

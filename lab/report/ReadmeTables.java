@@ -165,7 +165,7 @@ public final class ReadmeTables {
         Matcher opening = OPENING.matcher(text);
         int from = 0;
         while (opening.find(from)) {
-            int line = lineOf(text, opening.start());
+            int line = BookClaims.lineOf(text, opening.start());
             if (!KINDS.containsKey(opening.group(1))) {
                 throw new UserMistakeException(document + ":" + line + ": no kind of generated block is called "
                         + Quote.name(opening.group(1)) + " (known: " + String.join(", ", KINDS.keySet()) + ")");
@@ -221,9 +221,4 @@ public final class ReadmeTables {
             throw new UserMistakeException(block.document() + ":" + block.line() + ": block " + block.name() + ": " + e.getMessage());
         }
     }
-
-    private static int lineOf(String text, int index) {
-        return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
-    }
-
 }
