@@ -80,7 +80,7 @@ final class PageLinks {
     /** One line per place the page sends its reader that is not there, each naming the page and line. */
     List<String> faults(Path page) throws IOException {
         String text = Files.readString(page);
-        String prose = withoutComments(withoutFencedCode(text));
+        String prose = blank(withoutFencedCode(text), COMMENT);
         String plain = blank(prose, CODE_SPAN);
         List<String> faults = new ArrayList<>();
         for (Pattern link : List.of(INLINE_LINK, REFERENCE_LINK, HTML_LINK)) {
@@ -156,7 +156,7 @@ final class PageLinks {
     }
 
     static Set<String> anchorsOf(String text) {
-        String prose = withoutComments(withoutFencedCode(text));
+        String prose = blank(withoutFencedCode(text), COMMENT);
         Set<String> anchors = new LinkedHashSet<>();
         Map<String, Integer> repeats = new HashMap<>();
         Matcher heading = HEADING.matcher(prose);
@@ -277,30 +277,23 @@ final class PageLinks {
 
     private static String withoutFencedCode(String text) {
         StringBuilder blanked = new StringBuilder(text);
-        for (int[] block : fencedBlocks(text)) {
-            for (int i = block[0]; i < block[1]; i++) {
-                if (blanked.charAt(i) != '\n') {
-                    blanked.setCharAt(i, ' ');
-                }
-            }
-        }
+        fencedBlocks(text).forEach(block -> blank(blanked, block[0], block[1]));
         return blanked.toString();
     }
 
-    private static String withoutComments(String text) {
-        return blank(text, COMMENT);
-    }
-
-    /** The text with each match of {@code pattern} turned to spaces, its line breaks kept, so every offset stays where it was. */
+    /** The text with each match of {@code pattern} turned to spaces: see {@link #blank(StringBuilder, int, int)}. */
     private static String blank(String text, Pattern pattern) {
         StringBuilder blanked = new StringBuilder(text);
-        pattern.matcher(text).results().forEach(match -> {
-            for (int i = match.start(); i < match.end(); i++) {
-                if (blanked.charAt(i) != '\n') {
-                    blanked.setCharAt(i, ' ');
-                }
-            }
-        });
+        pattern.matcher(text).results().forEach(match -> blank(blanked, match.start(), match.end()));
         return blanked.toString();
+    }
+
+    /** Turns the text from {@code start} to {@code end} to spaces, its line breaks kept, so every offset stays where it was. */
+    private static void blank(StringBuilder text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (text.charAt(i) != '\n') {
+                text.setCharAt(i, ' ');
+            }
+        }
     }
 }
