@@ -8,10 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,8 +19,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import lab.results.*;
 import lib.cli.Quote;
-import lib.cli.UserMistakeException;
-import lib.counters.Stats;
 
 /**
  * A lesson's claim sits right below it, in a comment a reader of the rendered page does not see:
@@ -435,11 +431,12 @@ final class BookClaims {
         return lead == null ? "(no heading)" : "\"" + lead + "\"";
     }
 
-    private static int lineOf(String text, int index) {
+    /** The line of {@code text} that {@code index} falls on, from 1: where every check of the book's pages says a fault is. */
+    static int lineOf(String text, int index) {
         return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
     }
 
-    private static String shortened(String text) {
+    static String shortened(String text) {
         return text.length() > 120 ? text.substring(0, 120) + "…" : text;
     }
 }

@@ -48,7 +48,13 @@ public final class CheckBook {
         // Help first, wherever it stands: the "lessons" alias puts --judge before what the user typed, so "lessons --help"
         // arrives as "--judge --help", where --help would otherwise be taken for a missing folder.
         if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-            printUsage(out);
+            out.println("Usage: ./jbang check-book [--write]");
+            out.println("       ./jbang lessons results/MACHINE");
+            out.println("Checks that every generated block of README.md, results/README.md and docs/ is what results/ gives, filled and of one machine,");
+            out.println("that every lesson's claim holds, and that every link, anchor, ./jbang command and project path of those pages leads somewhere;");
+            out.println("with --write, rewrites the blocks first. Exit 1 names each stale block, failing lesson and broken link, by file and line.");
+            out.println("With --judge, says of every lesson that carries claims whether it holds on that machine's folder (your own study),");
+            out.println("does not hold, or cannot be told there, with its figures. Exit 0 when none fails there, 1 when one does not hold.");
             return 0;
         }
         boolean write = false;
@@ -81,18 +87,8 @@ public final class CheckBook {
             return 2;
         }
         int pages = checkPages(Path.of(""), ReadmeResults.bookPages(), ReadmeTables.RESULTS, out, err);
-        int claims = checkClaims(ReadmeTables.RESULTS, out, err);
+        int claims = checkClaims(ReadmeTables.RESULTS, ReadmeResults.bookPages(), out, err);
         return claims == 2 || pages == 2 ? 2 : blocks == 0 && claims == 0 && pages == 0 ? 0 : 1;
-    }
-
-    private static void printUsage(PrintStream out) {
-        out.println("Usage: ./jbang check-book [--write]");
-        out.println("       ./jbang lessons results/MACHINE");
-        out.println("Checks that every generated block of README.md, results/README.md and docs/ is what results/ gives, filled and of one machine,");
-        out.println("that every lesson's claim holds, and that every link, anchor, ./jbang command and project path of those pages leads somewhere;");
-        out.println("with --write, rewrites the blocks first. Exit 1 names each stale block, failing lesson and broken link, by file and line.");
-        out.println("With --judge, says of every lesson that carries claims whether it holds on that machine's folder (your own study),");
-        out.println("does not hold, or cannot be told there, with its figures. Exit 0 when none fails there, 1 when one does not hold.");
     }
 
     /**
@@ -143,8 +139,8 @@ public final class CheckBook {
         if (block.kind().equals("figure") && block.parameters().containsKey("model")) {
             return "names model=" + block.parameters().get("model") + ": a chapter's figure takes the cost model of its own machine, so model= goes";
         }
-        if (acrossMachines(block.kind())) {
-            return null;
+        if (block.kind().equals("machines") || block.kind().endsWith("-machines")) {
+            return null; // a table across the committed machines by design
         }
         Set<String> named = new TreeSet<>();
         block.parameters().forEach((key, value) -> {
@@ -162,16 +158,7 @@ public final class CheckBook {
                 + ": a block is of one machine (only a table across machines, the kind machines or *-machines, names several)";
     }
 
-    /** The kinds of block that are tables across the committed machines by design: {@code machines}, and any whose name ends in {@code -machines}. */
-    static boolean acrossMachines(String kind) {
-        return kind.equals("machines") || kind.endsWith("-machines");
-    }
-
-    /** The book's claims on the committed folders under {@code root}: 0 every one holds, 1 one does not (a line each), 2 one is no claim or a CSV does not read. */
-    static int checkClaims(Path root, PrintStream out, PrintStream err) {
-        return checkClaims(root, ReadmeResults.bookPages(), out, err);
-    }
-
+    /** The documents' claims on the committed folders under {@code root}: 0 every one holds, 1 one does not (a line each), 2 one is no claim or a CSV does not read. */
     static int checkClaims(Path root, List<Path> documents, PrintStream out, PrintStream err) {
         try {
             List<String> failures = failingClaims(root, documents);

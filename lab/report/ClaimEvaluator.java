@@ -2,22 +2,11 @@
 // check (CheckBook) and for a learner's own study (BookVerdicts). No package line, as every file here
 // that the notebooks' readers share a folder with.
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.MatchResult;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;

@@ -38,10 +38,10 @@ final class ClaimGroups {
         while (opening.find()) {
             int end = text.indexOf("-->", opening.start());
             String comment = end < 0 ? text.substring(opening.start()) : text.substring(opening.start(), end + 3);
-            String where = document + ":" + lineOf(text, opening.start()) + ": " + BookClaims.lesson(text, opening.start()) + ": ";
+            String where = document + ":" + BookClaims.lineOf(text, opening.start()) + ": " + BookClaims.lesson(text, opening.start()) + ": ";
             Matcher group = GROUP.matcher(comment);
             if (!group.matches()) {
-                refusals.add(where + Quote.name(shortened(comment)) + " is not a group: one is <!-- group NAME: MEMBER MEMBER… --> on one line"
+                refusals.add(where + Quote.name(BookClaims.shortened(comment)) + " is not a group: one is <!-- group NAME: MEMBER MEMBER… --> on one line"
                         + " (NAME in lower case, each member a word)");
                 continue;
             }
@@ -89,13 +89,5 @@ final class ClaimGroups {
                     + (groups.isEmpty() ? " (the page gives no group)" : " (its groups: " + String.join(", ", groups.keySet()) + ")"));
         }
         return members.stream().map(member -> comparison.replace("{" + name + "}", member)).toList();
-    }
-
-    private static int lineOf(String text, int index) {
-        return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
-    }
-
-    private static String shortened(String text) {
-        return text.length() > 120 ? text.substring(0, 120) + "…" : text;
     }
 }

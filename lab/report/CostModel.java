@@ -376,11 +376,6 @@ public final class CostModel {
         }
     }
 
-    /** The model's formula (see the class comment), term by term. */
-    static Terms terms(StudyResults.Row row, Costs c) {
-        return terms(row, c, filling(row.chapter()));
-    }
-
     /** The chapters' traits by name, asked once of their classes: a row names its chapter as its class is named. */
     private static final Map<String, Set<ChapterTrait>> TRAITS = Contents.traits();
 
@@ -391,8 +386,12 @@ public final class CostModel {
                 : traits.contains(ChapterTrait.POPULATES_ON_EVERY_WORKER) ? Filling.POPULATED_ON_EVERY_WORKER : Filling.TOUCHED;
     }
 
-    /** The formula's terms for a row whose faults are taken as {@code declared} says, priced so where costs.csv has the populate costs. */
-    static Terms terms(StudyResults.Row row, Costs c, Filling declared) {
+    /**
+     * The model's formula (see the class comment), term by term, for a row whose faults are taken as its chapter declares
+     * ({@link #filling}), priced so where costs.csv has the populate costs.
+     */
+    static Terms terms(StudyResults.Row row, Costs c) {
+        Filling declared = filling(row.chapter());
         // without the populate costs, faults on every worker are priced as touches, shared out; on one thread, whole
         Filling filling = declared == Filling.POPULATED_ON_EVERY_WORKER && Double.isNaN(c.populateFixedAll()) ? Filling.TOUCHED : declared;
         boolean faultsBeforeWorkers = filling.populates(); // a populating call's, before the scan, not each worker's share

@@ -92,8 +92,11 @@ public class Notebooks {
         shell = JShell.builder().executionEngine("local").out(out).err(err).build();
         shell.addToClasspath(System.getProperty("java.class.path"));
         for (String line : STARTUP) {
-            shared.addAll(evalOrFail(line, "the startup"));
+            if (!evaluate(Path.of("the startup"), line)) {
+                throw new IllegalStateException("JShell refused the startup: " + line);
+            }
         }
+        shared.addAll(shell.snippets().toList());
     }
 
     /** Runs each notebook in turn; false when any of them stopped before its last line. */
@@ -113,8 +116,8 @@ public class Notebooks {
         String text = Files.readString(notebook);
         boolean finished = false;
         try {
-            evaluate(notebook, "notebooks.Notebook.startNotebook();", new ArrayList<>());
-            finished = evaluate(notebook, text, new ArrayList<>()) && "true".equals(value("notebooks.Notebook.finished()"));
+            evaluate(notebook, "notebooks.Notebook.startNotebook();");
+            finished = evaluate(notebook, text) && "true".equals(value("notebooks.Notebook.finished()"));
         } finally {
             // The next notebook starts afresh, as it would in a JShell of its own. Its imports stay: JShell
             // cannot redeclare a method whose dropped twin names a type that only an import resolved.
@@ -130,10 +133,10 @@ public class Notebooks {
     /**
      * Evaluates {@code text} snippet by snippet, as JShell's tool runs a file: line by line, each
      * snippet handed over once complete (asking whether the whole rest of a file is complete would
-     * parse it all again for every snippet). The persistent snippets go to {@code declared}. Stops
-     * at the first snippet that does not compile or that throws, saying why: false.
+     * parse it all again for every snippet). Stops at the first snippet that does not compile or
+     * that throws, saying why: false.
      */
-    private boolean evaluate(Path file, String text, List<Snippet> declared) {
+    private boolean evaluate(Path file, String text) {
         SourceCodeAnalysis analysis = shell.sourceCodeAnalysis();
         StringBuilder pending = new StringBuilder();
         List<String> lines = text.lines().toList();
@@ -152,7 +155,7 @@ public class Notebooks {
                 String rest = info.completeness().isComplete() ? info.remaining() : "";
                 pending.setLength(0);
                 pending.append(rest);
-                if (!evalOne(file, snippet, declared)) {
+                if (!evalOne(file, snippet)) {
                     return false;
                 }
             }
@@ -160,7 +163,7 @@ public class Notebooks {
         return true;
     }
 
-    private boolean evalOne(Path file, String snippet, List<Snippet> declared) {
+    private boolean evalOne(Path file, String snippet) {
         for (SnippetEvent event : shell.eval(snippet)) {
             if (event.causeSnippet() != null) {
                 continue; // a declaration this one updated, not this one
@@ -174,9 +177,6 @@ public class Notebooks {
             if (event.exception() != null) {
                 report(file, event.exception());
                 return false;
-            }
-            if (event.snippet().kind() != Snippet.Kind.EXPRESSION && event.snippet().kind() != Snippet.Kind.STATEMENT) {
-                declared.add(event.snippet());
             }
         }
         return true;
@@ -198,14 +198,6 @@ public class Notebooks {
     private String value(String expression) {
         return shell.eval(expression).stream().filter(event -> event.causeSnippet() == null)
                 .map(SnippetEvent::value).filter(java.util.Objects::nonNull).findFirst().orElse("");
-    }
-
-    private List<Snippet> evalOrFail(String source, String what) {
-        List<Snippet> declared = new ArrayList<>();
-        if (!evaluate(Path.of(what), source, declared)) {
-            throw new IllegalStateException("JShell refused " + what + ": " + source);
-        }
-        return declared;
     }
 
     private static String firstLine(String snippet) {

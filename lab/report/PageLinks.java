@@ -80,7 +80,7 @@ final class PageLinks {
     /** One line per place the page sends its reader that is not there, each naming the page and line. */
     List<String> faults(Path page) throws IOException {
         String text = Files.readString(page);
-        String prose = withoutComments(withoutFencedCode(text));
+        String prose = blank(withoutFencedCode(text), COMMENT);
         String plain = blank(prose, CODE_SPAN);
         List<String> faults = new ArrayList<>();
         for (Pattern link : List.of(INLINE_LINK, REFERENCE_LINK, HTML_LINK)) {
@@ -88,19 +88,19 @@ final class PageLinks {
             while (target.find()) {
                 String why = link(page, target.group(1).replaceAll("^<|>$", ""));
                 if (why != null) {
-                    faults.add(page + ":" + lineOf(text, target.start(1)) + ": " + why);
+                    faults.add(page + ":" + BookClaims.lineOf(text, target.start(1)) + ": " + why);
                 }
             }
         }
         Matcher span = CODE_SPAN.matcher(prose);
         while (span.find()) {
-            paths(span.group(2)).forEach(why -> faults.add(page + ":" + lineOf(text, span.start(2)) + ": " + why));
-            commands(span.group(2)).forEach(why -> faults.add(page + ":" + lineOf(text, span.start(2)) + ": " + why));
+            paths(span.group(2)).forEach(why -> faults.add(page + ":" + BookClaims.lineOf(text, span.start(2)) + ": " + why));
+            commands(span.group(2)).forEach(why -> faults.add(page + ":" + BookClaims.lineOf(text, span.start(2)) + ": " + why));
         }
         String code = blank(text, Pattern.compile("[^\\n]")); // only the fenced code, each line where it stands
         for (int[] block : fencedBlocks(text)) {
             code = code.substring(0, block[0]) + text.substring(block[0], block[1]) + code.substring(block[1]);
-            int line = lineOf(text, block[0]);
+            int line = BookClaims.lineOf(text, block[0]);
             for (String codeLine : text.substring(block[0], block[1]).split("\n", -1)) {
                 int at = line++;
                 paths(codeLine).forEach(why -> faults.add(page + ":" + at + ": " + why));
@@ -110,7 +110,7 @@ final class PageLinks {
         while (command.find()) {
             String why = command(command.group(2));
             if (why != null) {
-                faults.add(page + ":" + lineOf(text, command.start()) + ": " + why);
+                faults.add(page + ":" + BookClaims.lineOf(text, command.start()) + ": " + why);
             }
         }
         return faults;
@@ -156,7 +156,7 @@ final class PageLinks {
     }
 
     static Set<String> anchorsOf(String text) {
-        String prose = withoutComments(withoutFencedCode(text));
+        String prose = blank(withoutFencedCode(text), COMMENT);
         Set<String> anchors = new LinkedHashSet<>();
         Map<String, Integer> repeats = new HashMap<>();
         Matcher heading = HEADING.matcher(prose);
@@ -277,34 +277,23 @@ final class PageLinks {
 
     private static String withoutFencedCode(String text) {
         StringBuilder blanked = new StringBuilder(text);
-        for (int[] block : fencedBlocks(text)) {
-            for (int i = block[0]; i < block[1]; i++) {
-                if (blanked.charAt(i) != '\n') {
-                    blanked.setCharAt(i, ' ');
-                }
-            }
-        }
+        fencedBlocks(text).forEach(block -> blank(blanked, block[0], block[1]));
         return blanked.toString();
     }
 
-    private static String withoutComments(String text) {
-        return blank(text, COMMENT);
-    }
-
-    /** The text with each match of {@code pattern} turned to spaces, its line breaks kept, so every offset stays where it was. */
+    /** The text with each match of {@code pattern} turned to spaces: see {@link #blank(StringBuilder, int, int)}. */
     private static String blank(String text, Pattern pattern) {
         StringBuilder blanked = new StringBuilder(text);
-        pattern.matcher(text).results().forEach(match -> {
-            for (int i = match.start(); i < match.end(); i++) {
-                if (blanked.charAt(i) != '\n') {
-                    blanked.setCharAt(i, ' ');
-                }
-            }
-        });
+        pattern.matcher(text).results().forEach(match -> blank(blanked, match.start(), match.end()));
         return blanked.toString();
     }
 
-    private static int lineOf(String text, int index) {
-        return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
+    /** Turns the text from {@code start} to {@code end} to spaces, its line breaks kept, so every offset stays where it was. */
+    private static void blank(StringBuilder text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (text.charAt(i) != '\n') {
+                text.setCharAt(i, ' ');
+            }
+        }
     }
 }

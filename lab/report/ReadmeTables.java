@@ -1,21 +1,12 @@
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -174,7 +165,7 @@ public final class ReadmeTables {
         Matcher opening = OPENING.matcher(text);
         int from = 0;
         while (opening.find(from)) {
-            int line = lineOf(text, opening.start());
+            int line = BookClaims.lineOf(text, opening.start());
             if (!KINDS.containsKey(opening.group(1))) {
                 throw new UserMistakeException(document + ":" + line + ": no kind of generated block is called "
                         + Quote.name(opening.group(1)) + " (known: " + String.join(", ", KINDS.keySet()) + ")");
@@ -230,9 +221,4 @@ public final class ReadmeTables {
             throw new UserMistakeException(block.document() + ":" + block.line() + ": block " + block.name() + ": " + e.getMessage());
         }
     }
-
-    private static int lineOf(String text, int index) {
-        return (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
-    }
-
 }

@@ -6,27 +6,20 @@
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import lab.results.*;
 import lib.cli.Sizes;
-import lib.counters.Stats;
 import lab.tools.AtomicWrite;
 
 /**
@@ -102,7 +95,7 @@ public final class StudyReport {
         if (Files.exists(index, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(index, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalArgumentException(index + " is not a regular file; left it alone");
         }
-        if (Files.exists(index) && !isThisReports(Files.readString(index, StandardCharsets.UTF_8))) {
+        if (Files.exists(index) && !Files.readString(index, StandardCharsets.UTF_8).startsWith(MARK)) {
             throw new IllegalArgumentException(index + " exists and was not written by this report; left it alone");
         }
         String page = new StudyReport(folder).page();
@@ -117,14 +110,15 @@ public final class StudyReport {
     /** The page's first line: what marks an index.html as this report's, the only one it replaces. */
     static final String MARK = "<!DOCTYPE html><!-- the study's report, written by lab/report/StudyReport.java -->";
 
-    private static boolean isThisReports(String page) {
-        return page.startsWith(MARK);
-    }
-
     /** This study's rows of {@code table} with {@code cache} (null: both); a table that is no results CSV is left out whole, and said. */
     private List<StudyResults.Row> rows(String table, String cache) {
+        return rows(() -> results.select(table, cache));
+    }
+
+    /** The rows a selection chose, its notes kept for the page's end; a table that is no results CSV is left out whole, and said. */
+    private List<StudyResults.Row> rows(Supplier<ResultsFolder.Selection> select) {
         try {
-            ResultsFolder.Selection selection = results.select(table, cache);
+            ResultsFolder.Selection selection = select.get();
             leftOut.addAll(selection.notes());
             return selection.rows();
         } catch (StudyResults.NotResultsException notResults) {
@@ -141,15 +135,7 @@ public final class StudyReport {
         }
         List<StudyResults.Row> scoreboard = rows("scoreboard", "warm"), scaling = rows("scaling", "warm"), cold = rows("cold", "cold"),
                 chunks = rows("chunks", "warm"), pageCache = rows("pagecache", "warm"), wallRows = rows("wall", "warm");
-        List<StudyResults.Row> versusGo;
-        try {
-            ResultsFolder.Selection rounds = results.everyRound("versus-go");
-            leftOut.addAll(rounds.notes());
-            versusGo = rounds.rows();
-        } catch (StudyResults.NotResultsException notResults) {
-            leftOut.add(notResults.getMessage());
-            versusGo = List.of();
-        }
+        List<StudyResults.Row> versusGo = rows(() -> results.everyRound("versus-go"));
         List<MemoryWall> walls = results.walls();
 
         String machineName = machine.text("name").orElse(folder.getFileName().toString());
@@ -377,6 +363,4 @@ public final class StudyReport {
         Path root = folder.toAbsolutePath().normalize().getParent();
         return root != null && CommittedMachines.of(root).orElse(java.util.Set.of()).contains(folder.toAbsolutePath().normalize().getFileName().toString());
     }
-
-    // ---- HTML
 }

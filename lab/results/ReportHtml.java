@@ -41,10 +41,6 @@ public final class ReportHtml {
         }
     }
 
-    static String missing(String file) {
-        return "<p>No " + escape(file) + " in this folder.</p>\n";
-    }
-
     static String percentage(double percent) {
         return String.format(Locale.ROOT, percent < 1 ? "%.1f" : "%.0f", percent);
     }

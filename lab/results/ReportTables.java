@@ -87,7 +87,7 @@ public final class ReportTables {
     /** The report's scoreboard: the table, why × ch. 1 is left out if it is, and the memory-read wall. */
     public static String scoreboardHtml(List<StudyResults.Row> scoreboard, List<MemoryWall> walls) {
         if (scoreboard.isEmpty()) {
-            return ReportHtml.missing("scoreboard.csv");
+            return "<p>No scoreboard.csv in this folder.</p>\n";
         }
         Optional<MemoryWall> wall = wall(walls, "WallMemoryRead");
         Map<String, ArticleFigures.ArticleRow> article = ArticleFigures.byNumber("scoreboard");

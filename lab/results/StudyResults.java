@@ -17,10 +17,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,6 +31,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import lib.cli.IoMessage;
 import lib.counters.Stats;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
@@ -242,19 +240,14 @@ public final class StudyResults {
                 }
             }
         } catch (IOException e) {
-            throw new NotResultsException(file + " cannot be read: " + firstLine(reason(e)));
+            throw new NotResultsException(file + " cannot be read: " + firstLine(IoMessage.reason(e)));
         } catch (UncheckedIOException | IllegalStateException e) {
-            throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getCause() instanceof IOException io ? reason(io) : e.getMessage()));
+            throw new NotResultsException(file + " cannot be read as CSV: " + firstLine(e.getCause() instanceof IOException io ? IoMessage.reason(io) : e.getMessage()));
         }
         if (header == null) {
             throw new NotResultsException(file + " is empty: not " + kind);
         }
         return rows;
-    }
-
-    /** Why a file could not be read, as every command says it (lib/cli/IoMessage). */
-    static String reason(IOException e) {
-        return lib.cli.IoMessage.reason(e);
     }
 
     /** A reader of {@code file} as UTF-8 that skips the byte-order mark some editors write first. */
@@ -307,7 +300,8 @@ public final class StudyResults {
         long fileBytes = whole(values, "file_bytes", 1, Long.MAX_VALUE);
         Double medianSeconds = optionalDecimal(values, "median_s", Double.MAX_VALUE), minSeconds = optionalDecimal(values, "min_s", Double.MAX_VALUE),
                 maxSeconds = optionalDecimal(values, "max_s", Double.MAX_VALUE);
-        double[] runSeconds = secondsOf(values, "run_s", runs, "runs"), warmupSeconds = secondsOf(values, "warmup_s", warmupRuns, "warmup_runs");
+        double[] runSeconds = secondsOf(values, "run_s", runs, "runs", "\\s+");
+        double[] warmupSeconds = secondsOf(values, "warmup_s", warmupRuns, "warmup_runs", "\\s+");
         RowTimes.check(fileBytes, meanSeconds, medianSeconds, minSeconds, maxSeconds, runSeconds, warmupSeconds);
         return new Row(file, line, values.get("date"), chapter, (int) whole(values, "workers", 1, MOST_WORKERS), cache,
                 fileBytes, chunkBytes, optionalWhole(values, "offset", -1), warmupRuns, runs, meanSeconds,
@@ -372,10 +366,6 @@ public final class StudyResults {
     static Double optionalDecimal(Map<String, String> values, String column, double most) {
         String value = values.getOrDefault(column, "");
         return value.isEmpty() ? null : decimal(values, column, most);
-    }
-
-    private static double[] secondsOf(Map<String, String> values, String column, int expected, String countColumn) {
-        return secondsOf(values, column, expected, countColumn, "\\s+");
     }
 
     static double[] secondsOf(Map<String, String> values, String column, int expected, String countColumn, String separator) {
