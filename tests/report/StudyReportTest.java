@@ -120,6 +120,15 @@ class StudyReportTest {
         assertFalse(Files.exists(folder.resolve("index.html")));
     }
 
+    /** A page the report wrote from its earlier place in the project (report/, before the lab) is its own, and replaced. */
+    @Test
+    void replacesAPageItWroteFromItsEarlierPlace() throws IOException {
+        row("scoreboard", "V04Mmap", 2, "warm", 4 * GIB, 5, 0.5);
+        Files.writeString(folder.resolve("index.html"), "<!DOCTYPE html><!-- the study's report, written by report/StudyReport.java -->\n<html></html>");
+        StudyReport.write(folder);
+        assertTrue(Files.readString(folder.resolve("index.html")).startsWith(StudyReport.MARK));
+    }
+
     @Test
     void neverReplacesAnIndexItDidNotWrite() throws IOException {
         Path index = Files.writeString(folder.resolve("index.html"), "<html>someone's own page</html>");
