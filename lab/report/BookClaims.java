@@ -29,7 +29,7 @@ import lib.cli.Quote;
  * </pre>
  *
  * A figure is {@code CSV:CHAPTER}, the MB/s of the newest row of that chapter in the machine's CSV,
- * narrowed by {@code ;column=value} (workers, cache, page_cache, file_bytes, chunk_bytes); {@code .s} after it takes its
+ * narrowed by {@code ;column=value} (workers, warmup_runs, cache, page_cache, file_bytes, chunk_bytes); {@code .s} after it takes its
  * timed runs' seconds, {@code .warmup} its warm-up runs', {@code .read_calls_per_gib} (or another
  * column of the bill) that count, and {@code @all} at the end the median of
  * every matching row, for a sitting of several processes (its spread, too, without the extremes from five rows on). {@code versus-go:N} is pair N's Java ÷ Go,
@@ -328,7 +328,7 @@ final class BookClaims {
         }
         String[] parts = body.split(";", -1);
         requireChapter(text, parts[0]);
-        return new RowFigure(text, table, parts[0], filters(text, parts, Set.of("workers", "cache", "page_cache", "file_bytes", "chunk_bytes")), quantity, everyRow);
+        return new RowFigure(text, table, parts[0], filters(text, parts, Set.of("workers", "warmup_runs", "cache", "page_cache", "file_bytes", "chunk_bytes")), quantity, everyRow);
     }
 
     private static void requireChapter(String text, String chapter) {
@@ -390,6 +390,7 @@ final class BookClaims {
     private static void requireValue(String text, String column, String value) {
         boolean fits = switch (column) {
             case "workers" -> value.matches("[1-9][0-9]{0,3}") && Integer.parseInt(value) <= StudyResults.MOST_WORKERS;
+            case "warmup_runs" -> value.matches("0|[1-9][0-9]{0,8}");
             case "file_bytes", "chunk_bytes" -> value.matches("[1-9][0-9]{0,17}");
             case "cache" -> StudyResults.CACHES.contains(value);
             case "page_cache" -> StudyResults.PAGE_CACHES.contains(value);

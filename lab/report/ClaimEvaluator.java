@@ -243,6 +243,7 @@ final class ClaimEvaluator {
     private static boolean matches(StudyResults.Row row, String column, String value) {
         return switch (column) {
             case "workers" -> String.valueOf(row.workers()).equals(value);
+            case "warmup_runs" -> String.valueOf(row.warmupRuns()).equals(value);
             case "cache" -> value.equals(row.cache());
             case "page_cache" -> value.equals(row.pageCache());
             case "chunk_bytes" -> String.valueOf(row.chunkBytes()).equals(value);

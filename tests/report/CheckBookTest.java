@@ -101,6 +101,22 @@ class CheckBookTest {
         assertTrue(failures.get(0).contains("no row 'V02BufferedByte'"), failures.get(0));
     }
 
+    /** A claim narrowed by warmup_runs reads only the rows with that many warm-up runs: none here has seven. */
+    @Test
+    void aClaimNarrowedByWarmUpRunsReadsOnlyThoseRows() throws IOException {
+        Path clone = cloneOfTheBook();
+        Path page = Files.writeString(clone.resolve("page.md"), """
+                # A page
+
+                **A lesson.** Words.
+                <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:V13PreadVector;warmup_runs=1 > 1 -->
+                <!-- claim on amd-epyc-f26m2-2c-avx512: scoreboard:V13PreadVector;warmup_runs=7 > 1 -->
+                """);
+        List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(page));
+        assertEquals(1, failures.size(), String.join("\n", failures));
+        assertTrue(failures.get(0).contains("page.md:5:") && failures.get(0).contains("no row 'V13PreadVector;warmup_runs=7'"), failures.get(0));
+    }
+
     /**
      * Issue 71: a copy of chapter 2's newest row with its first run at 0.0000001 s (42,949,672,960 MB/s,
      * and below the row's own min_s) made a false tie of chapters 2 and 9 hold. The row is refused,
@@ -153,6 +169,7 @@ class CheckBookTest {
         malformed.put("scoreboard:V13PreadVector;colour=red > 1", "not 'colour'");
         malformed.put("scoreboard:V13PreadVector;workers=99999999999 > 1", "workers='99999999999' is no value of workers");
         malformed.put("scoreboard:V13PreadVector;cache= > 1", "cache='' is no value of cache");
+        malformed.put("scoreboard:V13PreadVector;warmup_runs=-1 > 1", "warmup_runs='-1' is no value of warmup_runs");
         malformed.put("scoreboard:V13PreadVector;workers=2;workers=2 > 1", "narrows by workers twice");
         malformed.put("scoreboard:V13PreadVector.mpbs > 1", ".mpbs is no figure of a row");
         malformed.put("scoreboard:V13PreadVector@all@all > 1", "@all goes once");
