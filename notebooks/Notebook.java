@@ -95,7 +95,7 @@ public final class Notebook {
     public static MachineResults choose(Path root, String requested) {
         List<MachineResults> all = machines(root);
         if (all.isEmpty()) {
-            quit("no results in " + root + ": run the study first (./jbang lab/study/Study.java), from the project's root directory");
+            quit("no results in " + root + ": run the study first (./jbang study), from the project's root directory");
         }
         String names = all.stream().map(m -> m.name).collect(Collectors.joining(", "));
         if (requested != null && !requested.isBlank()) {
@@ -140,7 +140,7 @@ public final class Notebook {
     public static Table results(String table, String cache) {
         MachineResults machine = machine();
         if (!machine.has(table)) {
-            quit("no " + machine.csv(table) + " here: run the study first (./jbang lab/study/Study.java), from the project's root directory");
+            quit("no " + machine.csv(table) + " here: run the study first (./jbang study), from the project's root directory");
         }
         Selected selected = select(machine, table, cache);
         machine.report(selected.notes());
@@ -332,7 +332,7 @@ public final class Notebook {
         }
         if (!machine.has("wall")) {
             System.out.println("(no " + machine.csv("wall") + ", so no memory-read wall on the charts; "
-                    + "./jbang lab/yardsticks/WallProbe.java haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
+                    + "./jbang wall haystack.bin --workers 1,2 --csv " + machine.csv("wall") + " measures it)");
             return walls;
         }
         machine.report(select(machine, "wall", "warm").notes());

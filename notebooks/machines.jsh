@@ -72,7 +72,7 @@ for (MachineResults machine : machines) {
     }
 }
 if (series.isEmpty()) {
-    Notebook.quit("no machine in " + Notebook.ROOT + " has a scoreboard.csv: run the study first (./jbang lab/study/Study.java)");
+    Notebook.quit("no machine in " + Notebook.ROOT + " has a scoreboard.csv: run the study first (./jbang study)");
 }
 Table ours = Table.create("Every machine's scoreboard (warm cache, MB/s and % of its own memory-read wall)",
         machineColumn, chapterColumn, numberColumn, mbpsColumn, shareColumn);

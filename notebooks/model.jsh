@@ -23,7 +23,7 @@ import tech.tablesaw.plotly.traces.*;
 MachineResults machine = Notebook.machine();
 Path csv = machine.csv("model");
 if (!java.nio.file.Files.isRegularFile(csv)) {
-    Notebook.quit("no " + csv + " here: ./jbang lab/report/CostModel.java " + machine.folder.dir + " --csv " + csv + " writes it");
+    Notebook.quit("no " + csv + " here: ./jbang cost-model " + machine.folder.dir + " --csv " + csv + " writes it");
 }
 
 // The file may come from someone else: a row whose chapter, state or bound is not one the model

@@ -8,7 +8,7 @@
 // the warm chapters read the page cache; past memory every run reads the disk (the round times those
 // cold), and the O_DIRECT chapters (14, 15) read the disk at every size. The machine's memory is
 // marked on both charts, the memory-read walls on the first. One machine's results
-// (results/<machine>/sizes.csv, from ./jbang lab/study/SizeSweep.java or the study's --sizes round).
+// (results/<machine>/sizes.csv, from ./jbang sizes-sweep or the study's --sizes round).
 // Run from the project's root:   ./jbang notebooks/sizes.jsh            (-Dmachine=NAME for another machine)
 // Explore the tables:            ./jbang --interactive notebooks/sizes.jsh
 
@@ -23,7 +23,7 @@ import tech.tablesaw.plotly.components.*;
 import tech.tablesaw.plotly.traces.*;
 
 if (!Notebook.machine().has("sizes")) {
-    Notebook.quit("no " + Notebook.machine().csv("sizes") + " here: ./jbang lab/study/SizeSweep.java measures it, from the project's root directory");
+    Notebook.quit("no " + Notebook.machine().csv("sizes") + " here: ./jbang sizes-sweep measures it, from the project's root directory");
 }
 // Every size is a file of its own here, so rows are told apart by size too: the newest row of each
 // chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.

@@ -140,7 +140,7 @@ final class ClaimEvaluator {
         }
         if (model.workersToWall()) {
             if (chosen.workersToWall() == null) {
-                throw new MissingFigure(csv + " has no workers_to_wall column (./jbang lab/report/CostModel.java writes it)");
+                throw new MissingFigure(csv + " has no workers_to_wall column (./jbang cost-model writes it)");
             }
             return new Figure(modelled(chosen.workersToWall(), csv), chosen.workersToWall(), chosen.workersToWall(), " workers to the wall");
         }

@@ -36,7 +36,7 @@ import lab.tools.AtomicWrite;
  * <pre>
  * How to run (from the project's root):   ./jbang lab/report/StudyReport.java results/amd-epyc-2c-avx512
  * </pre>
- * The study ({@code ./jbang lab/study/Study.java}) writes the report itself as its last step.
+ * The study ({@code ./jbang study}) writes the report itself as its last step.
  */
 public final class StudyReport {
 
@@ -154,7 +154,7 @@ public final class StudyReport {
         html.append(ReportHtml.CONTENTS_PLACE);
         if (committed) {
             html.append("<p class=\"how\">Each chart here is a picture. Its interactive page (zoom, values on hover) is not kept "
-                    + "with the project, as each carries all of plotly.js: <code>./jbang lab/study/Study.java --report-only --machine ")
+                    + "with the project, as each carries all of plotly.js: <code>./jbang study --report-only --machine ")
                     .append(ReportHtml.escape(folder.toAbsolutePath().normalize().getFileName().toString()))
                     .append("</code> draws them into <code>charts/</code>, from this folder's CSVs.</p>\n");
         }
@@ -252,7 +252,7 @@ public final class StudyReport {
             new java.util.LinkedHashSet<>(leftOut).forEach(line -> html.append("<li>").append(ReportHtml.escape(line)).append("</li>\n"));
             html.append("</ul>\n");
         }
-        html.append("<p class=\"how\">Your own machine's report: <code>./jbang lab/study/Study.java</code> from the project's root "
+        html.append("<p class=\"how\">Your own machine's report: <code>./jbang study</code> from the project's root "
                 + "writes <code>results/&lt;your machine&gt;/index.html</code>.</p>\n</body>\n</html>\n");
         return ReportHtml.withContents(html.toString());
     }
@@ -311,7 +311,7 @@ public final class StudyReport {
     private String flameGraphs() throws IOException {
         Path dir = folder.resolve("flamegraphs");
         if (!Files.isDirectory(dir)) {
-            return "<p>None in this study: <code>./jbang lab/study/Study.java --flamegraphs</code> records them.</p>\n";
+            return "<p>None in this study: <code>./jbang study --flamegraphs</code> records them.</p>\n";
         }
         try (Stream<Path> files = Files.list(dir)) {
             List<String> names = files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".html")).sorted().toList();

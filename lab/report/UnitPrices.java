@@ -81,7 +81,7 @@ final class UnitPrices {
         Path costs = folder.resolve("costs.csv"), wall = folder.resolve("wall.csv");
         if (!Files.isRegularFile(costs)) {
             throw new UserMistakeException((Files.exists(costs) ? Quote.name(costs) + " is not a file" : "no " + Quote.name(costs))
-                    + ": ./jbang lab/yardsticks/UnitCosts.java FILE --csv " + costs + " measures them");
+                    + ": ./jbang unit-costs FILE --csv " + costs + " measures them");
         }
         Map<String, Double> spreads = new LinkedHashMap<>();
         Map<String, List<Sitting>> sittings = new LinkedHashMap<>();
@@ -105,7 +105,7 @@ final class UnitPrices {
         });
         if (!Files.isRegularFile(wall)) {
             throw new UserMistakeException((Files.exists(wall) ? Quote.name(wall) + " is not a file" : "no " + Quote.name(wall))
-                    + ": ./jbang lab/yardsticks/WallProbe.java memory,copy FILE --workers 1," + Runtime.getRuntime().availableProcessors()
+                    + ": ./jbang wall memory,copy FILE --workers 1," + Runtime.getRuntime().availableProcessors()
                     + " --csv " + wall + " measures the walls");
         }
         List<StudyResults.Row> walls = StudyResults.readEveryRow(wall).rows();
@@ -150,7 +150,7 @@ final class UnitPrices {
     private static double need(Map<String, Double> cost, String name, Path costs) {
         Double value = cost.get(name);
         if (value == null) {
-            throw new UserMistakeException(Quote.name(costs) + " has no " + name + ": ./jbang lab/yardsticks/UnitCosts.java FILE --csv " + costs
+            throw new UserMistakeException(Quote.name(costs) + " has no " + name + ": ./jbang unit-costs FILE --csv " + costs
                     + " measures it");
         }
         return value;

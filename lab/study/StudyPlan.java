@@ -133,7 +133,7 @@ final class StudyPlan {
         }
         if (!study.skip.contains(Study.CHARTS) && Chromium.find().isEmpty()) {
             System.err.println("study: no Chromium here, so no charts (lab/setup/setup-chromium installs it; "
-                    + "then ./jbang lab/study/Study.java --report-only draws them)");
+                    + "then ./jbang study --report-only draws them)");
         } else if (!study.skip.contains(Study.CHARTS)) {
             try (Stream<Path> notebooks = Files.list(Path.of("notebooks"))) {
                 steps.add(new StudyStep(Study.CHARTS, notebooks.map(path -> path.getFileName().toString())

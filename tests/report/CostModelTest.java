@@ -83,7 +83,7 @@ class CostModelTest {
     @Test
     void aFolderWithoutItsUnitCostsIsRefusedInOneLineNamingTheCommand() {
         UserMistakeException refused = assertThrows(UserMistakeException.class, () -> CostModel.unitCosts(folder));
-        assertTrue(refused.getMessage().contains("lab/yardsticks/UnitCosts.java"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("./jbang unit-costs"), refused.getMessage());
     }
 
     @Test
@@ -163,7 +163,7 @@ class CostModelTest {
         Files.delete(folder.resolve("wall.csv"));
         Said said = costModel(folder.toString());
         assertEquals(2, said.status(), said.toString());
-        assertTrue(said.err().contains("no '" + folder.resolve("wall.csv") + "'") && said.err().contains("WallProbe.java"), said.toString());
+        assertTrue(said.err().contains("no '" + folder.resolve("wall.csv") + "'") && said.err().contains("./jbang wall memory,copy"), said.toString());
     }
 
 
