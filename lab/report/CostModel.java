@@ -284,7 +284,8 @@ public final class CostModel {
         if (!Files.isDirectory(folder)) {
             throw new UserMistakeException(Quote.name(folder) + " is not a results folder: " + (Files.exists(folder) ? "not a directory" : "no such directory"));
         }
-        unitCosts(folder); // a folder whose costs or walls do not read is refused in one line, before any row
+        UnitPrices.Measured prices = UnitPrices.of(folder);
+        prices.at(null); // a folder whose costs or walls do not read is refused in one line, before any row
         List<ModelRow> rows = new ArrayList<>();
         for (String table : List.of("scoreboard.csv", "pagecache.csv", "cold.csv")) {
             if (!Files.isRegularFile(folder.resolve(table))) {
@@ -294,7 +295,7 @@ public final class CostModel {
                 if (row.billPerGiB("read_calls_per_gib") == null || row.chapter().equals("V00Cmp")) {
                     continue; // no bill to add up (cmp's is a child's, not counted)
                 }
-                Costs costs = UnitPrices.read(folder, row.date()); // the walls and unit costs as they stood when the row was measured
+                Costs costs = prices.at(row.date()); // the walls and unit costs as they stood when the row was measured
                 if (row.billPerGiB("device_bytes_per_gib") != null && row.billPerGiB("device_bytes_per_gib") > 0
                         && Double.isNaN(costs.deviceDeep())) {
                     continue; // reads from the disk, and no device cost was measurable here (tmpfs)

@@ -71,19 +71,18 @@ final class UnitPrices {
         return per.check(value * nanosPerUnit, "the cost " + name + (unit.equals("ns") ? "" : " (" + row.get("value") + " " + unit + ")"));
     }
 
-    /**
-     * costs.csv's costs and the walls (one thread, and the most threads measured) as they stood at {@code when} (a
-     * row's date; null: their newest rows), each checked within its bounds: the mean of the sittings measured last
-     * before it and first after it. A cost is unstable if either sitting's was.
-     */
+    /** costs.csv's costs and the walls as they stood at {@code when}: {@code of(folder).at(when)}. */
     static CostModel.Costs read(Path folder, String when) throws IOException {
-        Map<String, Double> cost = new LinkedHashMap<>();
+        return of(folder).at(when);
+    }
+
+    /** A folder's costs.csv and wall.csv, each read and its costs checked within their bounds, once for all its rows. */
+    static Measured of(Path folder) throws IOException {
         Path costs = folder.resolve("costs.csv"), wall = folder.resolve("wall.csv");
         if (!Files.isRegularFile(costs)) {
             throw new UserMistakeException((Files.exists(costs) ? Quote.name(costs) + " is not a file" : "no " + Quote.name(costs))
                     + ": ./jbang unit-costs FILE --csv " + costs + " measures them");
         }
-        Map<String, Double> spreads = new LinkedHashMap<>();
         Map<String, List<Sitting>> sittings = new LinkedHashMap<>();
         try {
             StudyResults.eachRow(costs, "a costs.csv", header -> CostModel.requireColumns(header, List.of("cost", "unit", "value"), costs), (file, line, row) -> {
@@ -98,37 +97,51 @@ final class UnitPrices {
         } catch (StudyResults.NotResultsException e) {
             throw new UserMistakeException(e.getMessage());
         }
-        sittings.forEach((name, measured) -> { // a study measures the costs beside each sitting of the walls, and the machine drifts between them
-            List<Sitting> chosen = around(measured, Sitting::at, instant(when));
-            cost.put(name, chosen.stream().mapToDouble(Sitting::nanos).average().orElseThrow());
-            spreads.put(name, chosen.stream().mapToDouble(Sitting::spread).max().orElseThrow());
-        });
         if (!Files.isRegularFile(wall)) {
             throw new UserMistakeException((Files.exists(wall) ? Quote.name(wall) + " is not a file" : "no " + Quote.name(wall))
                     + ": ./jbang wall memory,copy FILE --workers 1," + Runtime.getRuntime().availableProcessors()
                     + " --csv " + wall + " measures the walls");
         }
-        List<StudyResults.Row> walls = StudyResults.readEveryRow(wall).rows();
-        double copyOneThread = nanosPerByte(wall, walls, "WallPageCacheCopy", false, when);
-        // a read call as a chapter meets it: a 1 MiB read less its copy at the copy wall's pace, never less than an 8-byte read
-        double readCall = need(cost, "read_call", costs), pread = cost.getOrDefault("pread_1mib", Double.NaN);
-        boolean callFromPread = pread - CALL_BYTES * copyOneThread > readCall;
-        boolean splitFaults = cost.containsKey("fault_fixed") && cost.containsKey("pte_fill");
-        boolean splitOnEveryThread = splitFaults && cost.containsKey("fault_fixed_all") && cost.containsKey("pte_fill_all");
-        boolean asFound = splitFaults && cost.containsKey("pte_fill_as_found");
-        double nan = Double.NaN;
-        java.util.Set<String> unstable = new java.util.TreeSet<>(spreads.keySet().stream().filter(name -> spreads.get(name) > UNSTABLE_SPREAD).toList());
-        return new CostModel.Costs(callFromPread ? pread - CALL_BYTES * copyOneThread : readCall, need(cost, "minor_fault", costs),
-                splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
-                splitOnEveryThread ? cost.get("pte_fill_all") : nan, asFound ? cost.get("pte_fill_as_found") : nan,
-                splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,
-                pair(cost, "populate_fixed", "populate_pte", 0), pair(cost, "populate_fixed", "populate_pte", 1),
-                pair(cost, "populate_fixed_all", "populate_pte_all", 0), pair(cost, "populate_fixed_all", "populate_pte_all", 1),
-                cost.getOrDefault("unmap_entry", nan), cost.getOrDefault("unmap_entry_all", nan),
-                need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
-                cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
-                nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
-                copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);
+        return new Measured(costs, wall, sittings, StudyResults.readEveryRow(wall).rows());
+    }
+
+    /** A folder's costs by name, each in the order of its sittings, and its wall rows: {@link #at} prices a row from them. */
+    record Measured(Path costs, Path wall, Map<String, List<Sitting>> sittings, List<StudyResults.Row> walls) {
+
+        /**
+         * costs.csv's costs and the walls (one thread, and the most threads measured) as they stood at {@code when} (a
+         * row's date; null: their newest rows): the mean of the sittings measured last before it and first after it. A
+         * cost is unstable if either sitting's was.
+         */
+        CostModel.Costs at(String when) {
+            Map<String, Double> cost = new LinkedHashMap<>();
+            Map<String, Double> spreads = new LinkedHashMap<>();
+            sittings.forEach((name, measured) -> { // a study measures the costs beside each sitting of the walls, and the machine drifts between them
+                List<Sitting> chosen = around(measured, Sitting::at, instant(when));
+                cost.put(name, chosen.stream().mapToDouble(Sitting::nanos).average().orElseThrow());
+                spreads.put(name, chosen.stream().mapToDouble(Sitting::spread).max().orElseThrow());
+            });
+            double copyOneThread = nanosPerByte(wall, walls, "WallPageCacheCopy", false, when);
+            // a read call as a chapter meets it: a 1 MiB read less its copy at the copy wall's pace, never less than an 8-byte read
+            double readCall = need(cost, "read_call", costs), pread = cost.getOrDefault("pread_1mib", Double.NaN);
+            boolean callFromPread = pread - CALL_BYTES * copyOneThread > readCall;
+            boolean splitFaults = cost.containsKey("fault_fixed") && cost.containsKey("pte_fill");
+            boolean splitOnEveryThread = splitFaults && cost.containsKey("fault_fixed_all") && cost.containsKey("pte_fill_all");
+            boolean asFound = splitFaults && cost.containsKey("pte_fill_as_found");
+            double nan = Double.NaN;
+            java.util.Set<String> unstable = new java.util.TreeSet<>(spreads.keySet().stream().filter(name -> spreads.get(name) > UNSTABLE_SPREAD).toList());
+            return new CostModel.Costs(callFromPread ? pread - CALL_BYTES * copyOneThread : readCall, need(cost, "minor_fault", costs),
+                    splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
+                    splitOnEveryThread ? cost.get("pte_fill_all") : nan, asFound ? cost.get("pte_fill_as_found") : nan,
+                    splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,
+                    pair(cost, "populate_fixed", "populate_pte", 0), pair(cost, "populate_fixed", "populate_pte", 1),
+                    pair(cost, "populate_fixed_all", "populate_pte_all", 0), pair(cost, "populate_fixed_all", "populate_pte_all", 1),
+                    cost.getOrDefault("unmap_entry", nan), cost.getOrDefault("unmap_entry_all", nan),
+                    need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
+                    cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
+                    nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
+                    copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);
+        }
     }
 
     /** A costs.csv row's spread over its rounds: its spread column, else from its low, high and value; 0 where it gives none. */
