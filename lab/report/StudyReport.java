@@ -95,7 +95,7 @@ public final class StudyReport {
         if (Files.exists(index, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(index, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new IllegalArgumentException(index + " is not a regular file; left it alone");
         }
-        if (Files.exists(index) && EARLIER_MARKS.stream().noneMatch(Files.readString(index, StandardCharsets.UTF_8)::startsWith)) {
+        if (Files.exists(index) && MARKS.stream().noneMatch(Files.readString(index, StandardCharsets.UTF_8)::startsWith)) {
             throw new IllegalArgumentException(index + " exists and was not written by this report; left it alone");
         }
         String page = new StudyReport(folder).page();
@@ -110,8 +110,8 @@ public final class StudyReport {
     /** The page's first line: what marks an index.html as this report's, the only one it replaces. */
     static final String MARK = "<!DOCTYPE html><!-- the study's report, written by lab/report/StudyReport.java -->";
 
-    /** The marks this report wrote from each of its places in the project: a page it wrote before it moved is still its own. */
-    static final List<String> EARLIER_MARKS = List.of(MARK, MARK.replace("lab/report/", "report/"), MARK.replace("lab/report/", "tools/"));
+    /** The marks this report has written, from each of its places in the project: a page it wrote before it moved is still its own. */
+    static final List<String> MARKS = List.of(MARK, MARK.replace("lab/report/", "report/"), MARK.replace("lab/report/", "tools/"));
 
     /** This study's rows of {@code table} with {@code cache} (null: both); a table that is no results CSV is left out whole, and said. */
     private List<StudyResults.Row> rows(String table, String cache) {
