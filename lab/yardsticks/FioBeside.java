@@ -246,11 +246,12 @@ public class FioBeside implements Callable<Integer> {
 
     /**
      * The 2 MiB pages shmhuge needs: each job's buffers, reads in flight × block size, plus the
-     * 4 KiB page fio adds to align them for O_DIRECT, rounded up to 2 MiB. (Without that page, 16
-     * pages for 2 jobs of 16 × 1 MiB left the second job with none.)
+     * 4 KiB page fio adds to align them for O_DIRECT, rounded up to 2 MiB, and one page more per
+     * job. That last page is measured, not derived: fio 3.33's 2 jobs of 32 × 1 MiB failed in
+     * shmget with 34 pages free and ran with 36; of 16 × 1 MiB, failed with 19 and ran with 20.
      */
     static long hugePagesNeeded(int jobs, int queueDepth, long blockBytes) {
-        return jobs * Math.ceilDiv(queueDepth * blockBytes + O_DIRECT_ALIGNMENT_BYTES, 2L << 20);
+        return jobs * (Math.ceilDiv(queueDepth * blockBytes + O_DIRECT_ALIGNMENT_BYTES, 2L << 20) + 1);
     }
 
     static final long O_DIRECT_ALIGNMENT_BYTES = 4096;

@@ -145,8 +145,9 @@ class FioBesideTest {
 
     @Test
     void shmhugeNeedsEachJobsBuffersIn2MiBPages() {
-        assertEquals(18, FioBeside.hugePagesNeeded(2, 16, MIB)); // 16 MiB and fio's alignment page: 9 pages a job
-        assertEquals(2, FioBeside.hugePagesNeeded(2, 1, MIB)); // half a page is a whole one
+        assertEquals(20, FioBeside.hugePagesNeeded(2, 16, MIB)); // 16 MiB and fio's alignment page: 9 pages, and fio's one more: 10 a job
+        assertEquals(36, FioBeside.hugePagesNeeded(2, 32, MIB));
+        assertEquals(4, FioBeside.hugePagesNeeded(2, 1, MIB)); // half a page is a whole one
         assertEquals(37, FioBeside.freeHugePages("MemTotal: 1 kB\nHugePages_Total:      40\nHugePages_Free:       37\n"));
         assertEquals(0, FioBeside.freeHugePages("MemTotal: 1 kB\n"));
     }
