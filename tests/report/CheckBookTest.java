@@ -25,14 +25,12 @@ class CheckBookTest {
 
     /** A committed folder whose exact figures some tests quote. */
     static final String REFERENCE = "amd-epyc-f26m2-2c-avx512";
-    /** README's reference machine, whose figures its lessons claim, as README names it. */
+    /** README's reference machine, whose figures its lessons claim: the machine its scoreboard block names. */
     static final String BOOK_REFERENCE = bookReference();
 
     static String bookReference() {
         try {
-            java.util.regex.Matcher named = java.util.regex.Pattern.compile("reference machine, \\*\\*`([^`]+)`\\*\\*")
-                    .matcher(Files.readString(Path.of("README.md")));
-            return named.find() ? named.group(1) : "README names no reference machine";
+            return ReferenceStudyTest.referenceMachine();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
