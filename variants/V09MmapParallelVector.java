@@ -25,7 +25,6 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
-import lib.chapter.ReleasesPageTablesOnEveryWorker;
 import lib.harness.Harness;
 import lib.linux.Native;
 
@@ -36,9 +35,11 @@ import lib.linux.Native;
  * article's v9 does. If one thread gained from SIMD, several should gain more. They do not, much:
  * once the workers together wait on page faults and memory, a faster inner loop only waits sooner.
  *
- * <p>One step the article's v9 leaves to a single thread: unmapping. Clearing the page-table
- * entries of 4 GiB costs one core a tenth of the search, so the workers' shards are released first,
- * in parallel, and the arena's munmap finds nothing left to do.
+ * <p>Like chapter 6, it leaves the unmap to the arena: munmap clears every page-table entry the scan
+ * filled, on one thread, inside the timed run. Clearing each shard on its own worker first
+ * ({@code MADV_DONTNEED}) looks like a gain and is not one on the machines measured: the kernel tears
+ * entries down no faster on every thread at once than on one ({@code ./jbang unit-costs}:
+ * {@code unmap_entry_all} against {@code unmap_entry}; docs/cost-model.md).
  *
  * <pre>
  * How to run:   ./jbang variants/V09MmapParallelVector.java haystack.bin --workers 1,2
@@ -49,7 +50,7 @@ import lib.linux.Native;
  * Its bill per GiB: chapter 6's, no read call and no byte returned.
  * </pre>
  */
-public class V09MmapParallelVector implements NeedleSearch, MapsTheFile, ReleasesPageTablesOnEveryWorker {
+public class V09MmapParallelVector implements NeedleSearch, MapsTheFile {
 
     public static void main(String[] args) {
         Harness.run(new V09MmapParallelVector(), args);
@@ -63,37 +64,7 @@ public class V09MmapParallelVector implements NeedleSearch, MapsTheFile, Release
                 Native.madvise(mapped, Native.MADV_SEQUENTIAL);
                 Native.madvise(mapped, Native.MADV_WILLNEED);
             }
-            long hit = searchShards(mapped, workers);
-            releasePageTables(mapped, workers);
-            return hit;
-        }
-    }
-
-    /**
-     * Closing the arena calls munmap(2), and the kernel clears every page-table entry the scan
-     * filled: a million for 4 GiB in 4 KiB pages, on one core while the others wait
-     * ({@code ./jbang unit-costs} prices an entry's teardown, {@code unmap_entry}).
-     * {@code MADV_DONTNEED} clears the entries of one shard; a thread per shard (this one taking the
-     * first) clears them all at once. For a file mapping that is all it does: the file stays cached.
-     */
-    static void releasePageTables(MemorySegment mapped, int workers) throws IOException {
-        long fileBytes = mapped.byteSize();
-        long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
-        List<Future<?>> results = new ArrayList<>();
-        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("release-", 0).factory())) {
-            for (long start = shardBytes; start < fileBytes; start += shardBytes) {
-                MemorySegment shard = mapped.asSlice(start, Math.min(shardBytes, fileBytes - start));
-                results.add(threads.submit(() -> {
-                    Native.madvise(shard, Native.MADV_DONTNEED);
-                    return null;
-                }));
-            }
-            if (fileBytes > 0) {
-                Native.madvise(mapped.asSlice(0, Math.min(shardBytes, fileBytes)), Native.MADV_DONTNEED);
-            }
-        } // closing the executor waits for every thread
-        for (Future<?> result : results) {
-            await(result);
+            return searchShards(mapped, workers);
         }
     }
 

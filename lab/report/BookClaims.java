@@ -96,6 +96,7 @@ final class BookClaims {
         rounds.put("native", "the native yardstick (the study's walls round, where a C compiler is)");
         rounds.put("answer", "the answer round (a default study runs it, --quick does not)");
         rounds.put("model", "the cost model (a default study runs it; alone: lab/report/CostModel.java --csv)");
+        rounds.put("costs", "the unit costs (a default study measures them; alone: ./jbang unit-costs)");
         rounds.put("versus-go", "Java beside Go (lab/yardsticks/VersusGo.java, docs/versus-go.md)");
         rounds.put("versus-c", "a reading chapter beside the same search in C (lab/yardsticks/VersusC.java)");
         rounds.put("sizes", "the sweep past memory (lab/study/SizeSweep.java, or the study's --sizes)");
@@ -107,7 +108,7 @@ final class BookClaims {
 
     /** The CSVs of results rows (StudyResults.Row): every table a claim names but the Go pairs, the answer round and the model. */
     static final Set<String> ROW_TABLES = ROUNDS.keySet().stream()
-            .filter(table -> !Set.of("versus-go", "answer", "model").contains(table)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+            .filter(table -> !Set.of("versus-go", "answer", "model", "costs").contains(table)).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private BookClaims() {}
 
@@ -134,7 +135,7 @@ final class BookClaims {
     }
 
     /** One side of a claim, with its text as the claim writes it. */
-    sealed interface Term permits Constant, RowFigure, GoPair, OneShot, ModelRatio {
+    sealed interface Term permits Constant, RowFigure, GoPair, OneShot, ModelRatio, UnitCost {
         String text();
     }
 
@@ -151,6 +152,9 @@ final class BookClaims {
 
     /** {@code model:CHAPTER;column=value…[.workers_to_wall]}: the cost model's predicted ÷ measured time, or where it meets the wall. */
     record ModelRatio(String text, String chapter, Map<String, String> filters, boolean workersToWall) implements Term {}
+
+    /** {@code costs:NAME}: a unit cost of costs.csv, the median of its sittings, spread from their lowest round to their highest. */
+    record UnitCost(String text, String name) implements Term {}
 
     /** The claims of the book's pages, in order, and one line for each comment that is no claim the check can read. */
     record Book(List<Claim> claims, List<String> refusals) {}
@@ -270,6 +274,7 @@ final class BookClaims {
             case "versus-go" -> goPair(text, named);
             case "answer" -> oneShot(text, named);
             case "model" -> modelRatio(text, named);
+            case "costs" -> unitCost(text, named);
             default -> rowFigure(text, table, named);
         };
     }
@@ -291,6 +296,13 @@ final class BookClaims {
         }
         requireKnownChapter(text, chapter);
         return new OneShot(text, chapter);
+    }
+
+    private static UnitCost unitCost(String text, String named) {
+        if (!named.matches("[a-z][a-z0-9_]{0,63}")) {
+            throw new IllegalArgumentException(Quote.name(text) + ": a unit cost is costs:NAME, NAME as costs.csv names it (letters, digits and _)");
+        }
+        return new UnitCost(text, named);
     }
 
     private static final String WORKERS_TO_WALL = "workers_to_wall";

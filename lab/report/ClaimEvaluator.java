@@ -93,6 +93,7 @@ final class ClaimEvaluator {
             case BookClaims.GoPair pair -> goPair(results, machine, pair);
             case BookClaims.OneShot oneShot -> oneShot(results, machine, oneShot);
             case BookClaims.ModelRatio model -> modelFigure(results, machine, model);
+            case BookClaims.UnitCost cost -> unitCost(results, machine, cost);
             case BookClaims.RowFigure row -> rowFigure(results, machine, row);
         };
     }
@@ -146,6 +147,49 @@ final class ClaimEvaluator {
         }
         double ratio = modelled(chosen.predictedSeconds() / chosen.measuredSeconds(), csv);
         return new Figure(ratio, ratio, ratio, " (predicted ÷ measured)");
+    }
+
+    /**
+     * A unit cost of costs.csv, in ns: the median of its sittings' values, spread from the lowest round of any sitting
+     * to the highest (a sitting's rounds are what {@code lab/yardsticks/UnitCosts.java} keeps of them). A row whose
+     * figures do not read, or in a unit costs.csv does not use, makes the claim one that cannot be told.
+     */
+    private static Figure unitCost(ReadmeResults results, String machine, BookClaims.UnitCost cost) {
+        Path csv = results.file(machine, requireTable(results, machine, "costs"));
+        List<double[]> sittings; // value, low, high, in ns
+        try {
+            sittings = StudyResults.eachRow(csv, "a costs.csv", header -> CostModel.requireColumns(header, List.of("cost", "unit", "value", "low", "high"), csv),
+                    (file, line, row) -> row.get("cost").equals(cost.name()) ? nanos(row) : null, null).stream().filter(java.util.Objects::nonNull).toList();
+        } catch (StudyResults.NotResultsException | UserMistakeException unreadable) {
+            throw new MissingFigure(unreadable.getMessage());
+        }
+        if (sittings.isEmpty()) {
+            throw new MissingFigure("no cost " + Quote.name(cost.name()) + " in " + csv);
+        }
+        double[] values = sittings.stream().mapToDouble(sitting -> sitting[0]).sorted().toArray();
+        return new Figure(Stats.median(values), sittings.stream().mapToDouble(sitting -> sitting[1]).min().orElseThrow(),
+                sittings.stream().mapToDouble(sitting -> sitting[2]).max().orElseThrow(), " ns");
+    }
+
+    /** A costs.csv row's value, low and high in ns; an IllegalArgumentException for a unit it does not use or a figure that is no finite number. */
+    private static double[] nanos(java.util.Map<String, String> row) {
+        Double perUnit = UnitPrices.UNITS.get(row.get("unit"));
+        if (perUnit == null) {
+            throw new IllegalArgumentException("the unit " + StudyResults.quoted(row.get("unit")) + " is none of costs.csv's");
+        }
+        double[] figures = new double[3];
+        String[] columns = {"value", "low", "high"};
+        for (int i = 0; i < 3; i++) {
+            try {
+                figures[i] = Double.parseDouble(row.get(columns[i])) * perUnit;
+            } catch (NumberFormatException notANumber) {
+                throw new IllegalArgumentException(columns[i] + " " + StudyResults.quoted(row.get(columns[i])) + " is no number");
+            }
+            if (!Double.isFinite(figures[i]) || Math.abs(figures[i]) > 1e12) {
+                throw new IllegalArgumentException(columns[i] + " " + StudyResults.quoted(row.get(columns[i])) + " is no cost");
+            }
+        }
+        return figures;
     }
 
     /** No model is a million times off, nor has a wall a million workers away: a model.csv that says so was not written by the model. */

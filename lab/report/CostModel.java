@@ -36,9 +36,7 @@ import lib.harness.ResultsCsv;
  *               with one call, G × (faults × c_populate_fixed + entries × c_populate_pte), not divided
  *               (PopulatesOnOneThread; PopulatesOnEveryWorker: the _all costs, all at once); entries from
  *               the PMD-mapped share s: (1 − s) × 262,144 + s × 512 a GiB for a mapping, one a fault else
- *   unmap     = G × entries × c_unmap_entry for a mapping: munmap on one thread, once the workers are done;
- *               c_unmap_entry_all (all at once) for a chapter whose workers clear their own shards first
- *               (ReleasesPageTablesOnEveryWorker)
+ *   unmap     = G × entries × c_unmap_entry for a mapping: munmap on one thread, once the workers are done
  *   one core  = [ G × (calls × c_call + wakeUps × c_wake) + G × copied × (c_copy(1 thread) + c_scan_in_cache)
  *                 + (B − G × copied) × c_scan(1 thread) ] / W
  *   memory    = (B − G × copied) × c_scan(all threads);  copy = G × copied × c_copy(all threads)
@@ -76,12 +74,11 @@ public final class CostModel {
      * {@code pteFill} (a fault's own cost, and each entry it fills) are NaN, not measured. {@code unstable}: the
      * costs.csv names whose rounds spread by more than a quarter; {@code callFrom}: the name the call's price came from.
      * {@code populate*}: a fault and an entry where {@code MADV_POPULATE_READ} fills a mapping, on one thread and on all
-     * at once; {@code unmapEntry}: an entry torn down by {@code munmap}; {@code unmapEntryAll}: by every thread at once
-     * ({@code MADV_DONTNEED}, wall time). Each NaN where costs.csv has none.
+     * at once; {@code unmapEntry}: an entry torn down by {@code munmap}. Each NaN where costs.csv has none.
      */
     record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double pteFillAsFound,
                  double pteFillAsFoundAll, double populateFixed, double populatePte, double populateFixedAll, double populatePteAll,
-                 double unmapEntry, double unmapEntryAll, double wake,
+                 double unmapEntry, double wake,
                  double scanInCache, double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
                  double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
 
@@ -92,7 +89,6 @@ public final class CostModel {
                 case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", asFound ? "pte_fill_as_found" : "pte_fill");
                 case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
                 case "unmap" -> List.of("unmap_entry");
-                case "unmap on every thread" -> List.of("unmap_entry_all");
                 case "wake-ups" -> List.of("wake_up");
                 case "scan in cache" -> List.of("scan_in_cache");
                 case "device" -> List.of(workers > 1 ? "device_byte_deep" : "device_byte_qd1");
@@ -335,7 +331,7 @@ public final class CostModel {
             all.remove("faults");
             all.put("faults on every thread", terms.faultsOnEveryThread());
         }
-        all.put(terms.unmapOnEveryThread() ? "unmap on every thread" : "unmap", terms.unmap());
+        all.put("unmap", terms.unmap());
         all.forEach((term, nanos) -> {
             if (nanos >= WEIGHS * prediction.seconds() * 1e9) {
                 List<String> pricing = term.equals("faults") && terms.filling().populates() ? terms.filling().pricing(workers) : costs.pricing(term, workers, asFound);
@@ -347,11 +343,9 @@ public final class CostModel {
 
     /**
      * The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones; {@code unmap}, the mapping
-     * torn down once the workers are done, on one thread or ({@code unmapOnEveryThread}) by every worker its own shard at
-     * once. {@code filling}: how the faults were taken, and so priced.
+     * torn down by munmap on one thread once the workers are done. {@code filling}: how the faults were taken, and so priced.
      */
-    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap,
-                 boolean unmapOnEveryThread, Filling filling) {
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap, Filling filling) {
 
         double core() {
             return oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -413,11 +407,8 @@ public final class CostModel {
         double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 || faultsBeforeWorkers ? 0 // one thread faults alone
                 : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFoundAll() : c.pteFillAll()));
         // a chapter whose workers clear their own shards' entries first pays every thread's wall time, where it was measured
-        boolean unmapOnEveryThread = workers > 1 && !Double.isNaN(c.unmapEntryAll())
-                && TRAITS.getOrDefault(row.chapter(), Set.of()).contains(ChapterTrait.RELEASES_PAGE_TABLES_ON_EVERY_WORKER);
-        double unmapEntry = unmapOnEveryThread ? c.unmapEntryAll() : c.unmapEntry();
-        double unmap = row.pmdMappedPercent() == null || Double.isNaN(unmapEntry) ? 0 : gib * entriesPerGiB(row) * unmapEntry;
-        return new Terms(oneCore, shared, faultsOnEveryThread, unmap, unmapOnEveryThread, filling);
+        double unmap = row.pmdMappedPercent() == null || Double.isNaN(c.unmapEntry()) ? 0 : gib * entriesPerGiB(row) * c.unmapEntry();
+        return new Terms(oneCore, shared, faultsOnEveryThread, unmap, filling);
     }
 
     /** 4 KiB pages in a GiB: the entries a mapping of it fills where nothing is PMD-mapped. */

@@ -33,7 +33,7 @@ import lib.linux.Native;
  * chapters 10 and 16 fill theirs, rather than a touch per page. {@code unmap_entry}: what {@code munmap} takes
  * per entry to tear a mapping of the 4 KiB-folio file down again, as each mapped chapter does when it is done;
  * {@code unmap_entry_all}: the wall time per entry where every thread clears its own part first
- * ({@code MADV_DONTNEED}), all at once, as chapter 9's workers do.
+ * ({@code MADV_DONTNEED}), all at once: whether sharing a teardown out pays (chapter 9 says why it does not).
  */
 final class FaultCosts {
 

@@ -20,8 +20,6 @@ public enum ChapterTrait {
     POPULATES_ON_ONE_THREAD(PopulatesOnOneThread.class),
     /** Each worker fills its own shard's mapping with one call, all at once: the cost model prices that call. */
     POPULATES_ON_EVERY_WORKER(PopulatesOnEveryWorker.class),
-    /** Each worker clears its own shard's page-table entries before the unmap, all at once: the cost model prices that. */
-    RELEASES_PAGE_TABLES_ON_EVERY_WORKER(ReleasesPageTablesOnEveryWorker.class),
     /** Reads around the page cache: the cold round times it, the worker sweep leaves it out. */
     BYPASSES_PAGE_CACHE(BypassesPageCache.class),
     /** Its search is another program: nothing of it to profile. */

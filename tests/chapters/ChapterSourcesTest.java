@@ -152,13 +152,6 @@ class ChapterSourcesTest {
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
-    /** The cost model prices a chapter's teardown on every worker when its class says so: exactly when it calls MADV_DONTNEED. */
-    @Test
-    void aChapterSaysItReleasesPageTablesOnEveryWorkerExactlyWhenItCallsMadvDontneed() throws IOException {
-        List<String> found = chaptersWhoseMarkerAndCallDisagree("ReleasesPageTablesOnEveryWorker", "Native.MADV_DONTNEED");
-        assertTrue(found.isEmpty(), String.join("\n", found));
-    }
-
     /** Each chapter that uses {@code call} without implementing {@code marker}, or implements it without using the call, said in a line. */
     private static List<String> chaptersWhoseMarkerAndCallDisagree(String marker, String call) throws IOException {
         List<String> found = new ArrayList<>();

@@ -187,6 +187,7 @@ class CheckBookTest {
         malformed.put("2 × scoreboard:V13PreadVector > 1", "a factor is k × B");
         malformed.put("answer:V13PreadVector > 1", "answer:CHAPTER.s");
         malformed.put("model:V13PreadVector.s > 1", "a model figure is model:CHAPTER");
+        malformed.put("costs:Unmap-Entry > 1", "a unit cost is costs:NAME");
         malformed.put("2 > 1", "it compares two numbers");
         StringBuilder page = new StringBuilder("# A page\n\n**Malformed claims.** Each is one line.\n");
         malformed.keySet().forEach(claim -> page.append("<!-- claim on amd-epyc-f26m2-2c-avx512: ").append(claim).append(" -->\n"));
@@ -248,6 +249,33 @@ class CheckBookTest {
         List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(page));
         assertEquals(1, failures.size(), String.join("\n", failures));
         assertTrue(failures.getFirst().contains("model.md:5") && failures.getFirst().contains("0.500 (predicted ÷ measured)"), failures.getFirst());
+    }
+
+    /** A claim on a unit cost reads costs.csv: the median of its sittings, spread from their lowest round to their highest. */
+    @Test
+    void aClaimOnAUnitCostReadsTheMedianOfItsSittingsAndTheirWholeSpread() throws IOException {
+        Path clone = cloneOfTheBook();
+        Files.writeString(clone.resolve("results").resolve(REFERENCE).resolve("costs.csv"), """
+                date,machine,cost,unit,value,low,high,rounds,spread,stable
+                2026-01-01T00:00:00Z,m,unmap_entry,ns,100,90,110,5,0.2,stable
+                2026-01-01T00:00:00Z,m,unmap_entry_all,ns,60,55,65,5,0.17,stable
+                2026-01-01T01:00:00Z,m,unmap_entry,ns,120,100,180,5,0.67,unstable
+                2026-01-01T01:00:00Z,m,unmap_entry_all,us,0.07,0.066,0.075,5,0.13,stable
+                2026-01-01T02:00:00Z,m,unmap_entry,ns,110,105,115,5,0.09,stable
+                """);
+        Path page = Files.writeString(clone.resolve("costs.md"), """
+                # The costs
+
+                **The teardown.** Shared out, it is cheaper; it is not dearer.
+                <!-- claim on amd-epyc-f26m2-2c-avx512: costs:unmap_entry_all < costs:unmap_entry -->
+                <!-- claim on amd-epyc-f26m2-2c-avx512: costs:unmap_entry_all ≥ costs:unmap_entry -->
+                <!-- claim on amd-epyc-f26m2-2c-avx512: costs:no_such_cost > 1 -->
+                """);
+        List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(page));
+        assertEquals(2, failures.size(), String.join("\n", failures));
+        assertTrue(failures.getFirst().contains("costs.md:5") && failures.getFirst().contains("costs:unmap_entry_all = 65.00 ns (55.00–75.00)")
+                && failures.getFirst().contains("costs:unmap_entry = 110 ns (90.00–180)"), failures.getFirst());
+        assertTrue(failures.get(1).contains("costs.md:6") && failures.get(1).contains("no cost 'no_such_cost'"), failures.get(1));
     }
 
     @Test

@@ -36,7 +36,7 @@ class CostModelTest {
     static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, double populateFixed, double populatePte,
                                  double populateFixedAll, double populatePteAll, double unmapEntry, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, populateFixed, populatePte,
-                populateFixedAll, populatePteAll, unmapEntry, unmapEntry / 2, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
+                populateFixedAll, populatePteAll, unmapEntry, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
     }
 
     @TempDir
@@ -235,8 +235,7 @@ class CostModelTest {
      * Where the populate costs were measured, a populating chapter's faults are priced at them, whole: chapter 10's at one
      * thread's, chapter 16's two workers at every thread's at once (a wall time, not halved), and chapter 16 alone at one
      * thread's. A touching chapter keeps the touch costs. Every mapping is then torn down at the unmap cost per entry, on
-     * one thread, or, for chapter 9, whose workers clear their own shards first, at every thread's cost at once; a reading
-     * chapter maps nothing, and pays none.
+     * one thread, however many workers scanned it; a reading chapter maps nothing, and pays none.
      */
     @Test
     void aPopulatingChapterPaysThePopulateCostsAndEveryMappingItsUnmapping() throws IOException {
@@ -248,10 +247,9 @@ class CostModelTest {
         assertEquals((populatedAll + unmap + scan) / 1e9, CostModel.predict(row("V16MmapHugePages", 2, bill, "small", "0.0"), costs).seconds(), 1e-12);
         assertEquals((populatedOne + unmap + (1L << 30) * 1.0) / 1e9, CostModel.predict(row("V16MmapHugePages", 1, bill, "small", "0.0"), costs).seconds(), 1e-12);
         assertEquals((touched / 2 + unmap + scan) / 1e9, CostModel.predict(row("V06MmapParallel", 2, bill, "small", "0.0"), costs).seconds(), 1e-12);
-        // chapter 9's workers clear their own shards' entries at once: every thread's unmap cost (here half of one's)
-        assertEquals((touched / 2 + unmap / 2 + scan) / 1e9, CostModel.predict(row("V09MmapParallelVector", 2, bill, "small", "0.0"), costs).seconds(), 1e-12);
-        assertEquals((touched + unmap + (1L << 30) * 1.0) / 1e9, CostModel.predict(row("V09MmapParallelVector", 1, bill, "small", "0.0"), costs).seconds(), 1e-12,
-                "one worker alone: one thread's unmap");
+        assertEquals((touched / 2 + unmap + scan) / 1e9, CostModel.predict(row("V09MmapParallelVector", 2, bill, "small", "0.0"), costs).seconds(), 1e-12,
+                "two workers: the unmap still on one thread");
+        assertEquals((touched + unmap + (1L << 30) * 1.0) / 1e9, CostModel.predict(row("V09MmapParallelVector", 1, bill, "small", "0.0"), costs).seconds(), 1e-12);
         StudyResults.Row reads = row("V13PreadVector", 2, "1024,1073741824,0,0,0,0,0");
         assertEquals(CostModel.predict(reads, COSTS).seconds(), CostModel.predict(reads, costs).seconds(), 1e-12, "a reading chapter unmaps nothing");
         assertEquals(java.util.List.of("populate_fixed_all", "populate_pte_all"), CostModel.Filling.POPULATED_ON_EVERY_WORKER.pricing(2));
