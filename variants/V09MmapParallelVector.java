@@ -38,8 +38,8 @@ import lib.linux.Native;
  * <p>Like chapter 6, it leaves the unmap to the arena: munmap clears every page-table entry the scan
  * filled, on one thread, inside the timed run. Clearing each shard on its own worker first
  * ({@code MADV_DONTNEED}) looks like a gain and is not one on the machines measured: the kernel tears
- * entries down no faster on every thread at once than on one ({@code ./jbang unit-costs}:
- * {@code unmap_entry_all} against {@code unmap_entry}; docs/cost-model.md).
+ * entries down about as fast on every thread at once as on one ({@code ./jbang unit-costs}:
+ * {@code unmap_entry_all} against {@code unmap_entry}; README, chapter 9).
  *
  * <pre>
  * How to run:   ./jbang variants/V09MmapParallelVector.java haystack.bin --workers 1,2
