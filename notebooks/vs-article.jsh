@@ -36,7 +36,8 @@ if (goHere) {
     // Both sides from the sitting itself, every round of it: the median over the rounds of each
     // call's median run, as lab/yardsticks/VersusGo.java prints them (not the scoreboard's Java, measured at another moment).
     Table pairs = Notebook.everyRound("versus-go");
-    captionRows = pairs;
+    // the caption's runs and warm-ups are Java's: Go has no JIT, so its calls run no warm-up, and that makes no trial
+    captionRows = pairs.dropWhere(pairs.stringColumn("chapter").startsWith("Go "));
     Table medians = pairs.summarize("median_s", AggregateFunctions.median).by("chapter");
     long haystackBytes = pairs.longColumn("file_bytes").get(0);
     medians.addColumns(medians.doubleColumn("Median [median_s]").map(seconds -> (double) Math.round(haystackBytes / seconds / 1e6)).setName("mbps"));

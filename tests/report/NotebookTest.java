@@ -317,6 +317,30 @@ class NotebookTest {
         assertEquals(List.of(csv + " is not an answer-round CSV: its header is not " + header.strip()), said, result.toString());
     }
 
+    /**
+     * vs-article.jsh with the Go programs run on the machine itself (versus-go.csv): the caption's runs and warm-ups are
+     * Java's, and Go's calls, which have no JIT to warm up, do not make the figures a trial's.
+     */
+    @Test
+    void javaBesideGoMeasuredHereIsCaptionedByJavasRunsAndIsNoTrial(@TempDir Path dir) throws Exception {
+        Path root = dir.resolve("results");
+        copyTree(FIXTURE, root);
+        Path folder = root.resolve(ALPHA);
+        String header = Files.readAllLines(folder.resolve("scoreboard.csv")).getFirst();
+        String machine = ",AMD EPYC,2,25276514304,Linux 6.18,Temurin 25,512\n";
+        Files.writeString(folder.resolve("versus-go.csv"), header + "\n"
+                + "2026-11-30T10:00:00Z,Go v1,1,warm,4294967296,,4294967288,0,5,4.0,4.0,4.0,4.0,1074,4.0 4.0 4.0 4.0 4.0," + machine
+                + "2026-11-30T10:00:30Z,V01ReadAll,1,warm,4294967296,1048576,4294967288,1,5,3.0,3.0,3.0,3.0,1432,3.0 3.0 3.0 3.0 3.0,3.0" + machine
+                + "2026-11-30T10:01:00Z,Go v3,1,warm,4294967296,,4294967288,0,5,0.5,0.5,0.5,0.5,8590,0.5 0.5 0.5 0.5 0.5," + machine
+                + "2026-11-30T10:01:30Z,V03ChunkedLong,1,warm,4294967296,1048576,4294967288,1,5,0.4,0.4,0.4,0.4,10737,0.4 0.4 0.4 0.4 0.4,0.4" + machine);
+        List<String> command = List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none", "notebooks/vs-article.jsh");
+        Subprocess.Result result = Subprocess.run(command, dir.resolve("logs"));
+        assertEquals(0, result.exitCode(), result.toString());
+        String chart = Files.readString(folder.resolve("charts").resolve("vs-article-mbps.html"));
+        assertTrue(chart.contains(ALPHA + " · 4 GiB file · 5 runs, 1 warm-up"), result.toString());
+        assertFalse(chart.contains("TRIAL"), "Go's calls warm nothing up, and make no trial");
+    }
+
     /** model.csv read by the one CSV reader: a row the cost model would not write is left out and said, and its text goes nowhere. */
     @Test
     void theModelNotebookLeavesOutRowsTheModelDoesNotWrite(@TempDir Path dir) throws Exception {
