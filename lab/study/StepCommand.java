@@ -47,7 +47,7 @@ final class StepCommand {
         }
         command.add(study.file.toString());
         command.addAll(study.depth.runsArguments(study.runOptions));
-        command.addAll(List.of("--warmup", Integer.toString(warmup(study, step))));
+        command.addAll(List.of("--warmup", Integer.toString(study.runOptions.warmup())));
         if (step.workers() != StudyStep.CHAPTER_DEFAULT) {
             command.addAll(List.of("--workers", Integer.toString(step.workers())));
         } else if (WallSittings.isSitting(step)) {
@@ -103,12 +103,6 @@ final class StepCommand {
             return study.depth.oneShotRuns(study.runOptions) * (START_UP_SECONDS + 2 * passSeconds);
         }
         int timedRuns = study.depth.budget(study.runOptions).timedRuns(study.depth.runs(study.runOptions), new double[] {passSeconds});
-        return START_UP_SECONDS + (1 + warmup(study, step) + timedRuns) * passSeconds;
-    }
-
-    /** The step's untimed runs ({@link StudyDepth#warmup}): a --warmup given on the command line wins over the depth's. */
-    private static int warmup(Study study, StudyStep step) {
-        boolean warmupGiven = study.spec.commandLine().getParseResult().hasMatchedOption("--warmup");
-        return study.depth.warmup(study.runOptions, warmupGiven, step.table().equals(Study.WALL_TABLE));
+        return START_UP_SECONDS + (1 + study.runOptions.warmup() + timedRuns) * passSeconds;
     }
 }

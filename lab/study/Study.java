@@ -122,7 +122,7 @@ public class Study implements Callable<Integer> {
     List<String> only;
 
     @Option(names = "--quick", description = "The scoreboard alone, 3 timed runs a chapter (fewer when runs are slow) "
-            + "and no warm-up run, the walls before and after it, the charts and the report.")
+            + "after one warm-up run, the walls before and after it, the charts and the report.")
     boolean quick;
 
     @Option(names = "--full", description = "Every round at full depth: the sweep over 1,2,4,6,8,12,24,48,96 workers, and every "

@@ -9,8 +9,9 @@ import lib.harness.RunOptions;
  * How deep a study goes, and so how long it takes: {@code --quick}, the default, or {@code --full}.
  *
  * <ul>
- *   <li>{@code --quick}: the scoreboard alone, 3 timed runs a chapter (fewer for a slow one) and no warm-up run,
- *       the walls before and after it.
+ *   <li>{@code --quick}: the scoreboard alone, 3 timed runs a chapter (fewer for a slow one) after the warm-up
+ *       run every depth takes, the walls before and after it. Without the warm-up two of a kernel's three runs could
+ *       still be the JIT's, and the median with them.
  *   <li>the default: every round, a shorter worker sweep, and 5 timed runs a chapter, fewer for a
  *       slow one ({@link RunBudget}: chapter 2 takes its warm-up and one timed pass).
  *   <li>{@code --full}: every round at the depth the study always had: the long sweep, and every
@@ -65,16 +66,6 @@ enum StudyDepth {
      */
     int oneShotRuns(RunOptions options) {
         return options.runsGiven() || this == FULL ? runs(options) : ONE_SHOT_RUNS;
-    }
-
-    /**
-     * Untimed runs before a chapter's timed ones: the --warmup given, or, with {@code --quick}, none:
-     * of its three timed runs the median leaves out the slowest, the first, which the JIT spends
-     * compiling; chapter 2 then reads the file once, not twice. The walls keep theirs: a wall's
-     * first run builds its copy of the haystack in memory.
-     */
-    int warmup(RunOptions options, boolean warmupGiven, boolean wall) {
-        return this == QUICK && !warmupGiven && !wall ? 0 : options.warmup();
     }
 
 
