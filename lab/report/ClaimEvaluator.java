@@ -173,10 +173,7 @@ final class ClaimEvaluator {
 
     /** A costs.csv row's value, low and high in ns; an IllegalArgumentException for a unit it does not use or a figure that is no finite number. */
     private static double[] nanos(java.util.Map<String, String> row) {
-        Double perUnit = UnitPrices.UNITS.get(row.get("unit"));
-        if (perUnit == null) {
-            throw new IllegalArgumentException("the unit " + StudyResults.quoted(row.get("unit")) + " is none of costs.csv's");
-        }
+        double perUnit = UnitPrices.nanosPerUnit(row);
         double[] figures = new double[3];
         String[] columns = {"value", "low", "high"};
         for (int i = 0; i < 3; i++) {

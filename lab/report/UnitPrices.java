@@ -58,10 +58,7 @@ final class UnitPrices {
     /** A cost of costs.csv in nanoseconds, its value in its unit; an IllegalArgumentException for another unit or a cost out of bounds. */
     private static double nanos(Map<String, String> row, Per per) {
         String name = Quote.name(row.get("cost")), unit = row.get("unit");
-        Double nanosPerUnit = UNITS.get(unit);
-        if (nanosPerUnit == null) {
-            throw new IllegalArgumentException("the unit of the cost " + name + " is " + StudyResults.quoted(unit) + ", not one of ns, µs, us, ms or s");
-        }
+        double nanosPerUnit = nanosPerUnit(row);
         double value;
         try {
             value = CostModel.positive(row, "value", Double.MAX_VALUE);
@@ -69,6 +66,16 @@ final class UnitPrices {
             throw new IllegalArgumentException("the cost " + name + ": " + notANumber.getMessage());
         }
         return per.check(value * nanosPerUnit, "the cost " + name + (unit.equals("ns") ? "" : " (" + row.get("value") + " " + unit + ")"));
+    }
+
+    /** The nanoseconds in one unit of a costs.csv row's {@code unit}; an IllegalArgumentException for a unit costs.csv does not use. */
+    static double nanosPerUnit(Map<String, String> row) {
+        Double nanosPerUnit = UNITS.get(row.get("unit"));
+        if (nanosPerUnit == null) {
+            throw new IllegalArgumentException("the unit of the cost " + Quote.name(row.get("cost")) + " is " + StudyResults.quoted(row.get("unit"))
+                    + ", not one of ns, µs, us, ms or s");
+        }
+        return nanosPerUnit;
     }
 
     /** costs.csv's costs and the walls as they stood at {@code when}: {@code of(folder).at(when)}. */
