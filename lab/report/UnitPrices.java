@@ -137,7 +137,9 @@ final class UnitPrices {
             boolean asFound = splitFaults && cost.containsKey("pte_fill_as_found");
             double nan = Double.NaN;
             java.util.Set<String> unstable = new java.util.TreeSet<>(spreads.keySet().stream().filter(name -> spreads.get(name) > UNSTABLE_SPREAD).toList());
-            return new CostModel.Costs(callFromPread ? pread - CALL_BYTES * copyOneThread : readCall, need(cost, "minor_fault", costs),
+            // a fault's one price is needed only where the fault's two are not: a busy sitting may have measured just those
+            double fault = splitFaults ? cost.getOrDefault("minor_fault", nan) : need(cost, "minor_fault", costs);
+            return new CostModel.Costs(callFromPread ? pread - CALL_BYTES * copyOneThread : readCall, fault,
                     splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
                     splitOnEveryThread ? cost.get("pte_fill_all") : nan, asFound ? cost.get("pte_fill_as_found") : nan,
                     splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,

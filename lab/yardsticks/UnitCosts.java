@@ -164,21 +164,14 @@ public class UnitCosts implements Callable<Integer> {
                 for (int round = 0; round < rounds; round++) {
                     each[round] = cost.measure().once(file);
                 }
-                rows.add(row(date, machine, cost.name(), cost.unit(), each));
+                addUnlessNothing(rows, date, machine, cost.name(), cost.unit(), each);
             } catch (NotMeasurableHere e) { // the others still count: the model leaves out what needs this one
                 System.out.println("cost=" + cost.name() + " not measured: " + e.getMessage());
             }
         }
         try {
             // past the first two, a cost that came to nothing is left out, and the model does without
-            FaultCosts.measure(file, scratchFolder, rounds, scratchBytes).forEach((name, solved) -> {
-                double[] each = Arrays.stream(solved).filter(Double::isFinite).toArray(); // a round whose threads never met times nothing
-                if (each.length > 0 && Stats.median(each) > 0) {
-                    rows.add(row(date, machine, name, "ns", each));
-                } else {
-                    System.out.println("cost=" + name + " not measured: its rounds came to nothing");
-                }
-            });
+            FaultCosts.measure(file, scratchFolder, rounds, scratchBytes).forEach((name, solved) -> addUnlessNothing(rows, date, machine, name, "ns", solved));
         } catch (NotMeasurableHere e) {
             System.out.println("cost=fault_fixed and pte_fill not measured: " + e.getMessage());
         }
@@ -193,6 +186,20 @@ public class UnitCosts implements Callable<Integer> {
             });
         }
         return 0;
+    }
+
+    /**
+     * A cost's row, added unless its rounds came to nothing: a round whose threads never met times nothing (NaN), and on a
+     * busy machine a fault's first touch can come out no slower than its second (0). Such a cost is said not measured
+     * rather than written as 0, which no model could price with.
+     */
+    static void addUnlessNothing(List<String> rows, String date, String machine, String name, String unit, double[] rounds) {
+        double[] each = Arrays.stream(rounds).filter(Double::isFinite).toArray();
+        if (each.length > 0 && Stats.median(each) > 0) {
+            rows.add(row(date, machine, name, unit, each));
+        } else {
+            System.out.println("cost=" + name + " not measured: its rounds came to nothing " + Arrays.toString(rounds));
+        }
     }
 
     private static boolean isCostsHeader(String header) {

@@ -354,6 +354,24 @@ class CostModelTest {
         assertFalse(UnitPrices.read(folder, "2026-01-01T00:00:00Z").unstable().contains("read_call"), "a sitting apart is judged alone");
     }
 
+    /**
+     * A busy sitting may measure a fault's two costs and not its one price: the model then needs only the two. Without
+     * either, the one price is asked for by name.
+     */
+    @Test
+    void theOneFaultPriceIsNeededOnlyWhereTheTwoAreMissing() throws IOException {
+        machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,0,0,0,0");
+        Path costs = folder.resolve("costs.csv");
+        String withoutOnePrice = Files.readString(costs).replaceAll("(?m)^.*,minor_fault,.*\n", "");
+        Files.writeString(costs, withoutOnePrice + "2026-01-01T00:00:00Z,m,fault_fixed,ns,900,1,1,1\n2026-01-01T00:00:00Z,m,pte_fill,ns,12,1,1,1\n");
+        CostModel.Costs priced = CostModel.unitCosts(folder);
+        assertEquals(900, priced.faultFixed(), 1e-9);
+        assertTrue(Double.isNaN(priced.fault()), "no one price measured, none made up");
+        Files.writeString(costs, withoutOnePrice);
+        UserMistakeException refused = assertThrows(UserMistakeException.class, () -> CostModel.unitCosts(folder));
+        assertTrue(refused.getMessage().contains("has no minor_fault"), refused.getMessage());
+    }
+
     @Test
     void helpSaysTheUsage() {
         Said said = costModel("--help");

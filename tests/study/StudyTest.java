@@ -261,7 +261,7 @@ class StudyTest {
     }
 
     @Test
-    void quickIsTheScoreboardWithTheWallsAroundItAtThreeBudgetedRunsAndNoWarmUp() throws Exception {
+    void quickIsTheScoreboardWithTheWallsAroundItAtThreeBudgetedRunsAfterOneWarmUp() throws Exception {
         List<String> steps = dryRun("--quick", "--skip", "charts");
         List<String> tables = steps.stream().map(step -> step.split(" ")[0]).distinct().toList();
         assertEquals(List.of("wall", "costs", "scoreboard", "model", "report"), tables, String.join("\n", steps));

@@ -132,6 +132,18 @@ class UnitCostsTest {
         assertTrue(unsteady.endsWith(",0.364,unstable"), unsteady);
     }
 
+    /** A cost whose rounds came to nothing (0 on a busy machine, NaN where threads never met) is said not measured, never written as 0. */
+    @Test
+    void aCostWhoseRoundsCameToNothingIsLeftOut() {
+        List<String> rows = new java.util.ArrayList<>();
+        UnitCosts.addUnlessNothing(rows, "d", "m", "minor_fault", "ns", new double[] {0, 0, 4200});
+        UnitCosts.addUnlessNothing(rows, "d", "m", "pte_fill_all", "ns", new double[] {Double.NaN, Double.NaN});
+        assertEquals(List.of(), rows);
+        UnitCosts.addUnlessNothing(rows, "d", "m", "minor_fault", "ns", new double[] {0, 4100, 4200});
+        assertEquals(1, rows.size());
+        assertTrue(rows.getFirst().contains(",minor_fault,ns,4100,"), rows.toString());
+    }
+
     /** From five rounds on, the lowest and the highest are left out of low, high and the spread: one interrupted round is no instability. */
     @Test
     void fromFiveRoundsOneOutlierOnEitherSideIsLeftOut() {
