@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWordByWord;
 import lib.chapter.SingleThreaded;
 import lib.harness.Harness;
 
@@ -34,7 +35,7 @@ import lib.harness.Harness;
  * Its bill per GiB: 1,024 read calls (one per 1 MiB chunk), 1 GiB returned.
  * </pre>
  */
-public class V03ChunkedLong implements ChunkedSearch, SingleThreaded {
+public class V03ChunkedLong implements ChunkedSearch, SingleThreaded, ScansWordByWord {
 
     public static void main(String[] args) {
         Harness.run(new V03ChunkedLong(), args);

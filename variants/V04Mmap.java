@@ -14,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWordByWord;
 import lib.chapter.SingleThreaded;
 import lib.harness.Harness;
 
@@ -36,7 +37,7 @@ import lib.harness.Harness;
  *   folios (the kernel maps 16 pages a fault), about 512 on 2 MiB folios.
  * </pre>
  */
-public class V04Mmap implements NeedleSearch, SingleThreaded, MapsTheFile {
+public class V04Mmap implements NeedleSearch, SingleThreaded, MapsTheFile, ScansWordByWord {
 
     public static void main(String[] args) {
         Harness.run(new V04Mmap(), args);

@@ -14,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWordByWord;
 import lib.chapter.SingleThreaded;
 import lib.harness.Harness;
 import lib.linux.Native;
@@ -36,7 +37,7 @@ import lib.linux.Native;
  *   cache's folios, as there.
  * </pre>
  */
-public class V05MmapMadvise implements NeedleSearch, SingleThreaded, MapsTheFile {
+public class V05MmapMadvise implements NeedleSearch, SingleThreaded, MapsTheFile, ScansWordByWord {
 
     public static void main(String[] args) {
         Harness.run(new V05MmapMadvise(), args);

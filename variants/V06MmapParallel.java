@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWordByWord;
 import lib.harness.Harness;
 
 /**
@@ -42,7 +43,7 @@ import lib.harness.Harness;
  *   workers.
  * </pre>
  */
-public class V06MmapParallel implements NeedleSearch, MapsTheFile {
+public class V06MmapParallel implements NeedleSearch, MapsTheFile, ScansWordByWord {
 
     public static void main(String[] args) {
         Harness.run(new V06MmapParallel(), args);

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWordByWord;
 import lib.harness.Harness;
 import lib.haystack.FileChangedException;
 
@@ -46,7 +47,7 @@ import lib.haystack.FileChangedException;
  * Its bill per GiB: 1,024 read calls (one per 1 MiB chunk), 1 GiB returned, whatever the worker count.
  * </pre>
  */
-public class V07PreadParallel implements ChunkedSearch {
+public class V07PreadParallel implements ChunkedSearch, ScansWordByWord {
 
     public static void main(String[] args) {
         Harness.run(new V07PreadParallel(), args);

@@ -38,8 +38,10 @@ import lib.harness.ResultsCsv;
  *               the PMD-mapped share s: (1 − s) × 262,144 + s × 512 a GiB for a mapping, one a fault else
  *   unmap     = G × entries × c_unmap_entry for a mapping: munmap on one thread, once the workers are done
  *   one core  = [ G × (calls × c_call + wakeUps × c_wake) + G × copied × (c_copy(1 thread) + c_scan_in_cache)
- *                 + (B − G × copied) × c_scan(1 thread) ] / W
- *   memory    = (B − G × copied) × c_scan(all threads);  copy = G × copied × c_copy(all threads)
+ *                 + (B − G × copied) × c_scan(1 thread) ] / W; for a chapter that scans a word at a time
+ *               (ScansWordByWord), c_scan_word_in_cache and the larger of c_scan_word_from_memory and c_scan(1 thread)
+ *   memory    = (B − G × copied) × c_scan(all threads), for a word-at-a-time chapter the larger of that and
+ *               c_scan_word_from_memory_all;  copy = G × copied × c_copy(all threads)
  *   device    = G × device × c_device(8 in flight, or 1 with one worker)
  *   predicted = faults + unmap + the largest of one core, memory, copy and device; "bound" names the largest part
  *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term
@@ -79,18 +81,20 @@ public final class CostModel {
     record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double pteFillAsFound,
                  double pteFillAsFoundAll, double populateFixed, double populatePte, double populateFixedAll, double populatePteAll,
                  double unmapEntry, double wake,
-                 double scanInCache, double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
+                 double scanInCache, double scanWordInCache, double scanWordFromMemory, double scanWordFromMemoryAll, double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
                  double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
 
         /** The names in costs.csv of the costs a term of the formula is priced with (none for a wall's). */
-        List<String> pricing(String term, int workers, boolean asFound) {
+        List<String> pricing(String term, int workers, boolean asFound, boolean wordByWord) {
             return switch (term) {
                 case "read calls" -> List.of(callFrom);
                 case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", asFound ? "pte_fill_as_found" : "pte_fill");
                 case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
                 case "unmap" -> List.of("unmap_entry");
                 case "wake-ups" -> List.of("wake_up");
-                case "scan in cache" -> List.of("scan_in_cache");
+                case "scan in cache" -> List.of(wordByWord && !Double.isNaN(scanWordInCache) ? "scan_word_in_cache" : "scan_in_cache");
+                case "scan" -> wordByWord && !Double.isNaN(scanWordFromMemory) ? List.of("scan_word_from_memory") : List.of();
+                case "memory" -> wordByWord && !Double.isNaN(scanWordFromMemoryAll) ? List.of("scan_word_from_memory_all") : List.of();
                 case "device" -> List.of(workers > 1 ? "device_byte_deep" : "device_byte_qd1");
                 default -> List.of();
             };
@@ -334,7 +338,7 @@ public final class CostModel {
         all.put("unmap", terms.unmap());
         all.forEach((term, nanos) -> {
             if (nanos >= WEIGHS * prediction.seconds() * 1e9) {
-                List<String> pricing = term.equals("faults") && terms.filling().populates() ? terms.filling().pricing(workers) : costs.pricing(term, workers, asFound);
+                List<String> pricing = term.equals("faults") && terms.filling().populates() ? terms.filling().pricing(workers) : costs.pricing(term, workers, asFound, terms.scansWordByWord());
                 pricing.stream().filter(costs.unstable()::contains).forEach(named::add);
             }
         });
@@ -343,9 +347,11 @@ public final class CostModel {
 
     /**
      * The formula's terms, in nanoseconds: one core's, each by its name, and the shared ones; {@code unmap}, the mapping
-     * torn down by munmap on one thread once the workers are done. {@code filling}: how the faults were taken, and so priced.
+     * torn down by munmap on one thread once the workers are done. {@code filling}: how the faults were taken, and so priced;
+     * {@code scansWordByWord}: whether the scan was priced at the word kernel's costs.
      */
-    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap, Filling filling) {
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap, Filling filling,
+                 boolean scansWordByWord) {
 
         double core() {
             return oneCore.values().stream().mapToDouble(Double::doubleValue).sum();
@@ -381,6 +387,11 @@ public final class CostModel {
                 : traits.contains(ChapterTrait.POPULATES_ON_EVERY_WORKER) ? Filling.POPULATED_ON_EVERY_WORKER : Filling.TOUCHED;
     }
 
+    /** Whether {@code chapter}, as a row names it, declares a word-at-a-time kernel ({@code ScansWordByWord}). */
+    static boolean scansWordByWord(String chapter) {
+        return TRAITS.getOrDefault(chapter, Set.of()).contains(ChapterTrait.SCANS_WORD_BY_WORD);
+    }
+
     /**
      * The model's formula (see the class comment), term by term, for a row whose faults are taken as its chapter declares
      * ({@link #filling}), priced so where costs.csv has the populate costs.
@@ -397,10 +408,15 @@ public final class CostModel {
         oneCore.put("faults", gib * faultNanosPerGiB(row, c, filling, row.workers()) / (faultsBeforeWorkers ? 1 : workers)); // the call's, or each worker's share
         oneCore.put("wake-ups", gib * bill(row, "voluntary_switches_per_gib") * c.wake() / workers);
         oneCore.put("copy", copied * c.copyOneThread() / workers);
-        oneCore.put("scan in cache", copied * c.scanInCache() / workers);
-        oneCore.put("scan", scanned * c.scanOneThread() / workers);
+        // a word-at-a-time kernel scans at its own pace, in the cache and from memory (on one thread, and on all at once
+        // for the shared term), where costs.csv has them; never faster from memory than the memory wall, a vector kernel's
+        boolean wordByWord = scansWordByWord(row.chapter());
+        double scanInCache = wordByWord && !Double.isNaN(c.scanWordInCache()) ? c.scanWordInCache() : c.scanInCache();
+        double scanFromMemory = wordByWord && !Double.isNaN(c.scanWordFromMemory()) ? Math.max(c.scanWordFromMemory(), c.scanOneThread()) : c.scanOneThread();
+        oneCore.put("scan in cache", copied * scanInCache / workers);
+        oneCore.put("scan", scanned * scanFromMemory / workers);
         Map<String, Double> shared = new LinkedHashMap<>();
-        shared.put("memory", scanned * c.scanAllThreads());
+        shared.put("memory", scanned * (wordByWord && !Double.isNaN(c.scanWordFromMemoryAll()) ? Math.max(c.scanWordFromMemoryAll(), c.scanAllThreads()) : c.scanAllThreads()));
         shared.put("page-cache copy", copied * c.copyAllThreads());
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
@@ -408,7 +424,7 @@ public final class CostModel {
                 : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFoundAll() : c.pteFillAll()));
         // a chapter whose workers clear their own shards' entries first pays every thread's wall time, where it was measured
         double unmap = row.pmdMappedPercent() == null || Double.isNaN(c.unmapEntry()) ? 0 : gib * entriesPerGiB(row) * c.unmapEntry();
-        return new Terms(oneCore, shared, faultsOnEveryThread, unmap, filling);
+        return new Terms(oneCore, shared, faultsOnEveryThread, unmap, filling, wordByWord);
     }
 
     /** 4 KiB pages in a GiB: the entries a mapping of it fills where nothing is PMD-mapped. */

@@ -49,7 +49,8 @@ final class UnitPrices {
             Map.entry("fault_fixed_all", Per.EVENT), Map.entry("pte_fill_all", Per.EVENT), Map.entry("pte_fill_as_found", Per.EVENT), Map.entry("pte_fill_as_found_all", Per.EVENT),
             Map.entry("populate_fixed", Per.EVENT), Map.entry("populate_pte", Per.EVENT), Map.entry("populate_fixed_all", Per.EVENT),
             Map.entry("populate_pte_all", Per.EVENT), Map.entry("unmap_entry", Per.EVENT), Map.entry("wake_up", Per.EVENT),
-            Map.entry("scan_in_cache", Per.BYTE), Map.entry("device_byte_qd1", Per.BYTE), Map.entry("device_byte_deep", Per.BYTE));
+            Map.entry("scan_in_cache", Per.BYTE), Map.entry("scan_word_in_cache", Per.BYTE), Map.entry("scan_word_from_memory", Per.BYTE),
+            Map.entry("scan_word_from_memory_all", Per.BYTE), Map.entry("device_byte_qd1", Per.BYTE), Map.entry("device_byte_deep", Per.BYTE));
     static final double CALL_BYTES = 1 << 20;
 
     /** The units costs.csv's {@code unit} column may give, in nanoseconds ({@code lab/yardsticks/UnitCosts.java} writes ns). */
@@ -147,6 +148,7 @@ final class UnitPrices {
                     pair(cost, "populate_fixed_all", "populate_pte_all", 0), pair(cost, "populate_fixed_all", "populate_pte_all", 1),
                     cost.getOrDefault("unmap_entry", nan),
                     need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
+                    cost.getOrDefault("scan_word_in_cache", nan), cost.getOrDefault("scan_word_from_memory", nan), cost.getOrDefault("scan_word_from_memory_all", nan),
                     cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
                     nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
                     copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);

@@ -59,6 +59,9 @@ import picocli.CommandLine.Parameters;
  *   <li>{@code wake_up}: two threads handing a turn to each other: half a round trip, per hand-over.
  *   <li>{@code scan_in_cache}: chapter 13's 256-bit kernel over one 1 MiB chunk, again and again, so
  *       it stays in the CPU's cache: what a reading chapter pays a byte to scan what it just copied.
+ *       {@code scan_word_in_cache}: the same with chapter 3's word-at-a-time kernel;
+ *       {@code scan_word_from_memory}: chapter 4's over 1 GiB of memory, what chapters 4 to 6 pay a byte
+ *       ({@code _all}: on every thread at once, the wall time).
  *   <li>{@code device_byte_qd1} and {@code device_byte_deep}: O_DIRECT reads of 1 MiB from the
  *       disk, one in flight, then eight at once (a thread each), per byte.
  * </ul>
@@ -89,6 +92,9 @@ public class UnitCosts implements Callable<Integer> {
     static final long MAPPED_BYTES = 256L << 20, PAGE_BYTES = 4096, PREAD_SPAN_BYTES = 256L << 20;
     static final int HAND_OVERS_PER_ROUND = 20_000, DEEP_QUEUE = 8, WARM_UP_SCANS = 2_000, SCANS_PER_ROUND = 2_000;
     static final long DEVICE_BYTES = 256L << 20, DEVICE_READ_BYTES = 1 << 20, CHUNK_BYTES = lib.chapter.ChunkedSearch.DEFAULT_CHUNK_BYTES;
+    /** Memory the word kernel scans from: past any CPU cache here. */
+    static final long WORD_SCAN_BYTES = 1L << 30;
+    static final int WORD_SCAN_PASSES = 3;
     /** Each scratch file: 65,536 pages in 4 KiB folios, 128 in 2 MiB ones. */
     static final long SCRATCH_BYTES = 256L << 20;
 
@@ -127,6 +133,9 @@ public class UnitCosts implements Callable<Integer> {
             new Cost("minor_fault", "ns", file -> FaultCosts.Pass.of(file, 1).nanosPerFault()),
             new Cost("wake_up", "ns", file -> wakeUpNanos()),
             new Cost("scan_in_cache", "ns", file -> scanInCacheNanosPerByte()),
+            new Cost("scan_word_in_cache", "ns", file -> scanWordInCacheNanosPerByte()),
+            new Cost("scan_word_from_memory", "ns", file -> scanWordFromMemoryNanosPerByte(1)),
+            new Cost("scan_word_from_memory_all", "ns", file -> scanWordFromMemoryNanosPerByte(Runtime.getRuntime().availableProcessors())),
             new Cost("device_byte_qd1", "ns", file -> deviceNanosPerByte(file, 1)),
             new Cost("device_byte_deep", "ns", file -> deviceNanosPerByte(file, DEEP_QUEUE)));
 
@@ -305,6 +314,74 @@ public class UnitCosts implements Callable<Integer> {
                 throw new IllegalStateException("the kernel found a non-zero word in a buffer of zeros");
             }
             return Stats.median(scans) / CHUNK_BYTES; // a scan another program's thread interrupted is not the kernel's
+        }
+    }
+
+    /**
+     * Chapter 3's word-at-a-time kernel over one chunk of zeros, held in the CPU's cache: ns per byte, what chapters 3
+     * and 7 pay to scan what they just copied. Each word cost calls its own chapter's copy of the kernel, so that each
+     * copy meets one kind of segment, as in its chapter, and the JIT compiles it as it does there.
+     */
+    static double scanWordInCacheNanosPerByte() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment chunk = arena.allocate(CHUNK_BYTES, 4096); // zeroed, as chapter 3 allocates its chunk
+            long found = 0;
+            for (int i = 0; i < WARM_UP_SCANS; i++) {
+                found += V03ChunkedLong.firstNonZeroWordScalar(chunk, 0, CHUNK_BYTES);
+            }
+            double[] scans = new double[SCANS_PER_ROUND];
+            for (int i = 0; i < SCANS_PER_ROUND; i++) {
+                long started = System.nanoTime();
+                found += V03ChunkedLong.firstNonZeroWordScalar(chunk, 0, CHUNK_BYTES);
+                scans[i] = System.nanoTime() - started;
+            }
+            if (found != (long) (WARM_UP_SCANS + SCANS_PER_ROUND) * V03ChunkedLong.NOT_FOUND) {
+                throw new IllegalStateException("the kernel found a non-zero word in a buffer of zeros");
+            }
+            return Stats.median(scans) / CHUNK_BYTES;
+        }
+    }
+
+    /**
+     * The word-at-a-time kernel over 1 GiB of anonymous memory in 4 KiB pages, already faulted in: ns per byte, the median
+     * of three passes after one for the JIT. On one thread, chapter 4's copy of the kernel in one call, as chapter 4 scans
+     * its mapping; on several ({@code _all}), chapter 6's, a part per thread, all at once, the wall time. The memory wall
+     * streams memory with a vector kernel; a word loop keeps fewer cache lines in flight and may not keep up.
+     */
+    static double scanWordFromMemoryNanosPerByte(int threads) throws IOException, InterruptedException {
+        lib.harness.AvailableMemory.require(WORD_SCAN_BYTES, "the word kernel's scan from memory");
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment memory = lib.linux.Native.mapAnonymous(WORD_SCAN_BYTES, arena);
+            lib.linux.Native.madvise(memory, lib.linux.Native.MADV_NOHUGEPAGE); // the pages of the 4 KiB memory wall
+            memory.fill((byte) 0); // every page really there: untouched memory reads as the kernel's one zero page
+            long partBytes = WORD_SCAN_BYTES / threads / PAGE_BYTES * PAGE_BYTES;
+            double[] passes = new double[WORD_SCAN_PASSES + 1];
+            for (int pass = 0; pass < passes.length; pass++) { // the first for the JIT
+                java.util.concurrent.atomic.AtomicInteger ready = new java.util.concurrent.atomic.AtomicInteger();
+                long[] began = new long[threads], ended = new long[threads], found = new long[threads];
+                List<Thread> scanning = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int part = t;
+                    scanning.add(Thread.ofPlatform().start(() -> {
+                        ready.incrementAndGet();
+                        while (ready.get() < threads) { // every part starts at once, as a chapter's workers do
+                            Thread.onSpinWait();
+                        }
+                        began[part] = System.nanoTime();
+                        found[part] = threads == 1 ? V04Mmap.firstNonZeroWordScalar(memory, 0, partBytes)
+                                : V06MmapParallel.firstNonZeroWordScalar(memory, part * partBytes, (part + 1) * partBytes);
+                        ended[part] = System.nanoTime();
+                    }));
+                }
+                for (Thread thread : scanning) {
+                    thread.join();
+                }
+                if (Arrays.stream(found).anyMatch(hit -> hit != V04Mmap.NOT_FOUND)) {
+                    throw new IllegalStateException("the kernel found a non-zero word in memory of zeros");
+                }
+                passes[pass] = (double) (Arrays.stream(ended).max().orElseThrow() - Arrays.stream(began).min().orElseThrow()) / (partBytes * threads);
+            }
+            return Stats.median(Arrays.copyOfRange(passes, 1, passes.length));
         }
     }
 

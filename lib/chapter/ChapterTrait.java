@@ -20,6 +20,8 @@ public enum ChapterTrait {
     POPULATES_ON_ONE_THREAD(PopulatesOnOneThread.class),
     /** Each worker fills its own shard's mapping with one call, all at once: the cost model prices that call. */
     POPULATES_ON_EVERY_WORKER(PopulatesOnEveryWorker.class),
+    /** Scans a word at a time, not a vector: the cost model prices its scan at the word kernel's costs. */
+    SCANS_WORD_BY_WORD(ScansWordByWord.class),
     /** Reads around the page cache: the cold round times it, the worker sweep leaves it out. */
     BYPASSES_PAGE_CACHE(BypassesPageCache.class),
     /** Its search is another program: nothing of it to profile. */

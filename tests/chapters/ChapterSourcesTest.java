@@ -152,6 +152,21 @@ class ChapterSourcesTest {
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
+    /** The cost model prices a chapter's scan at the word kernel's costs when its class says so: exactly when it has no vector kernel. */
+    @Test
+    void aChapterSaysItScansWordByWordExactlyWhenItsOnlyKernelIsTheWordLoop() throws IOException {
+        List<String> found = new ArrayList<>();
+        Pattern declares = Pattern.compile("(?m)^public class \\w+ implements [^{]*\\bScansWordByWord\\b");
+        for (Path chapter : chapters()) {
+            String code = Files.readString(chapter);
+            boolean onlyWords = code.contains("static long firstNonZeroWordScalar(") && !code.contains("LongVector"), says = declares.matcher(code).find();
+            if (onlyWords != says) {
+                found.add(chapter + (onlyWords ? " scans word by word without implementing ScansWordByWord" : " implements ScansWordByWord, yet has a vector kernel or none"));
+            }
+        }
+        assertTrue(found.isEmpty(), String.join("\n", found));
+    }
+
     /** Each chapter that uses {@code call} without implementing {@code marker}, or implements it without using the call, said in a line. */
     private static List<String> chaptersWhoseMarkerAndCallDisagree(String marker, String call) throws IOException {
         List<String> found = new ArrayList<>();

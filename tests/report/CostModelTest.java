@@ -36,7 +36,7 @@ class CostModelTest {
     static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, double populateFixed, double populatePte,
                                  double populateFixedAll, double populatePteAll, double unmapEntry, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, populateFixed, populatePte,
-                populateFixedAll, populatePteAll, unmapEntry, 10_000, 0.25, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
+                populateFixedAll, populatePteAll, unmapEntry, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
     }
 
     @TempDir
@@ -70,6 +70,40 @@ class CostModelTest {
         CostModel.Prediction prediction = CostModel.predict(row, COSTS);
         assertEquals((1L << 30) * 1.0 / 1e9 + 512 * 1_000.0 / 1e9, prediction.seconds(), 1e-12);
         assertEquals("core: scan", prediction.bound());
+    }
+
+    /**
+     * A chapter that declares a word-at-a-time kernel scans at that kernel's costs: from memory, 1.5 ns a byte here (never
+     * below the memory wall's 1), in its cache 0.5; a vector chapter with the same bill keeps the walls' and the
+     * vector kernel's; without the word costs, every chapter is priced as before.
+     */
+    @Test
+    void aWordAtATimeKernelIsPricedAtItsOwnScanCosts() throws IOException {
+        CostModel.Costs words = wordCosts(0.5, 1.5, java.util.Set.of("scan_word_from_memory"));
+        StudyResults.Row wordMapped = row("V04Mmap", 1, "0,0,0,512,0,0,0"), vectorMapped = row("V08Vector256", 1, "0,0,0,512,0,0,0");
+        assertEquals((1L << 30) * 1.5 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(wordMapped, words).seconds(), 1e-12);
+        assertEquals((1L << 30) * 1.0 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(vectorMapped, words).seconds(), 1e-12);
+        assertEquals((1L << 30) * 1.0 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(wordMapped, wordCosts(0.5, 0.8, java.util.Set.of())).seconds(), 1e-12,
+                "no scan from memory faster than the wall");
+        StudyResults.Row wordReads = row("V03ChunkedLong", 1, "1024,1073741824,0,0,0,0,0"), vectorReads = row("V13PreadVector", 1, "1024,1073741824,0,0,0,0,0");
+        assertEquals((1L << 30) * (2.0 + 0.5) / 1e9 + 1024 * 1.0 / 1e9, CostModel.predict(wordReads, words).seconds(), 1e-12);
+        assertEquals((1L << 30) * (2.0 + 0.25) / 1e9 + 1024 * 1.0 / 1e9, CostModel.predict(vectorReads, words).seconds(), 1e-12);
+        assertEquals((1L << 30) * (2.0 + 0.25) / 1e9 + 1024 * 1.0 / 1e9, CostModel.predict(wordReads, COSTS).seconds(), 1e-12, "no word costs: as before");
+        CostModel.Terms terms = CostModel.terms(wordMapped, words);
+        assertEquals("scan_word_from_memory", CostModel.unstablePricing(terms, CostModel.predict(terms, 1), words, 1, false));
+        // on two workers each core scans half, but the shared memory term is the word kernel's on both threads at once
+        StudyResults.Row wordOnTwo = row("V06MmapParallel", 2, "0,0,0,512,0,0,0"), vectorOnTwo = row("V09MmapParallelVector", 2, "0,0,0,512,0,0,0");
+        assertEquals((1L << 30) * 1.5 / 1e9 + 512 * 1_000.0 / 2 / 1e9, CostModel.predict(wordOnTwo, words).seconds(), 1e-12);
+        assertEquals("memory", CostModel.predict(wordOnTwo, words).bound());
+        assertEquals((1L << 30) * 1.0 / 2 / 1e9 + 512 * 1_000.0 / 2 / 1e9, CostModel.predict(vectorOnTwo, words).seconds(), 1e-12);
+        CostModel.Terms vectorTerms = CostModel.terms(vectorMapped, words);
+        assertEquals("", CostModel.unstablePricing(vectorTerms, CostModel.predict(vectorTerms, 1), words, 1, false));
+    }
+
+    /** {@link #COSTS} with the word kernel's two scan costs, ns a byte. */
+    private static CostModel.Costs wordCosts(double inCache, double fromMemory, java.util.Set<String> unstable) {
+        return new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, inCache, fromMemory, fromMemory, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
     }
 
     @Test
