@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //JAVA 25+
-//SOURCES ../LabWithChapters.java UnitPrices.java
+//SOURCES ../LabWithChapters.java UnitPrices.java FaultFilling.java
 //DEPS org.apache.commons:commons-csv:1.10.0
 //COMPILE_OPTIONS --add-modules jdk.incubator.vector
 //RUNTIME_OPTIONS --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
@@ -350,7 +350,7 @@ public final class CostModel {
      * torn down by munmap on one thread once the workers are done. {@code filling}: how the faults were taken, and so priced;
      * {@code scansWordByWord}: whether the scan was priced at the word kernel's costs.
      */
-    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap, Filling filling,
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap, FaultFilling filling,
                  boolean scansWordByWord) {
 
         double core() {
@@ -358,34 +358,8 @@ public final class CostModel {
         }
     }
 
-    /**
-     * How a chapter's faults are taken: a touch at a time by each worker; by {@code MAP_POPULATE} inside {@code mmap}, on
-     * one thread; or by {@code MADV_POPULATE_READ}, each worker its shard, all at once. A populating call is priced at the
-     * populate costs (all at once: the wall time, not shared out), measured apart, for it may not scale as touches do.
-     */
-    enum Filling {
-        TOUCHED, POPULATED_ON_ONE_THREAD, POPULATED_ON_EVERY_WORKER;
-
-        boolean populates() {
-            return this != TOUCHED;
-        }
-
-        /** The costs.csv names a populating chapter's faults are priced with. */
-        List<String> pricing(int workers) {
-            return this == POPULATED_ON_EVERY_WORKER && workers > 1 ? List.of("populate_fixed_all", "populate_pte_all")
-                    : List.of("populate_fixed", "populate_pte");
-        }
-    }
-
     /** The chapters' traits by name, asked once of their classes: a row names its chapter as its class is named. */
-    private static final Map<String, Set<ChapterTrait>> TRAITS = Contents.traits();
-
-    /** How {@code chapter}, as a row names it, declares it takes its faults; touched for a name no chapter has. */
-    static Filling filling(String chapter) {
-        Set<ChapterTrait> traits = TRAITS.getOrDefault(chapter, Set.of());
-        return traits.contains(ChapterTrait.POPULATES_ON_ONE_THREAD) ? Filling.POPULATED_ON_ONE_THREAD
-                : traits.contains(ChapterTrait.POPULATES_ON_EVERY_WORKER) ? Filling.POPULATED_ON_EVERY_WORKER : Filling.TOUCHED;
-    }
+    static final Map<String, Set<ChapterTrait>> TRAITS = Contents.traits();
 
     /** Whether {@code chapter}, as a row names it, declares a word-at-a-time kernel ({@code ScansWordByWord}). */
     static boolean scansWordByWord(String chapter) {
@@ -394,12 +368,12 @@ public final class CostModel {
 
     /**
      * The model's formula (see the class comment), term by term, for a row whose faults are taken as its chapter declares
-     * ({@link #filling}), priced so where costs.csv has the populate costs.
+     * ({@link FaultFilling#of}), priced so where costs.csv has the populate costs.
      */
     static Terms terms(StudyResults.Row row, Costs c) {
-        Filling declared = filling(row.chapter());
+        FaultFilling declared = FaultFilling.of(row.chapter());
         // without the populate costs, faults on every worker are priced as touches, shared out; on one thread, whole
-        Filling filling = declared == Filling.POPULATED_ON_EVERY_WORKER && Double.isNaN(c.populateFixedAll()) ? Filling.TOUCHED : declared;
+        FaultFilling filling = declared == FaultFilling.POPULATED_ON_EVERY_WORKER && Double.isNaN(c.populateFixedAll()) ? FaultFilling.TOUCHED : declared;
         boolean faultsBeforeWorkers = filling.populates(); // a populating call's, before the scan, not each worker's share
         double bytes = row.fileBytes(), gib = bytes / GIB, workers = row.workers();
         double copied = Math.min(bytes, gib * bill(row, "returned_bytes_per_gib")), scanned = bytes - copied;
@@ -437,13 +411,13 @@ public final class CostModel {
      * cache held the file when UnitCosts ran.
      */
     static double faultNanosPerGiB(StudyResults.Row row, Costs c) {
-        return faultNanosPerGiB(row, c, Filling.TOUCHED, row.workers());
+        return faultNanosPerGiB(row, c, FaultFilling.TOUCHED, row.workers());
     }
 
     /** The same for faults taken as {@code filling} says: a populating call's at the populate costs, where costs.csv has them. */
-    static double faultNanosPerGiB(StudyResults.Row row, Costs c, Filling filling, int workers) {
+    static double faultNanosPerGiB(StudyResults.Row row, Costs c, FaultFilling filling, int workers) {
         double faults = bill(row, "minor_faults_per_gib");
-        boolean onEveryThread = filling == Filling.POPULATED_ON_EVERY_WORKER && workers > 1;
+        boolean onEveryThread = filling == FaultFilling.POPULATED_ON_EVERY_WORKER && workers > 1;
         double populateFixed = onEveryThread ? c.populateFixedAll() : c.populateFixed(), populatePte = onEveryThread ? c.populatePteAll() : c.populatePte();
         if (filling.populates() && !Double.isNaN(populateFixed) && !Double.isNaN(populatePte)) {
             return faults * populateFixed + entriesPerGiB(row) * populatePte;

@@ -243,10 +243,10 @@ class CostModelTest {
      */
     @Test
     void aChapterThatPopulatesOnOneThreadPaysItsFaultsWholeBeforeItsWorkers() throws IOException {
-        assertEquals(CostModel.Filling.POPULATED_ON_ONE_THREAD, CostModel.filling("V10MmapPopulate"));
-        assertEquals(CostModel.Filling.TOUCHED, CostModel.filling("V09MmapParallelVector"));
-        assertEquals(CostModel.Filling.POPULATED_ON_EVERY_WORKER, CostModel.filling("V16MmapHugePages"), "chapter 16's workers populate their own shards");
-        assertEquals(CostModel.Filling.TOUCHED, CostModel.filling("V99NoSuchChapter"));
+        assertEquals(FaultFilling.POPULATED_ON_ONE_THREAD, FaultFilling.of("V10MmapPopulate"));
+        assertEquals(FaultFilling.TOUCHED, FaultFilling.of("V09MmapParallelVector"));
+        assertEquals(FaultFilling.POPULATED_ON_EVERY_WORKER, FaultFilling.of("V16MmapHugePages"), "chapter 16's workers populate their own shards");
+        assertEquals(FaultFilling.TOUCHED, FaultFilling.of("V99NoSuchChapter"));
         StudyResults.Row perWorker = row("V16MmapHugePages", 2, "0,0,0,16384,0,0,0", "small", "0.0");
         assertEquals(CostModel.predict(row("V09MmapParallelVector", 2, "0,0,0,16384,0,0,0", "small", "0.0"), COSTS).seconds(),
                 CostModel.predict(perWorker, COSTS).seconds(), 1e-12, "no populate costs: chapter 16's faults are shared out as chapter 9's");
@@ -286,7 +286,7 @@ class CostModelTest {
         assertEquals((touched + unmap + (1L << 30) * 1.0) / 1e9, CostModel.predict(row("V09MmapParallelVector", 1, bill, "small", "0.0"), costs).seconds(), 1e-12);
         StudyResults.Row reads = row("V13PreadVector", 2, "1024,1073741824,0,0,0,0,0");
         assertEquals(CostModel.predict(reads, COSTS).seconds(), CostModel.predict(reads, costs).seconds(), 1e-12, "a reading chapter unmaps nothing");
-        assertEquals(java.util.List.of("populate_fixed_all", "populate_pte_all"), CostModel.Filling.POPULATED_ON_EVERY_WORKER.pricing(2));
+        assertEquals(java.util.List.of("populate_fixed_all", "populate_pte_all"), FaultFilling.POPULATED_ON_EVERY_WORKER.pricing(2));
         // at 60 µs a populated fault and 1 µs an entry unmapped, both weigh in chapter 16's time: their instability is named
         CostModel.Costs unstableUnmap = costs(1_000, 10, Double.NaN, Double.NaN, 700, 7, 60_000, 6, 1_000, java.util.Set.of("unmap_entry", "populate_fixed_all"));
         CostModel.Terms terms = CostModel.terms(row("V16MmapHugePages", 2, bill, "small", "0.0"), unstableUnmap);

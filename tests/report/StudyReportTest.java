@@ -276,7 +276,7 @@ class StudyReportTest {
         assertTrue(section.contains("but V04Mmap&#39;s row in scoreboard.csv rests on 3 timed runs and no warm-up"), "a verdict a quick study's few runs cannot carry");
         assertTrue(section.contains("no row &#39;V12Vector512&#39; in scoreboard.csv of " + folder.getFileName()
                 + " (not run on this CPU: V12Vector512: this CPU has no 512-bit vectors)"), "chapter 12 on a CPU without AVX-512");
-        assertTrue(section.contains("<li>holds: scoreboard:V03ChunkedLong = ") && section.contains(" &gt; 7.00 × scoreboard:V02BufferedByte = "),
+        assertTrue(section.contains("<li>holds: scoreboard:V03ChunkedLong = ") && section.contains(" &gt; 6.00 × scoreboard:V02BufferedByte = "),
                 "a claim the quick study can tell: " + section);
     }
 
