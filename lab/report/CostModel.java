@@ -81,7 +81,8 @@ public final class CostModel {
     record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double pteFillAsFound,
                  double pteFillAsFoundAll, double populateFixed, double populatePte, double populateFixedAll, double populatePteAll,
                  double unmapEntry, double wake,
-                 double scanInCache, double scanWordInCache, double scanWordFromMemory, double scanWordFromMemoryAll, double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
+                 double scanInCache, double scanWordInCache, double scanWordFromMemory, double scanWordFromMemoryAll,
+                 double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
                  double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
 
         /** The names in costs.csv of the costs a term of the formula is priced with (none for a wall's). */
@@ -387,10 +388,12 @@ public final class CostModel {
         boolean wordByWord = scansWordByWord(row.chapter());
         double scanInCache = wordByWord && !Double.isNaN(c.scanWordInCache()) ? c.scanWordInCache() : c.scanInCache();
         double scanFromMemory = wordByWord && !Double.isNaN(c.scanWordFromMemory()) ? Math.max(c.scanWordFromMemory(), c.scanOneThread()) : c.scanOneThread();
+        double scanFromMemoryAll = wordByWord && !Double.isNaN(c.scanWordFromMemoryAll())
+                ? Math.max(c.scanWordFromMemoryAll(), c.scanAllThreads()) : c.scanAllThreads();
         oneCore.put("scan in cache", copied * scanInCache / workers);
         oneCore.put("scan", scanned * scanFromMemory / workers);
         Map<String, Double> shared = new LinkedHashMap<>();
-        shared.put("memory", scanned * (wordByWord && !Double.isNaN(c.scanWordFromMemoryAll()) ? Math.max(c.scanWordFromMemoryAll(), c.scanAllThreads()) : c.scanAllThreads()));
+        shared.put("memory", scanned * scanFromMemoryAll);
         shared.put("page-cache copy", copied * c.copyAllThreads());
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
