@@ -18,6 +18,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -44,18 +45,20 @@ import lib.linux.Native;
  *
  * <p>Changes chapter 14's worker: its one read at a time gives way to a ring of its own, through
  * which it submits its next chunks' reads ahead and scans each buffer once its read completes. A
- * disk, an SSD most of all, is fastest with a deep queue; a thread blocked in pread has exactly one.
- * The JDK has no io_uring, but the FFM API reaches it with no C ({@link IoUring}): the rings mapped
- * as {@code MemorySegment}s, the kernel's structs as {@code MemoryLayout}s, the ring indices under
+ * disk, an SSD most of all, is fastest with a deep queue (how deep is the disk's to say, so each
+ * worker times a few depths first); a thread blocked in pread has exactly one. The JDK has no
+ * io_uring, but the FFM API reaches it with no C ({@link IoUring}): the rings mapped as
+ * {@code MemorySegment}s, the kernel's structs as {@code MemoryLayout}s, the ring indices under
  * acquire/release {@code VarHandle}s, because the kernel is another thread.
  *
  * <pre>
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold
- * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
+ * What you should see: each run's line on stderr after each worker's trials, such as
+ *   worker-0: MB/s at queue depth 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4
+ * then on stdout one summary line per worker count:
  *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
- * Expect the disk's speed, cold: many reads in flight per worker.
- * Its bill per GiB: almost no read call and no byte returned (the ring's reads are not counted as read
- *   calls), and about 1 GiB fetched from the device.
+ * Expect the disk's speed, cold. Its bill per GiB: almost no read call and no byte returned (the ring's
+ *   reads are not counted as read calls), and about 1 GiB fetched from the device.
  * </pre>
  */
 public class V15IoUring implements ChunkedSearch, BypassesPageCache {
@@ -65,13 +68,14 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     }
 
     /**
-     * Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB
-     * chunks. The best depth is the disk's (lab/experiments/ColdTuning.java sweeps it; docs/cold.md): 16
-     * read 1.3 times as fast as 4 on one virtual disk, and within 2 % of it on two others.
-     */
-    static final int QUEUE_DEPTH = 16;
+     * The reads in flight a worker tries, a chunk each, before it keeps the fastest. On one virtual
+     * disk 16 read 1.3 times as fast as 4, on another 4 beat 16 (docs/cold.md): no constant is
+     * right everywhere. The deepest costs 32 MiB of buffers with 1 MiB chunks. */
+    static final int[] TRIAL_DEPTHS = {2, 4, 8, 16, 32};
+    /** The bytes each depth is timed over; all the trials read about a tenth of a 4 GiB file. */
+    static final long TRIAL_BYTES = 32L << 20;
 
-    /** Chapter 14's shards and threads; each worker is handed the depth of its ring too. */
+    /** Chapter 14's shards and threads; each worker is handed the depths to try too. */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -85,7 +89,8 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                 long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
                 results.add(threads.submit(() -> {
                     try {
-                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, QUEUE_DEPTH, lowestHit, failed);
+                        DepthTrials trials = new DepthTrials(TRIAL_DEPTHS, Math.max(2, TRIAL_BYTES / chunkBytes));
+                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, trials, lowestHit, failed);
                     } catch (IOException | RuntimeException | Error e) {
                         failed.set(true); // tells the other workers to stop early
                         throw e;
@@ -113,19 +118,22 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
     /**
      * A worker reads its shard through a ring of its own: chunk {@code i} into {@code reads[i %
-     * queueDepth]}, the completion tagged with that slot, and the next {@code queueDepth - 1} chunks
-     * on their way while one is scanned. The kernel must never write into memory we have freed, so
-     * the worker waits for every read still in flight before it closes the ring and the buffers.
+     * ring size]}, the completion tagged with that slot, and the next {@code depth - 1} chunks on
+     * their way while one is scanned. The depth is the one {@code trials} found fastest on the
+     * shard's first chunks, or its only one. The kernel must never write
+     * into memory we have freed, so the worker waits for every read still in flight before it closes
+     * the ring and the buffers.
      */
-    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes, int queueDepth,
+    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes, DepthTrials trials,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         // A chunk can start and end mid-block, so it can touch one block more at each end.
         long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, blockBytes) * blockBytes;
-        Read[] reads = new Read[queueDepth];
+        int ringSize = Arrays.stream(trials.depths).max().orElseThrow();
+        Read[] reads = new Read[ringSize];
         int inFlight = 0;
-        try (Arena arena = Arena.ofConfined(); IoUring ring = new IoUring(queueDepth)) {
-            MemorySegment buffers = HugePageBuffer.allocate(queueDepth * bufferBytes, arena);
-            for (int slot = 0; slot < queueDepth; slot++) {
+        try (Arena arena = Arena.ofConfined(); IoUring ring = new IoUring(ringSize)) {
+            MemorySegment buffers = HugePageBuffer.allocate(ringSize * bufferBytes, arena);
+            for (int slot = 0; slot < ringSize; slot++) {
                 reads[slot] = new Read(buffers.asSlice(slot * bufferBytes, bufferBytes));
             }
             int fd = openDirect(file);
@@ -135,15 +143,15 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                     if (failed.get()) {
                         return;
                     }
-                    for (; readsQueued < chunk + queueDepth && nextRead < shardEnd; readsQueued++) {
-                        int slot = (int) (readsQueued % queueDepth);
+                    for (; readsQueued < chunk + trials.depth() && nextRead < shardEnd; readsQueued++) {
+                        int slot = (int) (readsQueued % ringSize);
                         reads[slot].alignedFrom = Math.floorDiv(nextRead, blockBytes) * blockBytes;
                         reads[slot].to = nextRead = Math.min(nextRead + chunkBytes, shardEnd);
                         reads[slot].filled = 0;
                         queueTheRest(ring, fd, reads[slot], blockBytes, slot);
                         inFlight++;
                     }
-                    Read read = reads[(int) (chunk % queueDepth)];
+                    Read read = reads[(int) (chunk % ringSize)];
                     while (read.filled < read.to - read.alignedFrom) { // reads complete in any order
                         IoUring.Completion completion = ring.submitAndWait();
                         inFlight--;
@@ -162,6 +170,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                             inFlight++;
                         }
                     }
+                    trials.chunkLanded(chunk, readsQueued, chunkBytes);
                     long hit = scan(read.buffer, from, read.to, blockBytes);
                     if (hit >= 0) {
                         lowestHit.accumulateAndGet(hit, Math::min);
@@ -174,6 +183,74 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                 }
                 Native.close(fd);
             }
+        }
+    }
+
+    /**
+     * A worker's choice of depth: each depth in turn, then the one whose chunks landed fastest, for
+     * the rest of the shard. A trial's clock starts a depth's worth of chunks after the first read
+     * it queued lands, and stops {@code chunksPerTrial} chunks later: by then every read in flight
+     * is its own and was queued one landing at a time. Timed sooner, the burst of reads a deeper
+     * trial queues at once would land together and flatter it, and the first trial would pay for
+     * the first read's wait. The trials read the shard's own chunks: they are part of
+     * the search, not a cost beside it, and a shard too short for all of them ends during them.
+     * Timing is noisy: a trial can pick a neighbour of the best depth, but not one several times slower.
+     */
+    static final class DepthTrials {
+        final int[] depths;
+        final long chunksPerTrial;
+        final double[] megabytesPerSecond;
+        int trial, kept = -1;
+        long firstReadOfTrial, timedFromChunk = -1, timedFromNanos;
+
+        /** Tries each of {@code depths} for {@code chunksPerTrial} chunks; given one depth, keeps it. */
+        DepthTrials(int[] depths, long chunksPerTrial) {
+            this.depths = depths;
+            this.chunksPerTrial = chunksPerTrial;
+            this.megabytesPerSecond = new double[depths.length];
+            if (depths.length == 1) {
+                kept = 0; // nothing to choose from
+            }
+        }
+
+        /** The reads to keep in flight now: the depth on trial, or the one kept. */
+        int depth() {
+            return depths[kept >= 0 ? kept : trial];
+        }
+
+        /**
+         * Counts chunk {@code chunk}, landed whole, when {@code readsQueued} reads have been queued
+         * in all; after a trial's last chunk, moves on to the next depth or keeps the fastest.
+         */
+        void chunkLanded(long chunk, long readsQueued, long chunkBytes) {
+            if (kept >= 0 || chunk < firstReadOfTrial + depth()) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (timedFromChunk < 0) {
+                timedFromChunk = chunk;
+                timedFromNanos = now;
+            } else if (chunk - timedFromChunk == chunksPerTrial) {
+                megabytesPerSecond[trial] = chunksPerTrial * chunkBytes * 1e3 / Math.max(1, now - timedFromNanos);
+                firstReadOfTrial = readsQueued; // the reads queued from here on are the next depth's
+                timedFromChunk = -1;
+                if (++trial == depths.length) {
+                    kept = 0;
+                    for (int i = 1; i < depths.length; i++) {
+                        kept = megabytesPerSecond[i] > megabytesPerSecond[kept] ? i : kept;
+                    }
+                    System.err.println(report());
+                }
+            }
+        }
+
+        /** "worker-0: MB/s at queue depth 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4". */
+        String report() {
+            StringBuilder line = new StringBuilder(Thread.currentThread().getName()).append(": MB/s at queue depth");
+            for (int i = 0; i < depths.length; i++) {
+                line.append(i == 0 ? " " : ", ").append(depths[i]).append(": ").append(Math.round(megabytesPerSecond[i]));
+            }
+            return line.append("; keeps ").append(depths[kept]).toString();
         }
     }
 
@@ -202,7 +279,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
     @Override
     public int buffersPerWorker() {
-        return QUEUE_DEPTH;
+        return Arrays.stream(TRIAL_DEPTHS).max().orElseThrow();
     }
 
     // ===== below: chapter 14's code, unchanged (diff variants/V14DirectIo.java variants/V15IoUring.java) =====

@@ -180,9 +180,9 @@ public class ColdTuning implements Callable<Integer> {
     }
 
     /**
-     * Chapter 15's reader at another queue depth: the chapter's own worker, which takes the depth as
-     * it takes the chunk size, on the same shards. The chapter itself always reads at its
-     * {@code QUEUE_DEPTH}, the depth this sweep chose.
+     * Chapter 15's reader at one queue depth: the chapter's own worker, handed that depth alone to
+     * try, on the same shards. The chapter itself tries each of its {@code TRIAL_DEPTHS} and keeps
+     * the fastest.
      */
     record AtDepth(int queueDepth) implements ChunkedSearch {
 
@@ -190,7 +190,8 @@ public class ColdTuning implements Callable<Integer> {
         public long search(Path file, int workers, long chunkBytes) throws IOException {
             long blockBytes = V15IoUring.blockBytes(file);
             return searchShards(file, workers, (shard, lowestHit, failed) ->
-                    V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes, queueDepth, lowestHit, failed));
+                    V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes,
+                            new V15IoUring.DepthTrials(new int[] {queueDepth}, 1), lowestHit, failed));
         }
     }
 

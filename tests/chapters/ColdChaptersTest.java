@@ -1,4 +1,5 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -10,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.Shard;
@@ -70,6 +73,50 @@ class ColdChaptersTest {
         assumeDirectIoWorks();
         assumeIoUringWorks();
         checkAgainstReference(new ColdTuning.AtDepth(3)); // shallower than the chapter's, and not a power of two
+    }
+
+    /**
+     * Chapter 15's worker changes its depth as its trials end: with trials of three chunks, a 1 MiB
+     * file tries 2, 5 and 3 reads in flight and keeps one, and each hit must still be found.
+     */
+    @Test
+    void ioUringFindsTheHitWhileItsTrialsChangeTheDepth() throws IOException {
+        assumeDirectIoWorks();
+        assumeIoUringWorks();
+        int fileBytes = (1 << 20) + 5;
+        for (int needle : new int[] {-1, 3 * 4096 + 8, 500_001, fileBytes - 1}) {
+            Path file = directory.resolve("trials-" + needle + ".bin");
+            Files.write(file, needle < 0 ? new byte[fileBytes] : withNonZero(fileBytes, needle), StandardOpenOption.CREATE_NEW);
+            long expected = new ReferenceSearch().search(file, 1);
+            for (long chunkBytes : new long[] {4096, 12 << 10}) { // whole blocks, and three at a time
+                for (int workers = 1; workers <= 2; workers++) {
+                    AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
+                    for (Shard shard : Shard.split(fileBytes, workers)) { // one shard after another: a ring of 5, not a power of two
+                        V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, V15IoUring.blockBytes(file),
+                                new V15IoUring.DepthTrials(new int[] {2, 5, 3}, 3), lowestHit, new AtomicBoolean());
+                    }
+                    long found = lowestHit.get() == Long.MAX_VALUE ? ChunkedSearch.NOT_FOUND : lowestHit.get();
+                    assertEquals(expected, found, "needle at " + needle + ", " + workers + " workers, " + chunkBytes + "-byte chunks");
+                }
+            }
+            Files.delete(file);
+        }
+    }
+
+    /** The trials keep the depth whose chunks landed fastest: here the one whose chunks are not held back. */
+    @Test
+    void theTrialsKeepTheDepthWhoseChunksLandedFastest() throws InterruptedException {
+        V15IoUring.DepthTrials trials = new V15IoUring.DepthTrials(new int[] {2, 8}, 4);
+        for (long chunk = 0; trials.kept < 0; chunk++) {
+            long readsQueued = chunk + trials.depth(); // the worker tops its queue up before it waits
+            if (trials.depth() == 2) {
+                Thread.sleep(20); // a slow landing
+            }
+            trials.chunkLanded(chunk, readsQueued, 1 << 20);
+            assertTrue(chunk < 100, "the trials never ended");
+        }
+        assertEquals(8, trials.depth());
+        assertTrue(trials.report().endsWith("; keeps 8"), trials.report());
     }
 
     /**
