@@ -53,8 +53,8 @@ import lib.linux.Native;
  *
  * <pre>
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold
- * What you should see: each run's line on stderr after each worker's trials, such as
- *   worker-0: MB/s at queue depth 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4
+ * What you should see: each run's line on stderr after the workers' trials of depth, such as
+ *   queue depth trials, MB/s: 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4
  * then on stdout one summary line per worker count:
  *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
  * Expect the disk's speed, cold. Its bill per GiB: almost no read call and no byte returned (the ring's
@@ -68,14 +68,14 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     }
 
     /**
-     * The reads in flight a worker tries, a chunk each, before it keeps the fastest. On one virtual
-     * disk 16 read 1.3 times as fast as 4, on another 4 beat 16 (docs/cold.md): no constant is
-     * right everywhere. The deepest costs 32 MiB of buffers with 1 MiB chunks. */
+     * The reads in flight per worker tried before the fastest is kept. On one virtual disk 16 read
+     * 1.3 times as fast as 4 (256 KiB reads), on another 4 beat 16 (1 MiB; docs/cold.md): no constant
+     * is right everywhere. The deepest costs 32 MiB of buffers a worker with 1 MiB chunks. */
     static final int[] TRIAL_DEPTHS = {2, 4, 8, 16, 32};
-    /** The bytes each depth is timed over; all the trials read about a tenth of a 4 GiB file. */
-    static final long TRIAL_BYTES = 32L << 20;
+    /** The bytes per worker each of a depth's two visits is timed over; the trials read about a tenth of a 4 GiB file. */
+    static final long VISIT_BYTES = 16L << 20;
 
-    /** Chapter 14's shards and threads; each worker is handed the depths to try too. */
+    /** Chapter 14's shards and threads; the workers share the trials of depth too. */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -83,13 +83,13 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
         long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
         AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
         AtomicBoolean failed = new AtomicBoolean();
+        DepthTrials trials = new DepthTrials(TRIAL_DEPTHS, workers, workers * Math.max(2, VISIT_BYTES / chunkBytes), chunkBytes);
         List<Future<?>> results = new ArrayList<>();
         try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
             for (long start = 0; start < fileBytes; start += shardBytes) {
                 long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
                 results.add(threads.submit(() -> {
                     try {
-                        DepthTrials trials = new DepthTrials(TRIAL_DEPTHS, Math.max(2, TRIAL_BYTES / chunkBytes));
                         scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, trials, lowestHit, failed);
                     } catch (IOException | RuntimeException | Error e) {
                         failed.set(true); // tells the other workers to stop early
@@ -119,8 +119,8 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     /**
      * A worker reads its shard through a ring of its own: chunk {@code i} into {@code reads[i %
      * ring size]}, the completion tagged with that slot, and the next {@code depth - 1} chunks on
-     * their way while one is scanned. The depth is the one {@code trials} found fastest on the
-     * shard's first chunks, or its only one. The kernel must never write
+     * their way while one is scanned. The depth is the one on trial, then the one the workers'
+     * {@code trials} found fastest. The kernel must never write
      * into memory we have freed, so the worker waits for every read still in flight before it closes
      * the ring and the buffers.
      */
@@ -170,7 +170,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                             inFlight++;
                         }
                     }
-                    trials.chunkLanded(chunk, readsQueued, chunkBytes);
+                    trials.chunkLanded();
                     long hit = scan(read.buffer, from, read.to, blockBytes);
                     if (hit >= 0) {
                         lowestHit.accumulateAndGet(hit, Math::min);
@@ -187,68 +187,77 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     }
 
     /**
-     * A worker's choice of depth: each depth in turn, then the one whose chunks landed fastest, for
-     * the rest of the shard. A trial's clock starts a depth's worth of chunks after the first read
-     * it queued lands, and stops {@code chunksPerTrial} chunks later: by then every read in flight
-     * is its own and was queued one landing at a time. Timed sooner, the burst of reads a deeper
-     * trial queues at once would land together and flatter it, and the first trial would pay for
-     * the first read's wait. The trials read the shard's own chunks: they are part of
-     * the search, not a cost beside it, and a shard too short for all of them ends during them.
-     * Timing is noisy: a trial can pick a neighbour of the best depth, but not one several times slower.
+     * The workers' choice of depth, made together: they share one disk, and a worker alone at a
+     * deeper queue than the other's would time its larger share of the disk, not the disk. All try
+     * each depth at once, there and back (2, 4, …, 32, 32, …, 4, 2), so that a disk that speeds up
+     * or slows down over the first chunks favours no depth; then they keep the depth whose chunks
+     * landed fastest over its two visits. A visit's clock starts once a depth's worth of chunks per
+     * worker has landed (the burst of reads a deeper visit queues at once lands together and would
+     * flatter it) and stops {@code chunksPerVisit} chunks later. The trials read the shards' own
+     * chunks: they are part of the search, not a cost beside it, and a file too short for all of
+     * them ends during them. Timing is noisy: they can keep a neighbour of the best depth, but not
+     * one several times slower.
      */
     static final class DepthTrials {
-        final int[] depths;
-        final long chunksPerTrial;
-        final double[] megabytesPerSecond;
-        int trial, kept = -1;
-        long firstReadOfTrial, timedFromChunk = -1, timedFromNanos;
+        final int[] depths, visits;
+        final int workers;
+        final long chunksPerVisit, chunkBytes;
+        final long[] timedNanos;
+        volatile int depthNow;
+        int visit, kept = -1;
+        long landedThisVisit, timedFromNanos;
 
-        /** Tries each of {@code depths} for {@code chunksPerTrial} chunks; given one depth, keeps it. */
-        DepthTrials(int[] depths, long chunksPerTrial) {
+        /** {@code workers} try each of {@code depths} twice, {@code chunksPerVisit} chunks in all; given one depth, they keep it. */
+        DepthTrials(int[] depths, int workers, long chunksPerVisit, long chunkBytes) {
             this.depths = depths;
-            this.chunksPerTrial = chunksPerTrial;
-            this.megabytesPerSecond = new double[depths.length];
-            if (depths.length == 1) {
-                kept = 0; // nothing to choose from
+            this.workers = workers;
+            this.chunksPerVisit = chunksPerVisit;
+            this.chunkBytes = chunkBytes;
+            this.timedNanos = new long[depths.length];
+            this.visits = new int[2 * depths.length];
+            for (int i = 0; i < depths.length; i++) {
+                visits[i] = i;
+                visits[visits.length - 1 - i] = i;
             }
+            kept = depths.length == 1 ? 0 : -1; // one depth: nothing to choose from
+            depthNow = depths[0];
         }
 
-        /** The reads to keep in flight now: the depth on trial, or the one kept. */
+        /** The reads each worker keeps in flight now: the depth on trial, or the one kept. */
         int depth() {
-            return depths[kept >= 0 ? kept : trial];
+            return depthNow;
         }
 
-        /**
-         * Counts chunk {@code chunk}, landed whole, when {@code readsQueued} reads have been queued
-         * in all; after a trial's last chunk, moves on to the next depth or keeps the fastest.
-         */
-        void chunkLanded(long chunk, long readsQueued, long chunkBytes) {
-            if (kept >= 0 || chunk < firstReadOfTrial + depth()) {
+        /** Counts a chunk that has landed whole, in any worker; after a visit's last, moves on to the next visit or keeps the fastest depth. */
+        synchronized void chunkLanded() {
+            if (kept >= 0) {
                 return;
             }
-            long now = System.nanoTime();
-            if (timedFromChunk < 0) {
-                timedFromChunk = chunk;
-                timedFromNanos = now;
-            } else if (chunk - timedFromChunk == chunksPerTrial) {
-                megabytesPerSecond[trial] = chunksPerTrial * chunkBytes * 1e3 / Math.max(1, now - timedFromNanos);
-                firstReadOfTrial = readsQueued; // the reads queued from here on are the next depth's
-                timedFromChunk = -1;
-                if (++trial == depths.length) {
+            long skipped = (long) depthNow * workers;
+            if (++landedThisVisit == skipped) {
+                timedFromNanos = System.nanoTime();
+            } else if (landedThisVisit == skipped + chunksPerVisit) {
+                timedNanos[visits[visit]] += System.nanoTime() - timedFromNanos;
+                landedThisVisit = 0;
+                if (++visit < visits.length) {
+                    depthNow = depths[visits[visit]];
+                } else {
                     kept = 0;
                     for (int i = 1; i < depths.length; i++) {
-                        kept = megabytesPerSecond[i] > megabytesPerSecond[kept] ? i : kept;
+                        kept = timedNanos[i] < timedNanos[kept] ? i : kept;
                     }
+                    depthNow = depths[kept];
                     System.err.println(report());
                 }
             }
         }
 
-        /** "worker-0: MB/s at queue depth 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4". */
+        /** "queue depth trials, MB/s: 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4". */
         String report() {
-            StringBuilder line = new StringBuilder(Thread.currentThread().getName()).append(": MB/s at queue depth");
+            StringBuilder line = new StringBuilder("queue depth trials, MB/s:");
             for (int i = 0; i < depths.length; i++) {
-                line.append(i == 0 ? " " : ", ").append(depths[i]).append(": ").append(Math.round(megabytesPerSecond[i]));
+                long megabytesPerSecond = Math.round(2 * chunksPerVisit * chunkBytes * 1e3 / Math.max(1, timedNanos[i]));
+                line.append(i == 0 ? " " : ", ").append(depths[i]).append(": ").append(megabytesPerSecond);
             }
             return line.append("; keeps ").append(depths[kept]).toString();
         }

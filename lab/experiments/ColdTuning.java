@@ -47,8 +47,9 @@ import picocli.CommandLine.Option;
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per
  * worker, made by the worker itself) at each block size, the same reads queued ahead on a thread
- * of each worker's own ({@link WithReadAhead}), and chapter 15's reader (io_uring, O_DIRECT) at
- * each block size and queue depth, every one of them cold (the file evicted first), interleaved over rounds, in one JVM.
+ * of each worker's own ({@link WithReadAhead}), and chapter 15 (io_uring, O_DIRECT) at each block
+ * size, as it is (its trials choose the depth) and at each queue depth alone, every one of them
+ * cold (the file evicted first), interleaved over rounds, in one JVM.
  * Each setting's median goes to stdout, the runs to {@code tuning.csv} ({@code chapter} names the
  * setting, {@code chunk_bytes} the block size), for a reader to set against fio's figures
  * (lab/yardsticks/FioBeside.java) on the same file.
@@ -109,6 +110,7 @@ public class ColdTuning implements Callable<Integer> {
             settings.add(new Setting(WithReadAhead.NAME, chunk, new WithReadAhead()));
         }
         for (long chunk : chunks) {
+            settings.add(new Setting("V15IoUring", chunk, new V15IoUring())); // as it is: its trials choose the depth
             for (int depth : depths) {
                 settings.add(new Setting("V15IoUring qd" + depth, chunk, new AtDepth(depth)));
             }
@@ -191,7 +193,7 @@ public class ColdTuning implements Callable<Integer> {
             long blockBytes = V15IoUring.blockBytes(file);
             return searchShards(file, workers, (shard, lowestHit, failed) ->
                     V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes,
-                            new V15IoUring.DepthTrials(new int[] {queueDepth}, 1), lowestHit, failed));
+                            new V15IoUring.DepthTrials(new int[] {queueDepth}, workers, 1, chunkBytes), lowestHit, failed));
         }
     }
 

@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.Shard;
@@ -76,8 +74,8 @@ class ColdChaptersTest {
     }
 
     /**
-     * Chapter 15's worker changes its depth as its trials end: with trials of three chunks, a 1 MiB
-     * file tries 2, 5 and 3 reads in flight and keeps one, and each hit must still be found.
+     * Chapter 15's workers change their depth as their trials go: with visits of three chunks, a
+     * 1 MiB file tries 2, 5 and 3 reads in flight and keeps one, and each hit must still be found.
      */
     @Test
     void ioUringFindsTheHitWhileItsTrialsChangeTheDepth() throws IOException {
@@ -89,13 +87,10 @@ class ColdChaptersTest {
             Files.write(file, needle < 0 ? new byte[fileBytes] : withNonZero(fileBytes, needle), StandardOpenOption.CREATE_NEW);
             long expected = new ReferenceSearch().search(file, 1);
             for (long chunkBytes : new long[] {4096, 12 << 10}) { // whole blocks, and three at a time
-                for (int workers = 1; workers <= 2; workers++) {
-                    AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
-                    for (Shard shard : Shard.split(fileBytes, workers)) { // one shard after another: a ring of 5, not a power of two
-                        V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, V15IoUring.blockBytes(file),
-                                new V15IoUring.DepthTrials(new int[] {2, 5, 3}, 3), lowestHit, new AtomicBoolean());
-                    }
-                    long found = lowestHit.get() == Long.MAX_VALUE ? ChunkedSearch.NOT_FOUND : lowestHit.get();
+                for (int workers = 1; workers <= 3; workers++) { // the workers share their trials, as in the chapter; a ring of 5
+                    V15IoUring.DepthTrials trials = new V15IoUring.DepthTrials(new int[] {2, 5, 3}, workers, 3, chunkBytes);
+                    long found = ColdTuning.searchShards(file, workers, (shard, lowestHit, failed) -> V15IoUring.scanShard(
+                            file, shard.start(), shard.end(), chunkBytes, V15IoUring.blockBytes(file), trials, lowestHit, failed));
                     assertEquals(expected, found, "needle at " + needle + ", " + workers + " workers, " + chunkBytes + "-byte chunks");
                 }
             }
@@ -106,13 +101,12 @@ class ColdChaptersTest {
     /** The trials keep the depth whose chunks landed fastest: here the one whose chunks are not held back. */
     @Test
     void theTrialsKeepTheDepthWhoseChunksLandedFastest() throws InterruptedException {
-        V15IoUring.DepthTrials trials = new V15IoUring.DepthTrials(new int[] {2, 8}, 4);
+        V15IoUring.DepthTrials trials = new V15IoUring.DepthTrials(new int[] {2, 8}, 1, 4, 1 << 20);
         for (long chunk = 0; trials.kept < 0; chunk++) {
-            long readsQueued = chunk + trials.depth(); // the worker tops its queue up before it waits
             if (trials.depth() == 2) {
                 Thread.sleep(20); // a slow landing
             }
-            trials.chunkLanded(chunk, readsQueued, 1 << 20);
+            trials.chunkLanded();
             assertTrue(chunk < 100, "the trials never ended");
         }
         assertEquals(8, trials.depth());
