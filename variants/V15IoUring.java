@@ -18,7 +18,6 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -45,20 +44,18 @@ import lib.linux.Native;
  *
  * <p>Changes chapter 14's worker: its one read at a time gives way to a ring of its own, through
  * which it submits its next chunks' reads ahead and scans each buffer once its read completes. A
- * disk, an SSD most of all, is fastest with a deep queue (how deep is the disk's to say, so each
- * worker times a few depths first); a thread blocked in pread has exactly one. The JDK has no
- * io_uring, but the FFM API reaches it with no C ({@link IoUring}): the rings mapped as
- * {@code MemorySegment}s, the kernel's structs as {@code MemoryLayout}s, the ring indices under
+ * disk, an SSD most of all, is fastest with a deep queue; a thread blocked in pread has exactly one.
+ * The JDK has no io_uring, but the FFM API reaches it with no C ({@link IoUring}): the rings mapped
+ * as {@code MemorySegment}s, the kernel's structs as {@code MemoryLayout}s, the ring indices under
  * acquire/release {@code VarHandle}s, because the kernel is another thread.
  *
  * <pre>
  * How to run:   ./jbang variants/V15IoUring.java haystack.bin --cold
- * What you should see: each run's line on stderr after the workers' trials of depth, such as
- *   queue depth trials, MB/s: 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4
- * then on stdout one summary line per worker count:
+ * What you should see: each run's line on stderr, then on stdout one summary line per worker count:
  *   variant=V15IoUring workers=2 offset=4294967288 runs=5 mean_s=… median_s=… mbps=… cache=cold bytes=4294967296 chunk_bytes=1048576 page_cache=as-is
- * Expect the disk's speed, cold. Its bill per GiB: almost no read call and no byte returned (the ring's
- *   reads are not counted as read calls), and about 1 GiB fetched from the device.
+ * Expect the disk's speed, cold: many reads in flight per worker.
+ * Its bill per GiB: almost no read call and no byte returned (the ring's reads are not counted as read
+ *   calls), and about 1 GiB fetched from the device.
  * </pre>
  */
 public class V15IoUring implements ChunkedSearch, BypassesPageCache {
@@ -68,14 +65,13 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
     }
 
     /**
-     * The reads in flight per worker tried before the fastest is kept. On one virtual disk 16 read
-     * 1.3 times as fast as 4 (256 KiB reads), on another 4 beat 16 (1 MiB; docs/cold.md): no constant
-     * is right everywhere. The deepest costs 32 MiB of buffers a worker with 1 MiB chunks. */
-    static final int[] TRIAL_DEPTHS = {2, 4, 8, 16, 32};
-    /** The bytes per worker each of a depth's two visits is timed over; the trials read about a tenth of a 4 GiB file. */
-    static final long VISIT_BYTES = 16L << 20;
+     * Reads each worker keeps in flight, a chunk each: 16 MiB of buffers per worker with 1 MiB
+     * chunks. The best depth is the disk's (lab/experiments/ColdTuning.java sweeps it; docs/cold.md): 16
+     * read 1.3 times as fast as 4 on one virtual disk, and within 2 % of it on two others.
+     */
+    static final int QUEUE_DEPTH = 16;
 
-    /** Chapter 14's shards and threads; the workers share the trials of depth too. */
+    /** Chapter 14's shards and threads; each worker is handed the depth of its ring too. */
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         long fileBytes = Files.size(file);
@@ -83,14 +79,13 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
         long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
         AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
         AtomicBoolean failed = new AtomicBoolean();
-        DepthTrials trials = new DepthTrials(TRIAL_DEPTHS, workers, workers * Math.max(2, VISIT_BYTES / chunkBytes), chunkBytes);
         List<Future<?>> results = new ArrayList<>();
         try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
             for (long start = 0; start < fileBytes; start += shardBytes) {
                 long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
                 results.add(threads.submit(() -> {
                     try {
-                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, trials, lowestHit, failed);
+                        scanShard(file, shardStart, shardEnd, chunkBytes, blockBytes, QUEUE_DEPTH, lowestHit, failed);
                     } catch (IOException | RuntimeException | Error e) {
                         failed.set(true); // tells the other workers to stop early
                         throw e;
@@ -118,22 +113,19 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
     /**
      * A worker reads its shard through a ring of its own: chunk {@code i} into {@code reads[i %
-     * ring size]}, the completion tagged with that slot, and the next {@code depth - 1} chunks on
-     * their way while one is scanned. The depth is the one on trial, then the one the workers'
-     * {@code trials} found fastest. The kernel must never write
-     * into memory we have freed, so the worker waits for every read still in flight before it closes
-     * the ring and the buffers.
+     * queueDepth]}, the completion tagged with that slot, and the next {@code queueDepth - 1} chunks
+     * on their way while one is scanned. The kernel must never write into memory we have freed, so
+     * the worker waits for every read still in flight before it closes the ring and the buffers.
      */
-    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes, DepthTrials trials,
+    static void scanShard(Path file, long shardStart, long shardEnd, long chunkBytes, long blockBytes, int queueDepth,
                           AtomicLong lowestHit, AtomicBoolean failed) throws IOException {
         // A chunk can start and end mid-block, so it can touch one block more at each end.
         long bufferBytes = Math.ceilDiv(chunkBytes + 2 * blockBytes, blockBytes) * blockBytes;
-        int ringSize = Arrays.stream(trials.depths).max().orElseThrow();
-        Read[] reads = new Read[ringSize];
+        Read[] reads = new Read[queueDepth];
         int inFlight = 0;
-        try (Arena arena = Arena.ofConfined(); IoUring ring = new IoUring(ringSize)) {
-            MemorySegment buffers = HugePageBuffer.allocate(ringSize * bufferBytes, arena);
-            for (int slot = 0; slot < ringSize; slot++) {
+        try (Arena arena = Arena.ofConfined(); IoUring ring = new IoUring(queueDepth)) {
+            MemorySegment buffers = HugePageBuffer.allocate(queueDepth * bufferBytes, arena);
+            for (int slot = 0; slot < queueDepth; slot++) {
                 reads[slot] = new Read(buffers.asSlice(slot * bufferBytes, bufferBytes));
             }
             int fd = openDirect(file);
@@ -143,15 +135,15 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                     if (failed.get()) {
                         return;
                     }
-                    for (; readsQueued < chunk + trials.depth() && nextRead < shardEnd; readsQueued++) {
-                        int slot = (int) (readsQueued % ringSize);
+                    for (; readsQueued < chunk + queueDepth && nextRead < shardEnd; readsQueued++) {
+                        int slot = (int) (readsQueued % queueDepth);
                         reads[slot].alignedFrom = Math.floorDiv(nextRead, blockBytes) * blockBytes;
                         reads[slot].to = nextRead = Math.min(nextRead + chunkBytes, shardEnd);
                         reads[slot].filled = 0;
                         queueTheRest(ring, fd, reads[slot], blockBytes, slot);
                         inFlight++;
                     }
-                    Read read = reads[(int) (chunk % ringSize)];
+                    Read read = reads[(int) (chunk % queueDepth)];
                     while (read.filled < read.to - read.alignedFrom) { // reads complete in any order
                         IoUring.Completion completion = ring.submitAndWait();
                         inFlight--;
@@ -170,7 +162,6 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                             inFlight++;
                         }
                     }
-                    trials.chunkLanded();
                     long hit = scan(read.buffer, from, read.to, blockBytes);
                     if (hit >= 0) {
                         lowestHit.accumulateAndGet(hit, Math::min);
@@ -183,83 +174,6 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
                 }
                 Native.close(fd);
             }
-        }
-    }
-
-    /**
-     * The workers' choice of depth, made together: they share one disk, and a worker alone at a
-     * deeper queue than the other's would time its larger share of the disk, not the disk. All try
-     * each depth at once, there and back (2, 4, …, 32, 32, …, 4, 2), so that a disk that speeds up
-     * or slows down over the first chunks favours no depth; then they keep the depth whose chunks
-     * landed fastest over its two visits. A visit's clock starts once a depth's worth of chunks per
-     * worker has landed (the burst of reads a deeper visit queues at once lands together and would
-     * flatter it) and stops {@code chunksPerVisit} chunks later. The trials read the shards' own
-     * chunks: they are part of the search, not a cost beside it, and a file too short for all of
-     * them ends during them. Timing is noisy: they can keep a neighbour of the best depth, but not
-     * one several times slower.
-     */
-    static final class DepthTrials {
-        final int[] depths, visits;
-        final int workers;
-        final long chunksPerVisit, chunkBytes;
-        final long[] timedNanos;
-        volatile int depthNow;
-        int visit, kept = -1;
-        long landedThisVisit, timedFromNanos;
-
-        /** {@code workers} try each of {@code depths} twice, {@code chunksPerVisit} chunks in all; given one depth, they keep it. */
-        DepthTrials(int[] depths, int workers, long chunksPerVisit, long chunkBytes) {
-            this.depths = depths;
-            this.workers = workers;
-            this.chunksPerVisit = chunksPerVisit;
-            this.chunkBytes = chunkBytes;
-            this.timedNanos = new long[depths.length];
-            this.visits = new int[2 * depths.length];
-            for (int i = 0; i < depths.length; i++) {
-                visits[i] = i;
-                visits[visits.length - 1 - i] = i;
-            }
-            kept = depths.length == 1 ? 0 : -1; // one depth: nothing to choose from
-            depthNow = depths[0];
-        }
-
-        /** The reads each worker keeps in flight now: the depth on trial, or the one kept. */
-        int depth() {
-            return depthNow;
-        }
-
-        /** Counts a chunk that has landed whole, in any worker; after a visit's last, moves on to the next visit or keeps the fastest depth. */
-        synchronized void chunkLanded() {
-            if (kept >= 0) {
-                return;
-            }
-            long skipped = (long) depthNow * workers;
-            if (++landedThisVisit == skipped) {
-                timedFromNanos = System.nanoTime();
-            } else if (landedThisVisit == skipped + chunksPerVisit) {
-                timedNanos[visits[visit]] += System.nanoTime() - timedFromNanos;
-                landedThisVisit = 0;
-                if (++visit < visits.length) {
-                    depthNow = depths[visits[visit]];
-                } else {
-                    kept = 0;
-                    for (int i = 1; i < depths.length; i++) {
-                        kept = timedNanos[i] < timedNanos[kept] ? i : kept;
-                    }
-                    depthNow = depths[kept];
-                    System.err.println(report());
-                }
-            }
-        }
-
-        /** "queue depth trials, MB/s: 2: 1650, 4: 1870, 8: 1702, 16: 1544, 32: 1490; keeps 4". */
-        String report() {
-            StringBuilder line = new StringBuilder("queue depth trials, MB/s:");
-            for (int i = 0; i < depths.length; i++) {
-                long megabytesPerSecond = Math.round(2 * chunksPerVisit * chunkBytes * 1e3 / Math.max(1, timedNanos[i]));
-                line.append(i == 0 ? " " : ", ").append(depths[i]).append(": ").append(megabytesPerSecond);
-            }
-            return line.append("; keeps ").append(depths[kept]).toString();
         }
     }
 
@@ -288,7 +202,7 @@ public class V15IoUring implements ChunkedSearch, BypassesPageCache {
 
     @Override
     public int buffersPerWorker() {
-        return Arrays.stream(TRIAL_DEPTHS).max().orElseThrow();
+        return QUEUE_DEPTH;
     }
 
     // ===== below: chapter 14's code, unchanged (diff variants/V14DirectIo.java variants/V15IoUring.java) =====

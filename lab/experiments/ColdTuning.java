@@ -47,9 +47,8 @@ import picocli.CommandLine.Option;
 /**
  * The sweep behind the cold chapters' defaults: chapter 14 (O_DIRECT, one read at a time per
  * worker, made by the worker itself) at each block size, the same reads queued ahead on a thread
- * of each worker's own ({@link WithReadAhead}), and chapter 15 (io_uring, O_DIRECT) at each block
- * size, as it is (its trials choose the depth) and at each queue depth alone, every one of them
- * cold (the file evicted first), interleaved over rounds, in one JVM.
+ * of each worker's own ({@link WithReadAhead}), and chapter 15's reader (io_uring, O_DIRECT) at
+ * each block size and queue depth, every one of them cold (the file evicted first), interleaved over rounds, in one JVM.
  * Each setting's median goes to stdout, the runs to {@code tuning.csv} ({@code chapter} names the
  * setting, {@code chunk_bytes} the block size), for a reader to set against fio's figures
  * (lab/yardsticks/FioBeside.java) on the same file.
@@ -110,7 +109,6 @@ public class ColdTuning implements Callable<Integer> {
             settings.add(new Setting(WithReadAhead.NAME, chunk, new WithReadAhead()));
         }
         for (long chunk : chunks) {
-            settings.add(new Setting("V15IoUring", chunk, new V15IoUring())); // as it is: its trials choose the depth
             for (int depth : depths) {
                 settings.add(new Setting("V15IoUring qd" + depth, chunk, new AtDepth(depth)));
             }
@@ -182,9 +180,9 @@ public class ColdTuning implements Callable<Integer> {
     }
 
     /**
-     * Chapter 15's reader at one queue depth: the chapter's own worker, handed that depth alone to
-     * try, on the same shards. The chapter itself tries each of its {@code TRIAL_DEPTHS} and keeps
-     * the fastest.
+     * Chapter 15's reader at another queue depth: the chapter's own worker, which takes the depth as
+     * it takes the chunk size, on the same shards. The chapter itself always reads at its
+     * {@code QUEUE_DEPTH}, the depth this sweep chose.
      */
     record AtDepth(int queueDepth) implements ChunkedSearch {
 
@@ -192,8 +190,7 @@ public class ColdTuning implements Callable<Integer> {
         public long search(Path file, int workers, long chunkBytes) throws IOException {
             long blockBytes = V15IoUring.blockBytes(file);
             return searchShards(file, workers, (shard, lowestHit, failed) ->
-                    V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes,
-                            new V15IoUring.DepthTrials(new int[] {queueDepth}, workers, 1, chunkBytes), lowestHit, failed));
+                    V15IoUring.scanShard(file, shard.start(), shard.end(), chunkBytes, blockBytes, queueDepth, lowestHit, failed));
         }
     }
 

@@ -1,5 +1,4 @@
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -71,46 +70,6 @@ class ColdChaptersTest {
         assumeDirectIoWorks();
         assumeIoUringWorks();
         checkAgainstReference(new ColdTuning.AtDepth(3)); // shallower than the chapter's, and not a power of two
-    }
-
-    /**
-     * Chapter 15's workers change their depth as their trials go: with visits of three chunks, a
-     * 1 MiB file tries 2, 5 and 3 reads in flight and keeps one, and each hit must still be found.
-     */
-    @Test
-    void ioUringFindsTheHitWhileItsTrialsChangeTheDepth() throws IOException {
-        assumeDirectIoWorks();
-        assumeIoUringWorks();
-        int fileBytes = (1 << 20) + 5;
-        for (int needle : new int[] {-1, 3 * 4096 + 8, 500_001, fileBytes - 1}) {
-            Path file = directory.resolve("trials-" + needle + ".bin");
-            Files.write(file, needle < 0 ? new byte[fileBytes] : withNonZero(fileBytes, needle), StandardOpenOption.CREATE_NEW);
-            long expected = new ReferenceSearch().search(file, 1);
-            for (long chunkBytes : new long[] {4096, 12 << 10}) { // whole blocks, and three at a time
-                for (int workers = 1; workers <= 3; workers++) { // the workers share their trials, as in the chapter; a ring of 5
-                    V15IoUring.DepthTrials trials = new V15IoUring.DepthTrials(new int[] {2, 5, 3}, workers, 3, chunkBytes);
-                    long found = ColdTuning.searchShards(file, workers, (shard, lowestHit, failed) -> V15IoUring.scanShard(
-                            file, shard.start(), shard.end(), chunkBytes, V15IoUring.blockBytes(file), trials, lowestHit, failed));
-                    assertEquals(expected, found, "needle at " + needle + ", " + workers + " workers, " + chunkBytes + "-byte chunks");
-                }
-            }
-            Files.delete(file);
-        }
-    }
-
-    /** The trials keep the depth whose chunks landed fastest: here the one whose chunks are not held back. */
-    @Test
-    void theTrialsKeepTheDepthWhoseChunksLandedFastest() throws InterruptedException {
-        V15IoUring.DepthTrials trials = new V15IoUring.DepthTrials(new int[] {2, 8}, 1, 4, 1 << 20);
-        for (long chunk = 0; trials.kept < 0; chunk++) {
-            if (trials.depth() == 2) {
-                Thread.sleep(20); // a slow landing
-            }
-            trials.chunkLanded();
-            assertTrue(chunk < 100, "the trials never ended");
-        }
-        assertEquals(8, trials.depth());
-        assertTrue(trials.report().endsWith("; keeps 8"), trials.report());
     }
 
     /**

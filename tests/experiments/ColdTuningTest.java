@@ -29,8 +29,8 @@ class ColdTuningTest {
         List<String> names = ColdTuning.settings(List.of(256 * KIB, MIB), List.of(4, 16)).stream()
                 .map(setting -> setting.name() + "@" + setting.chunkBytes()).toList();
         assertEquals(List.of("V14DirectIo@262144", "V14DirectIo@1048576",
-                "V14DirectIo with read-ahead@262144", "V14DirectIo with read-ahead@1048576", "V15IoUring@262144", "V15IoUring qd4@262144",
-                "V15IoUring qd16@262144", "V15IoUring@1048576", "V15IoUring qd4@1048576", "V15IoUring qd16@1048576"), names);
+                "V14DirectIo with read-ahead@262144", "V14DirectIo with read-ahead@1048576", "V15IoUring qd4@262144", "V15IoUring qd16@262144",
+                "V15IoUring qd4@1048576", "V15IoUring qd16@1048576"), names);
     }
 
     @Test
