@@ -79,6 +79,7 @@ class FioBesideTest {
         assertTrue(defaults.contains(V15IoUring.QUEUE_DEPTH), "fio runs at chapter 15's own depth: " + defaults);
         assertTrue(defaults.stream().anyMatch(depth -> depth < V15IoUring.QUEUE_DEPTH), "and shallower: " + defaults);
         assertTrue(defaults.stream().anyMatch(depth -> depth > V15IoUring.QUEUE_DEPTH), "and deeper: " + defaults);
+        assertEquals(2 * V15IoUring.QUEUE_DEPTH, defaults.getLast(), "up to twice the chapter's: " + defaults);
     }
 
     @Test
