@@ -360,7 +360,12 @@ public final class CostModel {
     }
 
     /** The chapters' traits by name, asked once of their classes: a row names its chapter as its class is named. */
-    static final Map<String, Set<ChapterTrait>> TRAITS = Contents.traits();
+    private static final Map<String, Set<ChapterTrait>> TRAITS = Contents.traits();
+
+    /** How {@code chapter}, as a row names it, declares it takes its faults; touched for a name no chapter has. */
+    static FaultFilling filling(String chapter) {
+        return FaultFilling.of(TRAITS.getOrDefault(chapter, Set.of()));
+    }
 
     /** Whether {@code chapter}, as a row names it, declares a word-at-a-time kernel ({@code ScansWordByWord}). */
     static boolean scansWordByWord(String chapter) {
@@ -369,10 +374,10 @@ public final class CostModel {
 
     /**
      * The model's formula (see the class comment), term by term, for a row whose faults are taken as its chapter declares
-     * ({@link FaultFilling#of}), priced so where costs.csv has the populate costs.
+     * ({@link #filling}), priced so where costs.csv has the populate costs.
      */
     static Terms terms(StudyResults.Row row, Costs c) {
-        FaultFilling declared = FaultFilling.of(row.chapter());
+        FaultFilling declared = filling(row.chapter());
         // without the populate costs, faults on every worker are priced as touches, shared out; on one thread, whole
         FaultFilling filling = declared == FaultFilling.POPULATED_ON_EVERY_WORKER && Double.isNaN(c.populateFixedAll()) ? FaultFilling.TOUCHED : declared;
         boolean faultsBeforeWorkers = filling.populates(); // a populating call's, before the scan, not each worker's share

@@ -23,9 +23,8 @@ enum FaultFilling {
                 : List.of("populate_fixed", "populate_pte");
     }
 
-    /** How {@code chapter}, as a row names it, declares it takes its faults; touched for a name no chapter has. */
-    static FaultFilling of(String chapter) {
-        Set<ChapterTrait> traits = CostModel.TRAITS.getOrDefault(chapter, Set.of());
+    /** How a chapter whose class declares {@code traits} takes its faults: touched unless it says it populates. */
+    static FaultFilling of(Set<ChapterTrait> traits) {
         return traits.contains(ChapterTrait.POPULATES_ON_ONE_THREAD) ? POPULATED_ON_ONE_THREAD
                 : traits.contains(ChapterTrait.POPULATES_ON_EVERY_WORKER) ? POPULATED_ON_EVERY_WORKER : TOUCHED;
     }

@@ -243,10 +243,10 @@ class CostModelTest {
      */
     @Test
     void aChapterThatPopulatesOnOneThreadPaysItsFaultsWholeBeforeItsWorkers() throws IOException {
-        assertEquals(FaultFilling.POPULATED_ON_ONE_THREAD, FaultFilling.of("V10MmapPopulate"));
-        assertEquals(FaultFilling.TOUCHED, FaultFilling.of("V09MmapParallelVector"));
-        assertEquals(FaultFilling.POPULATED_ON_EVERY_WORKER, FaultFilling.of("V16MmapHugePages"), "chapter 16's workers populate their own shards");
-        assertEquals(FaultFilling.TOUCHED, FaultFilling.of("V99NoSuchChapter"));
+        assertEquals(FaultFilling.POPULATED_ON_ONE_THREAD, CostModel.filling("V10MmapPopulate"));
+        assertEquals(FaultFilling.TOUCHED, CostModel.filling("V09MmapParallelVector"));
+        assertEquals(FaultFilling.POPULATED_ON_EVERY_WORKER, CostModel.filling("V16MmapHugePages"), "chapter 16's workers populate their own shards");
+        assertEquals(FaultFilling.TOUCHED, CostModel.filling("V99NoSuchChapter"));
         StudyResults.Row perWorker = row("V16MmapHugePages", 2, "0,0,0,16384,0,0,0", "small", "0.0");
         assertEquals(CostModel.predict(row("V09MmapParallelVector", 2, "0,0,0,16384,0,0,0", "small", "0.0"), COSTS).seconds(),
                 CostModel.predict(perWorker, COSTS).seconds(), 1e-12, "no populate costs: chapter 16's faults are shared out as chapter 9's");
