@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import lib.counters.Stats;
 
@@ -30,9 +31,11 @@ public final class FioBesideResults {
      * fio's O_DIRECT jobs that only read (engine, queue depth, buffer page size), each job taken by
      * its own median over the same rounds; and against the best of those that check every byte as
      * the chapters do ({@code checkingJob}, "" where the sitting has none: {@code checkingMbps} is then NaN).
+     * {@code heldOut} and {@code checkingHeldOut} judge fio's best in rounds it was not chosen in ({@link #heldOut}).
      */
     public record FioFraction(String chapter, int workers, long chunkBytes, double chapterMbps, int chapterRounds,
-                       String fioJob, double fioMbps, int fioRounds, String checkingJob, double checkingMbps) {
+                       String fioJob, double fioMbps, int fioRounds, String checkingJob, double checkingMbps,
+                       OptionalDouble heldOut, OptionalDouble checkingHeldOut) {
         public double fraction() {
             return chapterMbps / fioMbps;
         }
@@ -96,43 +99,92 @@ public final class FioBesideResults {
             sitting.add(row);
             last = at;
         }
-        Map<List<Object>, Map<String, List<Double>>> byShape = new LinkedHashMap<>(); // (read size, jobs) -> name -> MB/s of each round
-        for (StudyResults.Row row : sitting) {
+        Map<List<Object>, Map<String, Map<Integer, Double>>> byShape = new LinkedHashMap<>(); // (read size, jobs) -> name -> round -> MB/s
+        int round = 0;
+        boolean afterFio = true;
+        for (StudyResults.Row row : sitting) { // FioBeside runs the chapters first in each round, then fio
+            boolean fio = row.chapter().startsWith("fio ");
+            round += !fio && afterFio ? 1 : 0;
+            afterFio = fio;
             if (row.chunkBytes() != null) {
                 byShape.computeIfAbsent(List.of(row.chunkBytes(), row.workers()), shape -> new LinkedHashMap<>())
-                        .computeIfAbsent(row.chapter(), name -> new ArrayList<>()).add(row.mbps());
+                        .computeIfAbsent(row.chapter(), name -> new TreeMap<>()).put(round, row.mbps());
             }
         }
         List<FioFraction> fractions = new ArrayList<>();
-        byShape.forEach((shape, mbpsByName) -> {
-            Optional<Map.Entry<String, List<Double>>> checking = bestFioJob(mbpsByName, true);
-            bestFioJob(mbpsByName, false).ifPresent(best -> mbpsByName.forEach((name, mbps) -> {
-                if (!name.startsWith("fio ")) {
-                    fractions.add(new FioFraction(name, (int) shape.get(1), (long) shape.get(0), median(mbps), mbps.size(),
-                            best.getKey(), median(best.getValue()), best.getValue().size(),
-                            checking.map(Map.Entry::getKey).orElse(""), checking.map(job -> median(job.getValue())).orElse(Double.NaN)));
-                }
-            }));
-        });
+        byShape.forEach((shape, mbpsByName) -> fractions.addAll(fractions((int) shape.get(1), (long) shape.get(0), mbpsByName)));
         if (fractions.isEmpty()) {
             return new FioComparison(List.of(), "", csv + " has no sitting with a cold chapter and an O_DIRECT fio job of the same "
                     + "read size and job count, so no cold chapter is shown as a fraction of fio's.", read.problems());
         }
         String date = sitting.getFirst().date();
-        String line = "Beside fio (" + csv.getFileName() + ", the sitting of " + date + "): " + fractions.stream()
-                .map(f -> String.format(Locale.ROOT, "%s %.2f × fio's best (%s, %,.0f MB/s%s; %s reads, %d jobs, medians of %d rounds)",
-                        f.chapter(), f.fraction(), f.fioJob().replaceFirst("^fio ", ""), f.fioMbps(),
-                        f.checkingFraction().isPresent() ? String.format(Locale.ROOT, "), %.2f × its best checking every byte (%s, %,.0f MB/s",
-                                f.checkingFraction().getAsDouble(), f.checkingJob().replaceFirst("^fio ", ""), f.checkingMbps()) : "",
-                        PageText.binarySize(f.chunkBytes()), f.workers(), f.chapterRounds()))
-                .collect(Collectors.joining("; ")) + ".";
+        String line = "Beside fio (" + csv.getFileName() + ", the sitting of " + date + "): "
+                + fractions.stream().map(FioBesideResults::describe).collect(Collectors.joining("; ")) + ".";
         return new FioComparison(fractions, date, line, read.problems());
     }
 
-    /** The fio O_DIRECT job with the best median, among those that check every byte or those that only read. */
-    private static Optional<Map.Entry<String, List<Double>>> bestFioJob(Map<String, List<Double>> mbpsByName, boolean checking) {
+    /** One fraction in words: "V15IoUring 0.83 × fio's best (io_uring qd2 …, 2,323 MB/s; 0.95 in rounds it was not chosen in), …". */
+    public static String describe(FioFraction f) {
+        String checking = f.checkingFraction().isEmpty() ? "" : String.format(Locale.ROOT, ", %.2f × its best checking every byte (%s, %,.0f MB/s%s)",
+                f.checkingFraction().getAsDouble(), f.checkingJob().replaceFirst("^fio ", ""), f.checkingMbps(), heldOutWords(f.checkingHeldOut()));
+        return String.format(Locale.ROOT, "%s %.2f × fio's best (%s, %,.0f MB/s%s)%s; %s reads, %d jobs, medians of %d rounds",
+                f.chapter(), f.fraction(), f.fioJob().replaceFirst("^fio ", ""), f.fioMbps(), heldOutWords(f.heldOut()), checking,
+                PageText.binarySize(f.chunkBytes()), f.workers(), f.chapterRounds());
+    }
+
+    private static String heldOutWords(OptionalDouble heldOut) {
+        return heldOut.isEmpty() ? "" : String.format(Locale.ROOT, "; %.2f in rounds it was not chosen in", heldOut.getAsDouble());
+    }
+
+    /**
+     * Each chapter among {@code mbpsByName} (name, then round, then MB/s; the names that do not
+     * start "fio " are chapters) as a fraction of fio's best jobs, all read with {@code chunkBytes}
+     * reads by {@code workers} jobs; none without an O_DIRECT job that only reads.
+     */
+    public static List<FioFraction> fractions(int workers, long chunkBytes, Map<String, Map<Integer, Double>> mbpsByName) {
+        Optional<String> best = bestFioJob(mbpsByName, false, -1), checking = bestFioJob(mbpsByName, true, -1);
+        List<FioFraction> fractions = new ArrayList<>();
+        best.ifPresent(job -> mbpsByName.forEach((name, mbps) -> {
+            if (!name.startsWith("fio ")) {
+                fractions.add(new FioFraction(name, workers, chunkBytes, median(mbps, -1), mbps.size(),
+                        job, median(mbpsByName.get(job), -1), mbpsByName.get(job).size(),
+                        checking.orElse(""), checking.map(c -> median(mbpsByName.get(c), -1)).orElse(Double.NaN),
+                        heldOut(name, mbpsByName, false), heldOut(name, mbpsByName, true)));
+            }
+        }));
+        return fractions;
+    }
+
+    /**
+     * The chapter against fio's best, each judged in a round it was not chosen in. Picking the
+     * fastest of some twenty noisy jobs by their medians over the very rounds they are compared in
+     * picks the luckiest as much as the fastest, and flatters fio. So, for each round, fio's best job
+     * is picked by its median over the <em>other</em> rounds, and the chapter's MB/s in this round
+     * is divided by that job's in this round; the fraction is the median of those ratios. Empty
+     * with fewer than two rounds.
+     */
+    static OptionalDouble heldOut(String chapter, Map<String, Map<Integer, Double>> mbpsByName, boolean checking) {
+        List<Double> ratios = new ArrayList<>();
+        mbpsByName.get(chapter).forEach((round, chapterMbps) -> bestFioJob(mbpsByName, checking, round)
+                .filter(job -> mbpsByName.get(job).containsKey(round))
+                .ifPresent(job -> ratios.add(chapterMbps / mbpsByName.get(job).get(round))));
+        return ratios.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(median(ratios));
+    }
+
+    /**
+     * The fio O_DIRECT job with the best median, among those that check every byte or those that
+     * only read; with {@code leftOutRound} not -1, by their medians without that round, among the
+     * jobs that ran in it and in another.
+     */
+    private static Optional<String> bestFioJob(Map<String, Map<Integer, Double>> mbpsByName, boolean checking, int leftOutRound) {
         return mbpsByName.entrySet().stream().filter(job -> isFioDirectJob(job.getKey(), checking))
-                .max(Comparator.comparingDouble(job -> median(job.getValue())));
+                .filter(job -> leftOutRound == -1 || job.getValue().containsKey(leftOutRound) && job.getValue().size() > 1)
+                .max(Comparator.comparingDouble(job -> median(job.getValue(), leftOutRound))).map(Map.Entry::getKey);
+    }
+
+    /** The median MB/s of a name's rounds, all but {@code leftOutRound} (-1 to keep all). */
+    private static double median(Map<Integer, Double> mbpsByRound, int leftOutRound) {
+        return median(mbpsByRound.entrySet().stream().filter(round -> round.getKey() != leftOutRound).map(Map.Entry::getValue).toList());
     }
 
     private static double median(List<Double> values) {

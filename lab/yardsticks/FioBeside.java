@@ -9,12 +9,12 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -317,7 +317,7 @@ public class FioBeside implements Callable<Integer> {
         }
         ResultsOutput.create(csv, file);
         notes.sayTo(System.err);
-        Map<String, List<Double>> mbps = new LinkedHashMap<>();
+        Map<String, Map<Integer, Double>> mbps = new LinkedHashMap<>(); // name -> round -> MB/s
         int failures = 0;
         OptionalLong answer = OptionalLong.empty(); // the chapters' answer, which fio's checking jobs must find too
         for (int round = 1; round <= rounds; round++) {
@@ -332,7 +332,7 @@ public class FioBeside implements Callable<Integer> {
                     continue;
                 }
                 for (Map<String, String> row : call.appended()) { // what the chapter found
-                    mbps.computeIfAbsent(chapter, c -> new ArrayList<>()).add(Double.parseDouble(row.get("mbps")));
+                    mbps.computeIfAbsent(chapter, c -> new TreeMap<>()).put(round, Double.parseDouble(row.get("mbps")));
                     answer = OptionalLong.of(Long.parseLong(row.get("offset")));
                 }
             }
@@ -364,10 +364,10 @@ public class FioBeside implements Callable<Integer> {
                         OptionalLong.of(chunkBytes), found.orElse(-1), new double[0], new double[] {figures[1]});
                 System.out.println(result.summaryLine());
                 ResultsCsv.append(csv, List.of(ResultsCsv.row(result)));
-                mbps.computeIfAbsent(job.name(), name -> new ArrayList<>()).add(result.megabytesPerSecond());
+                mbps.computeIfAbsent(job.name(), name -> new TreeMap<>()).put(round, result.megabytesPerSecond());
             }
         }
-        summary(mbps).forEach(System.out::println);
+        summary(jobCount, chunkBytes, mbps).forEach(System.out::println);
         System.err.println("fio: rows appended to " + csv);
         return failures == 0 ? 0 : 2;
     }
@@ -386,20 +386,14 @@ public class FioBeside implements Callable<Integer> {
 
     /**
      * Each run's median MB/s over the rounds, and each chapter's as a fraction of fio's best
-     * O_DIRECT job that only reads, and of its best that checks what it reads.
+     * O_DIRECT job that only reads, and of its best that checks what it reads: the results' own
+     * reading of fio.csv ({@link FioBesideResults#fractions}), here from the rounds just run.
      */
-    static List<String> summary(Map<String, List<Double>> mbps) {
-        Map<String, Double> medians = new LinkedHashMap<>();
-        mbps.forEach((name, values) -> medians.put(name, Stats.median(values.stream().mapToDouble(Double::doubleValue).toArray())));
+    static List<String> summary(int jobCount, long chunkBytes, Map<String, Map<Integer, Double>> mbps) {
         List<String> lines = new ArrayList<>();
-        medians.forEach((name, median) -> lines.add(String.format(Locale.ROOT, "median %-48s %,8.0f MB/s (%d rounds)", name, median, mbps.get(name).size())));
-        for (boolean checking : new boolean[] {false, true}) {
-            medians.entrySet().stream().filter(entry -> entry.getKey().contains("O_DIRECT") && entry.getKey().endsWith(" " + CHECKING) == checking)
-                    .max(Comparator.comparingDouble(Map.Entry::getValue))
-                    .ifPresent(best -> chapters().stream().filter(medians::containsKey).forEach(chapter -> lines.add(String.format(Locale.ROOT,
-                            "%s cold: %,.0f MB/s, %.2f × fio's best O_DIRECT job %s (%s, %,.0f MB/s)", chapter, medians.get(chapter),
-                            medians.get(chapter) / best.getValue(), checking ? "checking every byte" : "reading only", best.getKey(), best.getValue()))));
-        }
+        mbps.forEach((name, rounds) -> lines.add(String.format(Locale.ROOT, "median %-48s %,8.0f MB/s (%d rounds)", name,
+                Stats.median(rounds.values().stream().mapToDouble(Double::doubleValue).toArray()), rounds.size())));
+        FioBesideResults.fractions(jobCount, chunkBytes, mbps).forEach(fraction -> lines.add(FioBesideResults.describe(fraction) + "."));
         return lines;
     }
 }

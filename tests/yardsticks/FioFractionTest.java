@@ -104,6 +104,36 @@ class FioFractionTest {
     }
 
     @Test
+    void fiosBestIsJudgedInRoundsItWasNotChosenIn() throws IOException {
+        double[] lucky = {1200, 1000, 1100}, steady = {1000, 1150, 1050};
+        for (int round = 0; round < 3; round++) {
+            long at = round * 60L;
+            row("V15IoUring", 2, MIB, at, 1000);
+            row("fio io_uring qd2 O_DIRECT 2MiB-pages", 2, MIB, at + 10, lucky[round]);
+            if (round != 1) { // a job that failed in a round leaves no row; the rounds after it still line up
+                row("fio psync O_DIRECT 4KiB-pages", 2, MIB, at + 15, 500);
+            }
+            row("fio io_uring qd8 O_DIRECT 2MiB-pages", 2, MIB, at + 20, steady[round]);
+        }
+        FioBesideResults.FioFraction v15 = comparison().fractions().getFirst();
+        assertEquals("fio io_uring qd2 O_DIRECT 2MiB-pages", v15.fioJob(), "by its median over all three rounds, 1,100 against 1,050");
+        assertEquals(1000.0 / 1100, v15.fraction(), 1e-9);
+        // chosen from rounds 2 and 3: qd8 (1,100 against 1,050), level in round 1; from 1 and 3: qd2, level in round 2;
+        // from 1 and 2: qd2 (1,100 against 1,075), 1,100 in round 3
+        assertEquals(1.0, v15.heldOut().orElseThrow(), 1e-9);
+        assertTrue(comparison().line().contains("1,100 MB/s; 1.00 in rounds it was not chosen in)"), comparison().line());
+    }
+
+    @Test
+    void oneRoundHasNoRoundToHoldOut() throws IOException {
+        rounds(0, MIB, "V14DirectIo", new double[] {1000}, "fio psync O_DIRECT 2MiB-pages", new double[] {2000});
+        FioBesideResults.FioFraction v14 = comparison().fractions().getFirst();
+        assertEquals(0.5, v14.fraction(), 1e-9);
+        assertTrue(v14.heldOut().isEmpty(), v14.toString());
+        assertFalse(comparison().line().contains("not chosen in"), comparison().line());
+    }
+
+    @Test
     void aSittingWithoutCheckingJobsHasNoFractionOfThem() throws IOException {
         rounds(0, MIB, "V14DirectIo", new double[] {1000, 1000, 1000}, "fio psync O_DIRECT 2MiB-pages", new double[] {2000, 2000, 2000});
         FioBesideResults.FioFraction v14 = comparison().fractions().getFirst();
