@@ -18,6 +18,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWithWidestVector;
 import lib.chapter.SingleThreaded;
 import lib.harness.CpuLacksException;
 import lib.harness.Harness;
@@ -39,7 +40,7 @@ import lib.harness.Harness;
  * Its bill per GiB: chapter 8's, no read call and no byte returned.
  * </pre>
  */
-public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile {
+public class V12Vector512 implements NeedleSearch, SingleThreaded, MapsTheFile, ScansWithWidestVector {
 
     public static void main(String[] args) {
         Harness.run(new V12Vector512(), args);

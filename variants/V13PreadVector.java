@@ -34,6 +34,7 @@ import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.CompilesEarly;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWithWidestVector;
 import lib.harness.Harness;
 import lib.haystack.FileChangedException;
 
@@ -54,7 +55,7 @@ import lib.haystack.FileChangedException;
  * Its bill per GiB: chapter 11's, 1,024 read calls and 1 GiB returned.
  * </pre>
  */
-public class V13PreadVector implements ChunkedSearch, CompilesEarly {
+public class V13PreadVector implements ChunkedSearch, CompilesEarly, ScansWithWidestVector {
 
     public static void main(String[] args) {
         Harness.run(new V13PreadVector(), args);

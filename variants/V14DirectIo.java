@@ -35,6 +35,7 @@ import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.BypassesPageCache;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWithWidestVector;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.harness.Harness;
@@ -61,7 +62,7 @@ import lib.linux.HugePageBuffer;
  *   even when the file is cached.
  * </pre>
  */
-public class V14DirectIo implements ChunkedSearch, BypassesPageCache {
+public class V14DirectIo implements ChunkedSearch, BypassesPageCache, ScansWithWidestVector {
 
     public static void main(String[] args) {
         Harness.run(new V14DirectIo(), args);

@@ -31,6 +31,7 @@ import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.BypassesPageCache;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWithWidestVector;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
 import lib.harness.Harness;
@@ -58,7 +59,7 @@ import lib.linux.Native;
  *   calls), and about 1 GiB fetched from the device.
  * </pre>
  */
-public class V15IoUring implements ChunkedSearch, BypassesPageCache {
+public class V15IoUring implements ChunkedSearch, BypassesPageCache, ScansWithWidestVector {
 
     public static void main(String[] args) {
         Harness.run(new V15IoUring(), args);

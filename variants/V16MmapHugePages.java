@@ -27,6 +27,7 @@ import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.MapsTheFile;
 import lib.chapter.NeedleSearch;
 import lib.chapter.PopulatesOnEveryWorker;
+import lib.chapter.ScansWithWidestVector;
 import lib.cli.UserMistakeException;
 import lib.harness.Harness;
 import lib.haystack.MappedFileShrankException;
@@ -53,7 +54,7 @@ import lib.linux.Native;
  *   where chapter 4 on small folios takes about 16,384.
  * </pre>
  */
-public class V16MmapHugePages implements NeedleSearch, MapsTheFile, PopulatesOnEveryWorker {
+public class V16MmapHugePages implements NeedleSearch, MapsTheFile, PopulatesOnEveryWorker, ScansWithWidestVector {
 
     public static void main(String[] args) {
         Harness.run(new V16MmapHugePages(), args);

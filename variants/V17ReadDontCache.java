@@ -32,6 +32,7 @@ import jdk.incubator.vector.VectorSpecies;
 import lib.chapter.ChunkedSearch;
 import lib.chapter.CompilesEarly;
 import lib.chapter.NeedleSearch;
+import lib.chapter.ScansWithWidestVector;
 import lib.harness.Harness;
 import lib.haystack.FileChangedException;
 import lib.linux.Native;
@@ -55,7 +56,7 @@ import lib.linux.Native;
  *   device.
  * </pre>
  */
-public class V17ReadDontCache implements ChunkedSearch, CompilesEarly {
+public class V17ReadDontCache implements ChunkedSearch, CompilesEarly, ScansWithWidestVector {
 
     public static void main(String[] args) {
         Harness.run(new V17ReadDontCache(), args);

@@ -83,7 +83,7 @@ public final class CostModel {
                  double unmapEntry, double wake,
                  double scanInCache, double scanWordInCache, double scanWordFromMemory, double scanWordFromMemoryAll,
                  double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
-                 double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
+                 double scanWidestOneThread, double scanWidestAllThreads, double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
 
         /** The names in costs.csv of the costs a term of the formula is priced with (none for a wall's). */
         List<String> pricing(String term, int workers, boolean asFound, boolean wordByWord) {
@@ -390,11 +390,15 @@ public final class CostModel {
         oneCore.put("copy", copied * c.copyOneThread() / workers);
         // a word-at-a-time kernel scans at its own pace, in the cache and from memory (on one thread, and on all at once
         // for the shared term), where costs.csv has them; never faster from memory than the memory wall, a vector kernel's
+        // a kernel of the CPU's widest vectors meets the memory wall measured with it, where wall.csv has it
         boolean wordByWord = scansWordByWord(row.chapter());
+        boolean widest = !Double.isNaN(c.scanWidestOneThread()) && !Double.isNaN(c.scanWidestAllThreads())
+                && TRAITS.getOrDefault(row.chapter(), Set.of()).contains(ChapterTrait.SCANS_WITH_WIDEST_VECTOR);
+        double wallOneThread = widest ? c.scanWidestOneThread() : c.scanOneThread(), wallAllThreads = widest ? c.scanWidestAllThreads() : c.scanAllThreads();
         double scanInCache = wordByWord && !Double.isNaN(c.scanWordInCache()) ? c.scanWordInCache() : c.scanInCache();
-        double scanFromMemory = wordByWord && !Double.isNaN(c.scanWordFromMemory()) ? Math.max(c.scanWordFromMemory(), c.scanOneThread()) : c.scanOneThread();
+        double scanFromMemory = wordByWord && !Double.isNaN(c.scanWordFromMemory()) ? Math.max(c.scanWordFromMemory(), wallOneThread) : wallOneThread;
         double scanFromMemoryAll = wordByWord && !Double.isNaN(c.scanWordFromMemoryAll())
-                ? Math.max(c.scanWordFromMemoryAll(), c.scanAllThreads()) : c.scanAllThreads();
+                ? Math.max(c.scanWordFromMemoryAll(), wallAllThreads) : wallAllThreads;
         oneCore.put("scan in cache", copied * scanInCache / workers);
         oneCore.put("scan", scanned * scanFromMemory / workers);
         Map<String, Double> shared = new LinkedHashMap<>();

@@ -151,9 +151,18 @@ final class UnitPrices {
                     cost.getOrDefault("scan_word_in_cache", nan), cost.getOrDefault("scan_word_from_memory", nan), cost.getOrDefault("scan_word_from_memory_all", nan),
                     cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
                     nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
+                    widestWall(wall, walls, false, when), widestWall(wall, walls, true, when),
                     copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);
         }
     }
+
+    /** The memory wall of the CPU's widest vectors (WallMemoryReadWidest), as {@link #nanosPerByte}; NaN where wall.csv has none. */
+    private static double widestWall(Path file, List<StudyResults.Row> walls, boolean allThreads, String when) {
+        boolean measured = walls.stream().anyMatch(row -> row.chapter().equals(WIDEST_WALL) && (allThreads || row.workers() == 1));
+        return measured ? nanosPerByte(file, walls, WIDEST_WALL, allThreads, when) : Double.NaN;
+    }
+
+    static final String WIDEST_WALL = "WallMemoryReadWidest";
 
     /** A costs.csv row's spread over its rounds: its spread column, else from its low, high and value; 0 where it gives none. */
     private static double spread(Map<String, String> row) {

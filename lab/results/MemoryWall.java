@@ -21,6 +21,7 @@ public record MemoryWall(String probe, String label, double mbps, int workers, i
 
     static {
         PROBES.put("WallMemoryReadHuge", "memory-read wall, huge pages");
+        PROBES.put("WallMemoryReadWidest", "memory-read wall, widest vectors");
     }
 
     /** Each chapter's MB/s as a percentage of this wall; empty when the chapter went faster than the wall. */

@@ -42,6 +42,7 @@ final class StepCommand {
             command.add(switch (step.chapter()) {
                 case "WallMemoryRead" -> "memory";
                 case "WallMemoryReadHuge" -> "memory-huge";
+                case "WallMemoryReadWidest" -> "memory-widest";
                 default -> "copy";
             });
         }

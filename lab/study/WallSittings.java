@@ -28,7 +28,7 @@ final class WallSittings {
     static final StudyStep UNIT_COSTS = new StudyStep(Study.COSTS, "UnitCosts", StudyStep.CHAPTER_DEFAULT, false);
 
     /** The walls of every sitting, as lab/yardsticks/WallProbe.java names them; and the one measured only next to the page-cache round. */
-    static final String MEMORY = "memory", MEMORY_HUGE = "memory-huge", COPY = "copy";
+    static final String MEMORY = "memory", MEMORY_HUGE = "memory-huge", MEMORY_WIDEST = "memory-widest", COPY = "copy";
 
     /**
      * A sitting's step: the wall table, its label where a chapter's name would be: "before scoreboard",
@@ -45,7 +45,7 @@ final class WallSittings {
     /** The first argument of lab/yardsticks/WallProbe.java for a sitting: the walls it measures. */
     static String probes(StudyStep sitting) {
         return sitting.chapter().matches(".*\\b" + Study.PAGE_CACHE_TABLE + "\\b.*")
-                ? String.join(",", MEMORY, MEMORY_HUGE, COPY) : String.join(",", MEMORY, COPY);
+                ? String.join(",", MEMORY, MEMORY_HUGE, MEMORY_WIDEST, COPY) : String.join(",", MEMORY, MEMORY_WIDEST, COPY);
     }
 
     /** The worker counts of every sitting: one, and one a core. */

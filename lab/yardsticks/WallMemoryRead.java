@@ -32,9 +32,11 @@ import jdk.incubator.vector.VectorSpecies;
  * one shard per worker, 1 MiB between looks at the lowest hit (a copy of its loops, as each chapter
  * keeps its own). No system call, no page fault, no copy: only loads from RAM.
  *
- * <p>The kernel is the 256-bit one because out of cache it is the fastest here: on the AMD EPYC
- * this project was measured on, 512-bit loads from RAM scanned 21 bytes/ns against 27 for 256-bit
- * ({@code lab/yardsticks/KernelBench.java}).
+ * <p>A wall is a ceiling only for the kernel it ran. Which width streams memory fastest is the
+ * CPU's: on an AMD EPYC 512-bit loads from RAM scanned 21 bytes/ns against 27 for 256-bit, on an
+ * Intel Xeon 15.6 against 12.2 ({@code lab/yardsticks/KernelBench.java}, one thread, 1 GiB). So
+ * {@link WallMemoryReadWidest} runs the widest kernel, chapter 12's, for the chapters that scan
+ * with it.
  *
  * <p>There are two memory walls, one per page size, because a mapped chapter meets one or the other
  * depending on the page cache (see {@link PmdMapping}). This one is in 4 KiB pages
@@ -44,22 +46,23 @@ import jdk.incubator.vector.VectorSpecies;
  */
 public class WallMemoryRead implements NeedleSearch, AutoCloseable {
 
-    private final boolean hugePages;
+    private final boolean hugePages, widest;
     private Arena arena;
     private MemorySegment memory;
 
     public WallMemoryRead() {
-        this(false);
+        this(false, false);
     }
 
-    protected WallMemoryRead(boolean hugePages) {
+    protected WallMemoryRead(boolean hugePages, boolean widest) {
         this.hugePages = hugePages;
+        this.widest = widest;
     }
 
     @Override
     public long search(Path file, int workers) throws IOException {
         MemorySegment haystack = inMemory(Files.size(file));
-        long hit = searchShards(haystack, workers);
+        long hit = searchShards(haystack, workers, widest);
         PmdMapping.recordAfterScan(haystack);
         return hit;
     }
@@ -68,8 +71,8 @@ public class WallMemoryRead implements NeedleSearch, AutoCloseable {
     private static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
     private static final int BLOCK_BYTES_256 = 4 * 32;
 
-    /** Chapter 9's shards and threads over {@code memory}: the lowest hit of any worker. */
-    private static long searchShards(MemorySegment memory, int workers) throws IOException {
+    /** Chapter 9's shards and threads over {@code memory}, each scanned with the 256-bit kernel or the widest: the lowest hit of any worker. */
+    private static long searchShards(MemorySegment memory, int workers, boolean widest) throws IOException {
         long bytes = memory.byteSize();
         long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(bytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
         AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
@@ -79,7 +82,8 @@ public class WallMemoryRead implements NeedleSearch, AutoCloseable {
                 long shardStart = start, shardEnd = Math.min(bytes, start + shardBytes);
                 results.add(threads.submit(() -> {
                     for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += CHECK_EVERY_BYTES) {
-                        long hit = firstNonZeroWord256(memory, from, Math.min(from + CHECK_EVERY_BYTES, shardEnd));
+                        long to = Math.min(from + CHECK_EVERY_BYTES, shardEnd);
+                        long hit = widest ? firstNonZeroWordWidest(memory, from, to) : firstNonZeroWord256(memory, from, to);
                         if (hit >= 0) {
                             lowestHit.accumulateAndGet(hit, Math::min);
                             break;
@@ -108,12 +112,42 @@ public class WallMemoryRead implements NeedleSearch, AutoCloseable {
                 break;
             }
         }
-        for (; offset < to; offset++) { // the block that hit, or the tail: its first non-zero byte's word
+        return firstNonZeroWordFrom(segment, offset, to);
+    }
+
+    /** The block that hit, or the tail: its first non-zero byte's word. */
+    private static long firstNonZeroWordFrom(MemorySegment segment, long offset, long to) {
+        for (; offset < to; offset++) {
             if (segment.get(ValueLayout.JAVA_BYTE, offset) != 0) {
                 return NeedleSearch.wordContaining(offset);
             }
         }
         return NOT_FOUND;
+    }
+
+    /** The widest vectors C2 will use on this CPU, in bits; 512 with AVX-512. */
+    private static final int WIDEST_BITS = LongVector.SPECIES_PREFERRED.vectorBitSize();
+    private static final VectorSpecies<Long> SPECIES_512 = LongVector.SPECIES_512;
+    private static final int BLOCK_BYTES_512 = 4 * 64;
+
+    /** Chapter 16's choice: chapter 12's 512-bit kernel where the CPU has it, else the 256-bit one. */
+    private static long firstNonZeroWordWidest(MemorySegment segment, long from, long to) {
+        return WIDEST_BITS >= 512 ? firstNonZeroWord512(segment, from, to) : firstNonZeroWord256(segment, from, to);
+    }
+
+    /** Chapter 12's kernel: 256 bytes per step, then the block that hit, word by word. */
+    private static long firstNonZeroWord512(MemorySegment segment, long from, long to) {
+        long offset = from;
+        for (; offset <= to - BLOCK_BYTES_512; offset += BLOCK_BYTES_512) {
+            LongVector a = LongVector.fromMemorySegment(SPECIES_512, segment, offset, ByteOrder.LITTLE_ENDIAN);
+            LongVector b = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 64, ByteOrder.LITTLE_ENDIAN);
+            LongVector c = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 128, ByteOrder.LITTLE_ENDIAN);
+            LongVector d = LongVector.fromMemorySegment(SPECIES_512, segment, offset + 192, ByteOrder.LITTLE_ENDIAN);
+            if (!a.or(b).or(c.or(d)).reinterpretAsInts().eq(0).allTrue()) {
+                break;
+            }
+        }
+        return firstNonZeroWordFrom(segment, offset, to);
     }
 
     /**

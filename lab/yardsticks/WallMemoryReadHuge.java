@@ -10,6 +10,6 @@ package lab.yardsticks;
 public final class WallMemoryReadHuge extends WallMemoryRead {
 
     public WallMemoryReadHuge() {
-        super(true);
+        super(true, false);
     }
 }

@@ -22,6 +22,8 @@ public enum ChapterTrait {
     POPULATES_ON_EVERY_WORKER(PopulatesOnEveryWorker.class),
     /** Scans a word at a time, not a vector: the cost model prices its scan at the word kernel's costs. */
     SCANS_WORD_BY_WORD(ScansWordByWord.class),
+    /** Scans with the CPU's widest vectors: the cost model prices its scan from memory at that kernel's wall. */
+    SCANS_WITH_WIDEST_VECTOR(ScansWithWidestVector.class),
     /** Reads around the page cache: the cold round times it, the worker sweep leaves it out. */
     BYPASSES_PAGE_CACHE(BypassesPageCache.class),
     /** Its search is another program: nothing of it to profile. */

@@ -152,6 +152,13 @@ class ChapterSourcesTest {
         assertTrue(found.isEmpty(), String.join("\n", found));
     }
 
+    /** The cost model prices a chapter's scan from memory at the widest kernel's wall when its class says so: exactly when it has that kernel. */
+    @Test
+    void aChapterSaysItScansWithTheWidestVectorExactlyWhenItHasThe512BitKernel() throws IOException {
+        List<String> found = chaptersWhoseMarkerAndCallDisagree("ScansWithWidestVector", "static long firstNonZeroWord512(");
+        assertTrue(found.isEmpty(), String.join("\n", found));
+    }
+
     /** The cost model prices a chapter's scan at the word kernel's costs when its class says so: exactly when it has no vector kernel. */
     @Test
     void aChapterSaysItScansWordByWordExactlyWhenItsOnlyKernelIsTheWordLoop() throws IOException {

@@ -36,7 +36,8 @@ class CostModelTest {
     static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, double populateFixed, double populatePte,
                                  double populateFixedAll, double populatePteAll, double unmapEntry, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, populateFixed, populatePte,
-                populateFixedAll, populatePteAll, unmapEntry, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
+                populateFixedAll, populatePteAll, unmapEntry, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
+                "read_call", unstable);
     }
 
     @TempDir
@@ -103,7 +104,29 @@ class CostModelTest {
     /** {@link #COSTS} with the word kernel's two scan costs, ns a byte. */
     private static CostModel.Costs wordCosts(double inCache, double fromMemory, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, inCache, fromMemory, fromMemory, 4, 2, 1, 0.5, 2, 1, "read_call", unstable);
+                Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, inCache, fromMemory, fromMemory, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
+                "read_call", unstable);
+    }
+
+    /**
+     * A chapter that declares the CPU's widest kernel meets the memory wall measured with it: here 0.6 ns a byte on one
+     * thread and 0.3 on two, against the 256-bit wall's 1 and 0.5; a 256-bit chapter with the same bill keeps the
+     * 256-bit wall, and without the widest wall every chapter is priced at the 256-bit one.
+     */
+    @Test
+    void aWidestVectorKernelMeetsTheWallOfItsOwnWidth() throws IOException {
+        CostModel.Costs widest = new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 0.6, 0.3, 2, 1,
+                "read_call", java.util.Set.of());
+        StudyResults.Row wide = row("V12Vector512", 1, "0,0,0,512,0,0,0"), narrow = row("V08Vector256", 1, "0,0,0,512,0,0,0");
+        assertEquals((1L << 30) * 0.6 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(wide, widest).seconds(), 1e-12);
+        assertEquals((1L << 30) * 1.0 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(narrow, widest).seconds(), 1e-12);
+        assertEquals((1L << 30) * 1.0 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(wide, COSTS).seconds(), 1e-12, "no widest wall: the 256-bit one");
+        // on two workers each core scans half at 0.6 (0.32 s), the shared memory term is the widest wall's on both (0.32 s)
+        StudyResults.Row wideOnTwo = row("V16MmapHugePages", 2, "0,0,0,512,0,0,0"), narrowOnTwo = row("V09MmapParallelVector", 2, "0,0,0,512,0,0,0");
+        CostModel.Terms wideTerms = CostModel.terms(wideOnTwo, widest);
+        assertEquals((1L << 30) * 0.3, wideTerms.shared().get("memory"), 1e-3);
+        assertEquals((1L << 30) * 0.5, CostModel.terms(narrowOnTwo, widest).shared().get("memory"), 1e-3);
     }
 
     @Test

@@ -345,14 +345,14 @@ class StudyTest {
         assertEquals(List.of("wall before scoreboard", "costs", "scoreboard", "wall after scoreboard, before scaling", "costs", "scaling",
                 "wall after scaling, before chunks", "costs", "chunks", "wall after chunks", "costs", "cold", "model", "report"), withoutNative(rounds(steps)),
                 String.join("\n", steps));
-        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("lab/yardsticks/WallProbe.java memory,copy " + directory.resolve("none.bin"))
+        assertTrue(round(steps, "wall").stream().allMatch(step -> step.contains("lab/yardsticks/WallProbe.java memory,memory-widest,copy " + directory.resolve("none.bin"))
                 && step.contains("--workers " + (PROCESSORS == 1 ? "1" : "1," + PROCESSORS))), "the walls at 1 worker and one a core");
 
         List<String> mapped = dryRun("--only", "V04,walls", "--skip", "charts,answer");
         if (mapped.stream().anyMatch(step -> step.startsWith("pagecache"))) { // where the file system caches in 2 MiB folios
             assertEquals(List.of("wall before scoreboard", "costs", "scoreboard", "wall after scoreboard, before pagecache", "costs", "pagecache",
                     "wall after pagecache", "costs", "model", "report"), withoutNative(rounds(mapped)), String.join("\n", mapped));
-            assertTrue(round(mapped, "wall").stream().skip(1).allMatch(step -> step.contains("WallProbe.java memory,memory-huge,copy ")),
+            assertTrue(round(mapped, "wall").stream().skip(1).allMatch(step -> step.contains("WallProbe.java memory,memory-huge,memory-widest,copy ")),
                     "the 2 MiB wall next to the page-cache round, which it bounds: " + String.join("\n", mapped));
         }
         assertTrue(round(steps, "scaling").stream().filter(step -> step.contains("workers=" + PROCESSORS + " "))
@@ -382,7 +382,7 @@ class StudyTest {
 
         // a sitting of the walls before the scoreboard, between each two warm rounds and after the last: four
         List<CSVRecord> walls = rows(folder.resolve("wall.csv"));
-        int perSitting = 2 * (PROCESSORS == 1 ? 1 : 2); // the memory and copy walls at 1 worker and one a core
+        int perSitting = 3 * (PROCESSORS == 1 ? 1 : 2); // the two memory walls (256-bit, widest) and the copy wall at 1 worker and one a core
         assertEquals(4 * perSitting, walls.size(), result.toString());
         assertFalse(Files.exists(folder.resolve("wall-sittings.csv")), "no list of sittings, which nothing read");
 
