@@ -41,7 +41,8 @@ import lib.harness.ResultsCsv;
  *                 + (B − G × copied) × c_scan(1 thread) ] / W; for a chapter that scans a word at a time
  *               (ScansWordByWord), c_scan_word_in_cache and the larger of c_scan_word_from_memory and c_scan(1 thread)
  *   memory    = (B − G × copied) × c_scan(all threads), for a word-at-a-time chapter the larger of that and
- *               c_scan_word_from_memory_all;  copy = G × copied × c_copy(all threads)
+ *               c_scan_word_from_memory_all;  copy = G × copied × c_copy(all threads); for a chapter that scans with
+ *               the CPU's widest vectors (ScansWithWidestVector), both c_scan are the wall of that kernel
  *   device    = G × device × c_device(8 in flight, or 1 with one worker)
  *   predicted = faults + unmap + the largest of one core, memory, copy and device; "bound" names the largest part
  *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term
@@ -49,8 +50,7 @@ import lib.harness.ResultsCsv;
  *
  * A worker that faults is not moving data, so the faults come before the rest, not beside it; a chapter's
  * class (its ChapterTrait) says how it populates, as its code runs, which no count of a bill shows. A
- * copied byte is then scanned in the CPU's cache. c_call is a 1 MiB read less its copy at the copy
- * wall's pace (never less than an 8-byte read). c_scan and c_copy are the walls ({@code wall.csv}),
+ * copied byte is then scanned in the CPU's cache. c_call is an 8-byte read's cost. c_scan and c_copy are the walls ({@code wall.csv}),
  * the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv}); a cost whose rounds spread
  * by more than a quarter is unstable, and a row whose weighing terms use one names it.
  *

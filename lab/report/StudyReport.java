@@ -205,7 +205,8 @@ public final class StudyReport {
         charts(html, png -> png.startsWith("warm-vs-cold") || png.startsWith("cold"));
 
         ReportHtml.section(html, "walls", "The walls", "What no chapter can beat: WallMemoryRead reads a copy of the file in memory with "
-                + "the 256-bit kernel (the ceiling for the mapped chapters), WallPageCacheCopy copies the cached file with "
+                + "the 256-bit kernel (the ceiling for the mapped chapters), WallMemoryReadWidest with the CPU's widest vectors "
+                + "(the ceiling for chapters 12 to 17, which scan with them), WallPageCacheCopy copies the cached file with "
                 + "positional reads and scans nothing (the ceiling for the reading chapters).");
         html.append(ReportTables.grid(wallRows, StudyResults.Row::workers, Long::toString, "workers"));
         walls.stream().filter(wall -> !wall.beatenBy().isEmpty())

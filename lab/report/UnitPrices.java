@@ -51,7 +51,6 @@ final class UnitPrices {
             Map.entry("populate_pte_all", Per.EVENT), Map.entry("unmap_entry", Per.EVENT), Map.entry("wake_up", Per.EVENT),
             Map.entry("scan_in_cache", Per.BYTE), Map.entry("scan_word_in_cache", Per.BYTE), Map.entry("scan_word_from_memory", Per.BYTE),
             Map.entry("scan_word_from_memory_all", Per.BYTE), Map.entry("device_byte_qd1", Per.BYTE), Map.entry("device_byte_deep", Per.BYTE));
-    static final double CALL_BYTES = 1 << 20;
 
     /** The units costs.csv's {@code unit} column may give, in nanoseconds ({@code lab/yardsticks/UnitCosts.java} writes ns). */
     static final Map<String, Double> UNITS = Map.of("ns", 1.0, "us", 1e3, "µs", 1e3, "ms", 1e6, "s", 1e9);
@@ -130,9 +129,9 @@ final class UnitPrices {
                 spreads.put(name, chosen.stream().mapToDouble(Sitting::spread).max().orElseThrow());
             });
             double copyOneThread = nanosPerByte(wall, walls, "WallPageCacheCopy", false, when);
-            // a read call as a chapter meets it: a 1 MiB read less its copy at the copy wall's pace, never less than an 8-byte read
-            double readCall = need(cost, "read_call", costs), pread = cost.getOrDefault("pread_1mib", Double.NaN);
-            boolean callFromPread = pread - CALL_BYTES * copyOneThread > readCall;
+            // a read call at an 8-byte read's cost: the copy wall's pace is that of 1 MiB reads, calls and all, and a 1 MiB
+            // read less its copy at that pace differs from it by less than the two measurements' drift (docs/cost-model.md)
+            double readCall = need(cost, "read_call", costs);
             boolean splitFaults = cost.containsKey("fault_fixed") && cost.containsKey("pte_fill");
             boolean splitOnEveryThread = splitFaults && cost.containsKey("fault_fixed_all") && cost.containsKey("pte_fill_all");
             boolean asFound = splitFaults && cost.containsKey("pte_fill_as_found");
@@ -140,7 +139,7 @@ final class UnitPrices {
             java.util.Set<String> unstable = new java.util.TreeSet<>(spreads.keySet().stream().filter(name -> spreads.get(name) > UNSTABLE_SPREAD).toList());
             // a fault's one price is needed only where the fault's two are not: a busy sitting may have measured just those
             double fault = splitFaults ? cost.getOrDefault("minor_fault", nan) : need(cost, "minor_fault", costs);
-            return new CostModel.Costs(callFromPread ? pread - CALL_BYTES * copyOneThread : readCall, fault,
+            return new CostModel.Costs(readCall, fault,
                     splitFaults ? cost.get("fault_fixed") : nan, splitFaults ? cost.get("pte_fill") : nan, splitOnEveryThread ? cost.get("fault_fixed_all") : nan,
                     splitOnEveryThread ? cost.get("pte_fill_all") : nan, asFound ? cost.get("pte_fill_as_found") : nan,
                     splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,
@@ -152,7 +151,7 @@ final class UnitPrices {
                     cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
                     nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
                     widestWall(wall, walls, false, when), widestWall(wall, walls, true, when),
-                    copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), callFromPread ? "pread_1mib" : "read_call", unstable);
+                    copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), "read_call", unstable);
         }
     }
 
