@@ -140,7 +140,7 @@ class NotebookTest {
         assertEquals(34360.0, alpha.getFirst().mbps(), "the 4 GiB wall, not the 64 MiB one");
         List<MemoryWall> beta = Notebook.walls(machine(BETA), false);
         assertEquals(List.of(17180.0, 21475.0), beta.stream().map(MemoryWall::mbps).toList());
-        assertTrue(beta.get(1).label().startsWith("memory-read wall, huge pages"), beta.get(1).label());
+        assertTrue(beta.get(1).label().startsWith("memory-read wall, 256-bit, huge pages"), beta.get(1).label());
     }
 
     @Test
