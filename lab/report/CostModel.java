@@ -50,9 +50,9 @@ import lib.harness.ResultsCsv;
  *
  * A worker that faults is not moving data, so the faults come before the rest, not beside it; a chapter's
  * class (its ChapterTrait) says how it populates, as its code runs, which no count of a bill shows. A
- * copied byte is then scanned in the CPU's cache. c_call is an 8-byte read's cost. c_scan and c_copy are the walls ({@code wall.csv}),
- * the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv}); a cost whose rounds spread
- * by more than a quarter is unstable, and a row whose weighing terms use one names it.
+ * copied byte is then scanned in the CPU's cache. c_call is an 8-byte read's cost. c_scan and c_copy
+ * are the walls ({@code wall.csv}), the others {@code lab/yardsticks/UnitCosts.java}'s ({@code costs.csv});
+ * a cost whose rounds spread by more than a quarter is unstable, and a row whose weighing terms use one names it.
  *
  * <pre>
  * How to run:   ./jbang lab/report/CostModel.java results/MACHINE [--csv results/MACHINE/model.csv]

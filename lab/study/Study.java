@@ -94,7 +94,7 @@ public class Study implements Callable<Integer> {
     /** Read sizes swept: one thread reading in order, and the headline. */
     static final Set<String> CHUNKS_ROUND_CHOICE = Set.of("V03", "V13");
     static final List<String> PAGE_CACHE_STATES = List.of("small", "huge");
-    /** The two walls, as lab/yardsticks/WallProbe.java names them (its first argument) and records them (chapter column). */
+    /** The walls, as lab/yardsticks/WallProbe.java names them (its first argument) and records them (chapter column). */
     static final List<String> WALLS = List.of("WallMemoryRead", "WallMemoryReadHuge", "WallMemoryReadWidest", "WallPageCacheCopy");
     /** What {@code --only} takes besides chapters, for the walls round. */
     static final String ONLY_WALLS = "walls";
