@@ -75,10 +75,10 @@ class CheckBookTest {
     void aMemoryWallDoubledFailsTheLessonOfTheChapterLevelWithIt() throws IOException {
         Path clone = cloneOfTheBook();
         scale(clone.resolve("results").resolve(BOOK_REFERENCE).resolve("wall.csv"),
-                row -> row.get("chapter").equals("WallMemoryReadHuge") && row.get("workers").equals("2"), 0.5);
+                row -> row.get("chapter").equals("WallMemoryReadWidest") && row.get("workers").equals("2"), 0.5);
         List<String> failures = CheckBook.failingClaims(clone.resolve("results"), List.of(clone.resolve("README.md")));
         assertTrue(failures.stream().anyMatch(line -> line.contains("Chapter 16") && line.contains("advice shapes only what is read next")
-                && line.contains("wall:WallMemoryReadHuge")), String.join("\n", failures));
+                && line.contains("wall:WallMemoryReadWidest")), String.join("\n", failures));
     }
 
     @Test

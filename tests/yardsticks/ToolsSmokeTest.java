@@ -63,8 +63,8 @@ class ToolsSmokeTest {
             int status = WallProbe.execute(new String[] {probes, haystack.toString(), "--size", "64k", "--runs", "1"},
                     new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
             assertEquals(Harness.ERROR, status, err.toString(StandardCharsets.UTF_8));
-            assertEquals(List.of("WallProbe: '" + probes + "' is no probe: name memory, memory-huge, copy or several joined by commas, "
-                    + "before FILE (or none, for all three)"), err.toString(StandardCharsets.UTF_8).lines().toList());
+            assertEquals(List.of("WallProbe: '" + probes + "' is no probe: name memory, memory-huge, memory-widest, copy or several joined "
+                    + "by commas, before FILE (or none, for all four)"), err.toString(StandardCharsets.UTF_8).lines().toList());
             assertFalse(Files.exists(haystack), "nothing is created for a refused command");
         }
         ByteArrayOutputStream err = new ByteArrayOutputStream();
