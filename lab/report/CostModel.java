@@ -367,9 +367,9 @@ public final class CostModel {
         return FaultFilling.of(TRAITS.getOrDefault(chapter, Set.of()));
     }
 
-    /** Whether {@code chapter}, as a row names it, declares a word-at-a-time kernel ({@code ScansWordByWord}). */
-    static boolean scansWordByWord(String chapter) {
-        return TRAITS.getOrDefault(chapter, Set.of()).contains(ChapterTrait.SCANS_WORD_BY_WORD);
+    /** Whether {@code chapter}, as a row names it, declares {@code trait} (its kernel's, for the scan's price). */
+    static boolean declares(String chapter, ChapterTrait trait) {
+        return TRAITS.getOrDefault(chapter, Set.of()).contains(trait);
     }
 
     /**
@@ -391,9 +391,9 @@ public final class CostModel {
         // a word-at-a-time kernel scans at its own pace, in the cache and from memory (on one thread, and on all at once
         // for the shared term), where costs.csv has them; never faster from memory than the memory wall, a vector kernel's
         // a kernel of the CPU's widest vectors meets the memory wall measured with it, where wall.csv has it
-        boolean wordByWord = scansWordByWord(row.chapter());
+        boolean wordByWord = declares(row.chapter(), ChapterTrait.SCANS_WORD_BY_WORD);
         boolean widest = !Double.isNaN(c.scanWidestOneThread()) && !Double.isNaN(c.scanWidestAllThreads())
-                && TRAITS.getOrDefault(row.chapter(), Set.of()).contains(ChapterTrait.SCANS_WITH_WIDEST_VECTOR);
+                && declares(row.chapter(), ChapterTrait.SCANS_WITH_WIDEST_VECTOR);
         double wallOneThread = widest ? c.scanWidestOneThread() : c.scanOneThread(), wallAllThreads = widest ? c.scanWidestAllThreads() : c.scanAllThreads();
         double scanInCache = wordByWord && !Double.isNaN(c.scanWordInCache()) ? c.scanWordInCache() : c.scanInCache();
         double scanFromMemory = wordByWord && !Double.isNaN(c.scanWordFromMemory()) ? Math.max(c.scanWordFromMemory(), wallOneThread) : wallOneThread;
