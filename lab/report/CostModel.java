@@ -41,11 +41,12 @@ import lib.harness.ResultsCsv;
  *                 + (B − G × copied) × c_scan(1 thread) ] / W; for a chapter that scans a word at a time
  *               (ScansWordByWord), c_scan_word_in_cache and the larger of c_scan_word_from_memory and c_scan(1 thread)
  *   memory    = (B − G × copied) × c_scan(all threads), for a word-at-a-time chapter the larger of that and
- *               c_scan_word_from_memory_all;  copy = G × copied × c_copy(all threads); for a chapter that scans with
- *               the CPU's widest vectors (ScansWithWidestVector), both c_scan are the wall of that kernel
+ *               c_scan_word_from_memory_all;  copy = G × copied × (c_copy(all threads) + c_scan_in_cache / W), a worker
+ *               scanning after its copy; with the CPU's widest vectors (ScansWithWidestVector), c_scan is that kernel's wall
  *   device    = G × device × c_device(8 in flight, or 1 with one worker)
  *   predicted = faults + unmap + the largest of one core, memory, copy and device; "bound" names the largest part
- *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term
+ *   workers to the wall = one core's time (faults in) with a single worker ÷ the largest shared term, both less the
+ *               scans that follow a shared copy
  * </pre>
  *
  * A worker that faults is not moving data, so the faults come before the rest, not beside it; a chapter's
@@ -69,6 +70,8 @@ public final class CostModel {
     /** The columns of model.csv before workers_to_wall: such a file is still read, and rewritten whole. */
     static final String FIRST_COLUMNS = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound";
     static final double GIB = 1L << 30;
+    /** The shared term of the page cache's copy, as model.csv's bound names it. */
+    static final String PAGE_CACHE_COPY = "page-cache copy";
 
     /**
      * The machine's unit costs, in nanoseconds (per event, or per byte). {@code call}: a read call as a chapter meets
@@ -93,7 +96,7 @@ public final class CostModel {
                 case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
                 case "unmap" -> List.of("unmap_entry");
                 case "wake-ups" -> List.of("wake_up");
-                case "scan in cache" -> List.of(wordByWord && !Double.isNaN(scanWordInCache) ? "scan_word_in_cache" : "scan_in_cache");
+                case "scan in cache", PAGE_CACHE_COPY -> List.of(wordByWord && !Double.isNaN(scanWordInCache) ? "scan_word_in_cache" : "scan_in_cache");
                 case "scan" -> wordByWord && !Double.isNaN(scanWordFromMemory) ? List.of("scan_word_from_memory") : List.of();
                 case "memory" -> wordByWord && !Double.isNaN(scanWordFromMemoryAll) ? List.of("scan_word_from_memory_all") : List.of();
                 case "device" -> List.of(workers > 1 ? "device_byte_deep" : "device_byte_qd1");
@@ -351,7 +354,7 @@ public final class CostModel {
      * torn down by munmap on one thread once the workers are done. {@code filling}: how the faults were taken, and so priced;
      * {@code scansWordByWord}: whether the scan was priced at the word kernel's costs.
      */
-    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double faultsOnEveryThread, double unmap, FaultFilling filling,
+    record Terms(Map<String, Double> oneCore, Map<String, Double> shared, double scanAfterCopy, double faultsOnEveryThread, double unmap, FaultFilling filling,
                  boolean scansWordByWord) {
 
         double core() {
@@ -403,14 +406,16 @@ public final class CostModel {
         oneCore.put("scan", scanned * scanFromMemory / workers);
         Map<String, Double> shared = new LinkedHashMap<>();
         shared.put("memory", scanned * scanFromMemoryAll);
-        shared.put("page-cache copy", copied * c.copyAllThreads());
+        // a worker scans the chunk it copied in its own cache, after the copy: the copies share a wall, the scans do not
+        double scanAfterCopy = copied * scanInCache / workers;
+        shared.put(PAGE_CACHE_COPY, copied * c.copyAllThreads() + scanAfterCopy);
         double fromDevice = gib * bill(row, "device_bytes_per_gib");
         shared.put("device", fromDevice == 0 ? 0 : fromDevice * (workers > 1 ? c.deviceDeep() : c.deviceOneInFlight()));
         double faultsOnEveryThread = Double.isNaN(c.faultFixedAll()) || workers == 1 || faultsBeforeWorkers ? 0 // one thread faults alone
                 : gib * (bill(row, "minor_faults_per_gib") * c.faultFixedAll() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFoundAll() : c.pteFillAll()));
         // a chapter whose workers clear their own shards' entries first pays every thread's wall time, where it was measured
         double unmap = row.pmdMappedPercent() == null || Double.isNaN(c.unmapEntry()) ? 0 : gib * entriesPerGiB(row) * c.unmapEntry();
-        return new Terms(oneCore, shared, faultsOnEveryThread, unmap, filling, wordByWord);
+        return new Terms(oneCore, shared, scanAfterCopy, faultsOnEveryThread, unmap, filling, wordByWord);
     }
 
     /** 4 KiB pages in a GiB: the entries a mapping of it fills where nothing is PMD-mapped. */
@@ -466,7 +471,10 @@ public final class CostModel {
         double faultsOneCore = terms.oneCore().getOrDefault("faults", 0.0), faults = Math.max(faultsOneCore, terms.faultsOnEveryThread());
         double rest = core - faultsOneCore, data = Math.max(rest, largestShared), serial = faults + terms.unmap(); // unmapped on one thread, after
         double oneWorker = terms.filling().populates() ? faultsOneCore + rest * workers : core * workers; // faults before the workers are no share
-        double workersToWall = largestShared > 0 ? oneWorker / largestShared : Double.NaN;
+        String sharedBound = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        // at the copy wall each worker's scan follows its copy: more workers shorten the scans, not the copy
+        double scans = sharedBound.equals(PAGE_CACHE_COPY) ? terms.scanAfterCopy() : 0;
+        double workersToWall = largestShared > 0 ? (oneWorker - scans * workers) / (largestShared - scans) : Double.NaN;
         if (faults >= data) {
             return new Prediction((serial + data) / 1e9, faults > faultsOneCore ? "faults on every thread" : "core: faults", workersToWall);
         }
@@ -475,7 +483,6 @@ public final class CostModel {
                     .max(Map.Entry.comparingByValue()).orElseThrow().getKey();
             return new Prediction((serial + data) / 1e9, "core: " + coreBound, workersToWall);
         }
-        String sharedBound = terms.shared().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
         return new Prediction((serial + data) / 1e9, sharedBound, workersToWall);
     }
 

@@ -92,7 +92,7 @@ final class ReadmeBlocks {
     private static final Map<String, String> BOUNDS = Map.of("core: copy", "one core's copy", "core: scan", "one core's scan",
             "core: faults", "one core's faults", "core: read calls", "one core's read calls", "core: wake-ups", "one core's wake-ups",
             "core: scan in cache", "one core's scan in its cache", "memory", "memory, shared",
-            "page-cache copy", "the page cache's copy, shared", "device", "the device");
+            CostModel.PAGE_CACHE_COPY, "the page cache's copy and each worker's scan after it", "device", "the device");
 
     /** The cost model's line for a chapter, warm and as found, from {@code machine}'s model.csv; nothing where it has none. */
     private static String modelLine(ReadmeResults results, String machine, String chapter) {
@@ -276,7 +276,8 @@ final class ReadmeBlocks {
                 + String.format(Locale.ROOT, "%.2f", Optional.ofNullable(row.billPerGiB("returned_bytes_per_gib")).orElse(0.0) / CostModel.GIB)
                 + " GiB copied. One core: " + String.join(", ", oneCore) + "; " + Table.seconds(terms.core() / 1e9) + " s in all. "
                 + (terms.unmap() >= 0.5e6 ? "Its mapping torn down after: " + Table.seconds(terms.unmap() / 1e9) + " s. " : "") + "The largest shared term, "
-                + shared.getKey() + ", " + Table.seconds(shared.getValue() / 1e9) + " s. Predicted " + Table.seconds(prediction.seconds()) + " s, "
+                + (shared.getKey().equals(CostModel.PAGE_CACHE_COPY) ? "the page cache's copy with each worker's scan after it" : shared.getKey())
+                + ", " + Table.seconds(shared.getValue() / 1e9) + " s. Predicted " + Table.seconds(prediction.seconds()) + " s, "
                 + Table.mbps(row.fileBytes() / prediction.seconds() / 1e6) + " MB/s; measured " + Table.seconds(row.typicalSeconds()) + " s, " + Table.mbps(row.mbps())
                 + " MB/s (" + source(block, "scaling.csv") + ", `costs.csv`, `wall.csv`): "
                 + String.format(Locale.ROOT, "%.2f", prediction.seconds() / row.typicalSeconds()) + " of it.\n";
