@@ -12,6 +12,8 @@ import java.util.OptionalLong;
 import java.util.SequencedMap;
 import java.util.function.Consumer;
 import lib.cli.UserMistakeException;
+import lib.counters.KernelBill;
+import lib.counters.KernelCounters;
 import lib.counters.PmdMapping;
 import lib.harness.AvailableMemory;
 import lib.harness.Measurement;
@@ -164,9 +166,10 @@ final class NativeYardstick {
     }
 
     /**
-     * Its stdout line, {@code mode=M workers=W offset=O warmup_s=S,S run_s=S,... pmd_mapped_pct=P},
-     * as the figures of one measurement (chunk_bytes: {@code readBytes}, what each pread call asked for, where given);
-     * anything else is refused (IllegalArgumentException).
+     * Its stdout line, {@code mode=M workers=W offset=O warmup_s=S,S run_s=S,... user_us=U,... system_us=U,... pmd_mapped_pct=P},
+     * as the figures of one measurement (chunk_bytes: {@code readBytes}, what each pread call asked for, where given), its
+     * bill the two CPU times the chapters' bill counts too (none from a program without them); anything else is refused
+     * (IllegalArgumentException).
      */
     static Measurement.Result parse(String chapter, String line, long bytes, OptionalLong readBytes) {
         Map<String, String> fields = new LinkedHashMap<>();
@@ -195,10 +198,32 @@ final class NativeYardstick {
                 throw new IllegalArgumentException("native-yardstick gave a share of " + pmd + " %");
             }
             return new Measurement.Result(chapter, Integer.parseInt(fields.get("workers")), "warm", bytes, readBytes,
-                    Long.parseLong(fields.get("offset")), warmup, seconds, Optional.of(PageCache.Folios.AS_IS), percent);
+                    Long.parseLong(fields.get("offset")), warmup, seconds, Optional.of(PageCache.Folios.AS_IS), percent, Optional.empty(),
+                    cpuTimes(fields.get("user_us"), fields.get("system_us"), seconds.length, bytes));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("native-yardstick's output is not figures: " + line);
         }
+    }
+
+    /** Each timed run's CPU time in user space and in the kernel, as a bill of those two alone; none where either is absent. */
+    private static Optional<KernelBill> cpuTimes(String userMicros, String systemMicros, int runs, long bytes) {
+        if (userMicros == null || systemMicros == null) {
+            return Optional.empty();
+        }
+        long[] user = Arrays.stream(userMicros.split(",")).mapToLong(Long::parseLong).toArray();
+        long[] system = Arrays.stream(systemMicros.split(",")).mapToLong(Long::parseLong).toArray();
+        if (user.length != runs || system.length != runs || Arrays.stream(user).anyMatch(us -> us < 0) || Arrays.stream(system).anyMatch(us -> us < 0)) {
+            throw new IllegalArgumentException("native-yardstick gave CPU times that are not one per run: user_us=" + userMicros + " system_us=" + systemMicros);
+        }
+        List<long[]> runCounts = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+            long[] counts = new long[KernelBill.Item.values().length];
+            Arrays.fill(counts, KernelCounters.UNKNOWN); // C counts no reads or faults here: left empty, never zero
+            counts[KernelBill.Item.USER_TIME.ordinal()] = user[run];
+            counts[KernelBill.Item.SYSTEM_TIME.ordinal()] = system[run];
+            runCounts.add(counts);
+        }
+        return Optional.of(KernelBill.ofRuns(runCounts, bytes));
     }
 
     /** Comma-separated seconds, each positive and finite. */

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import lab.results.*;
@@ -28,6 +29,7 @@ import lib.haystack.Haystack;
 import lib.harness.Measurement;
 import lib.harness.ProjectVersion;
 import lib.harness.RunOptions;
+import lib.counters.KernelBill;
 import lib.counters.Stats;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -122,28 +124,28 @@ public class VersusC implements Callable<Integer> {
         ResultsOutput.create(csv, file);
         whereRowsGo.sayTo(err);
         NativeYardstick c = new NativeYardstick("versus-c");
-        Map<List<Long>, List<double[]>> roundsByPair = new LinkedHashMap<>(); // per {workers, read size}: {C's median s, Java's} a round
+        Map<List<Long>, List<Round>> roundsByPair = new LinkedHashMap<>(); // per {workers, read size}: each round's two calls
         int failures = 0;
         for (int round = 1; round <= rounds; round++) {
             for (int workerCount : workerCounts) {
                 for (long readBytes : readSizes) {
                     err.printf(Locale.ROOT, "versus-c: round %d of %d, %d workers, %s reads%n", round, rounds, workerCount, Sizes.human(readBytes));
-                    double cSeconds = Double.NaN, javaSeconds = Double.NaN;
+                    Call cCall = Call.FAILED, javaCall = Call.FAILED;
                     for (boolean cTurn : round % 2 == 1 ? List.of(true, false) : List.of(false, true)) {
-                        double seconds = cTurn // NaN: the call failed, and said so in one line
+                        Call call = cTurn // FAILED: the call failed, and said so in one line
                                 ? c.measure(C_SIDE, file, workerCount, runs, warmup, OptionalLong.of(readBytes), csv, err::println)
-                                        .map(Measurement.Result::medianSeconds).orElse(Double.NaN)
+                                        .map(Call::of).orElse(Call.FAILED)
                                 : runChapter(file, workerCount, readBytes, csv);
-                        if (Double.isNaN(seconds)) {
+                        if (call == Call.FAILED) {
                             failures++;
                         } else if (cTurn) {
-                            cSeconds = seconds;
+                            cCall = call;
                         } else {
-                            javaSeconds = seconds;
+                            javaCall = call;
                         }
                     }
-                    if (!Double.isNaN(cSeconds) && !Double.isNaN(javaSeconds)) {
-                        roundsByPair.computeIfAbsent(List.of((long) workerCount, readBytes), pair -> new ArrayList<>()).add(new double[] {cSeconds, javaSeconds});
+                    if (cCall != Call.FAILED && javaCall != Call.FAILED) {
+                        roundsByPair.computeIfAbsent(List.of((long) workerCount, readBytes), pair -> new ArrayList<>()).add(new Round(cCall, javaCall));
                     }
                 }
             }
@@ -153,8 +155,27 @@ public class VersusC implements Callable<Integer> {
         return failures == 0 ? 0 : 2;
     }
 
-    /** The chapter's call, started as a user starts it; returns its median run's seconds, or NaN after one line on failure. */
-    private double runChapter(Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
+    /**
+     * One call's median run, and its CPU time per GiB, in user space and in the kernel (the bill's medians; NaN where
+     * its row has none).
+     */
+    record Call(double seconds, double userMicrosPerGiB, double systemMicrosPerGiB) {
+        static final Call FAILED = new Call(Double.NaN, Double.NaN, Double.NaN);
+
+        static Call of(Measurement.Result result) {
+            return new Call(result.medianSeconds(), cpu(result, KernelBill.Item.USER_TIME), cpu(result, KernelBill.Item.SYSTEM_TIME));
+        }
+
+        private static double cpu(Measurement.Result result, KernelBill.Item item) {
+            return result.bill().flatMap(bill -> bill.get(item).isPresent() ? Optional.of(bill.get(item).getAsDouble()) : Optional.empty()).orElse(Double.NaN);
+        }
+    }
+
+    /** One round of a worker count and read size: C's call and the chapter's. */
+    record Round(Call c, Call java) {}
+
+    /** The chapter's call, started as a user starts it; returns its median run and CPU times, or FAILED after one line on failure. */
+    private Call runChapter(Path file, int workerCount, long readBytes, Path csv) throws IOException, InterruptedException {
         ChildProcess child = ChildProcess.chapter(chapter, List.of(file.toString(), "--runs", Integer.toString(runs),
                 "--warmup", Integer.toString(warmup), "--workers", Integer.toString(workerCount),
                 "--chunk", Long.toString(readBytes), "--csv", csv.toString()))
@@ -167,28 +188,52 @@ public class VersusC implements Callable<Integer> {
         } else if (call.medianSeconds().isEmpty()) {
             err.println("versus-c: " + chapter + "'s row in " + csv + " has no plausible median_s");
         } else {
-            return call.medianSeconds().getAsDouble();
+            Map<String, String> row = call.appended().getLast();
+            return new Call(call.medianSeconds().getAsDouble(), number(row.get("user_us_per_gib")), number(row.get("system_us_per_gib")));
         }
-        return Double.NaN;
+        return Call.FAILED;
+    }
+
+    /** A CSV field as a number, NaN where it is empty, absent or no number. */
+    private static double number(String field) {
+        try {
+            return field == null || field.isEmpty() ? Double.NaN : Double.parseDouble(field);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     /**
      * Per worker count and read size: each side's MB/s from its median over rounds, and Java ÷ C, the
-     * median over rounds of C's median run over the chapter's in the same round, with the rounds' range.
+     * median over rounds of C's median run over the chapter's in the same round, with the rounds' range;
+     * then each side's CPU time per GiB in user space and in the kernel, the median over rounds ("–" where not counted).
      */
-    static List<String> table(Map<List<Long>, List<double[]>> roundsByPair, long fileBytes) {
+    static List<String> table(Map<List<Long>, List<Round>> roundsByPair, long fileBytes) {
         List<String> lines = new ArrayList<>();
         lines.add(String.format(Locale.ROOT, "%nJava beside C: %s, warm, the same workers on both sides", Sizes.human(fileBytes)));
-        lines.add(String.format(Locale.ROOT, "%7s %-10s %9s %10s %8s %14s %7s", "workers", "read size", "C MB/s", "Java MB/s", "Java ÷ C", "rounds' range", "rounds"));
+        lines.add(String.format(Locale.ROOT, "%7s %-10s %9s %10s %8s %14s %7s %9s %9s %9s %9s", "workers", "read size", "C MB/s", "Java MB/s", "Java ÷ C",
+                "rounds' range", "rounds", "C user", "C kernel", "J user", "J kernel"));
         roundsByPair.forEach((workersAndSize, pairs) -> {
-            double[] ratios = pairs.stream().mapToDouble(pair -> pair[0] / pair[1]).sorted().toArray();
-            double cMedian = Stats.median(pairs.stream().mapToDouble(pair -> pair[0]).toArray());
-            double javaMedian = Stats.median(pairs.stream().mapToDouble(pair -> pair[1]).toArray());
-            lines.add(String.format(Locale.ROOT, "%7d %-10s %,9.0f %,10.0f %8.2f %6.3f–%.3f %7d", workersAndSize.get(0), Sizes.human(workersAndSize.get(1)), fileBytes / cMedian / 1e6,
-                    fileBytes / javaMedian / 1e6, Stats.median(ratios), ratios[0], ratios[ratios.length - 1], ratios.length));
+            double[] ratios = pairs.stream().mapToDouble(pair -> pair.c().seconds() / pair.java().seconds()).sorted().toArray();
+            double cMedian = median(pairs, round -> round.c().seconds()), javaMedian = median(pairs, round -> round.java().seconds());
+            lines.add(String.format(Locale.ROOT, "%7d %-10s %,9.0f %,10.0f %8.2f %6.3f–%.3f %7d %9s %9s %9s %9s", workersAndSize.get(0), Sizes.human(workersAndSize.get(1)),
+                    fileBytes / cMedian / 1e6, fileBytes / javaMedian / 1e6, Stats.median(ratios), ratios[0], ratios[ratios.length - 1], ratios.length,
+                    millis(median(pairs, round -> round.c().userMicrosPerGiB())), millis(median(pairs, round -> round.c().systemMicrosPerGiB())),
+                    millis(median(pairs, round -> round.java().userMicrosPerGiB())), millis(median(pairs, round -> round.java().systemMicrosPerGiB()))));
         });
-        lines.add("(Java ÷ C: the median over rounds of C's median run over Java's; above 1, Java faster)");
+        lines.add("(Java ÷ C: the median over rounds of C's median run over Java's; above 1, Java faster. User and kernel:"
+                + " CPU time in ms per GiB, every thread's, from getrusage)");
         return lines;
+    }
+
+    /** The median of one figure over the rounds that have it; NaN where none has. */
+    private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> figure) {
+        double[] values = rounds.stream().mapToDouble(figure).filter(value -> !Double.isNaN(value)).toArray();
+        return values.length == 0 ? Double.NaN : Stats.median(values);
+    }
+
+    private static String millis(double micros) {
+        return Double.isNaN(micros) ? "–" : String.format(Locale.ROOT, "%.1f", micros / 1000);
     }
 
     private void checkOptions() {

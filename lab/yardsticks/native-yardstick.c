@@ -13,8 +13,9 @@
 //
 // Each run is timed whole (mapping and unmapping included), after WARMUP untimed runs. A line per
 // run goes to stderr; stdout gets one line for lab/yardsticks/NativeYardstick.java to read:
-//   mode=M workers=W offset=O warmup_s=S,S run_s=S,S,... pmd_mapped_pct=P
-// offset is that of the first non-zero 8-byte word, -1 if none; pmd_mapped_pct is the median share
+//   mode=M workers=W offset=O warmup_s=S,S run_s=S,S,... user_us=U,U,... system_us=U,U,... pmd_mapped_pct=P
+// user_us and system_us are each timed run's CPU time, every thread's, in user space and in the
+// kernel (getrusage), in microseconds, as the chapters' bill counts them. offset is that of the first non-zero 8-byte word, -1 if none; pmd_mapped_pct is the median share
 // of the memory scanned that was mapped 2 MiB at a time (empty for pread). Exit status: 0 found,
 // 1 all zeros, 2 an error (one line on stderr).
 #define _GNU_SOURCE
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,9 +156,22 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-// One whole search; returns its seconds, without the time spent reading smaps (*pmd gets that figure).
-static double one_run(int is_mapped, double *pmd) {
+// The CPU time this process has spent so far, every thread's, in microseconds.
+static void cpu_time(long *user_us, long *system_us) {
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0) {
+        fail("getrusage");
+    }
+    *user_us = usage.ru_utime.tv_sec * 1000000L + usage.ru_utime.tv_usec;
+    *system_us = usage.ru_stime.tv_sec * 1000000L + usage.ru_stime.tv_usec;
+}
+
+// One whole search; returns its seconds, and its CPU time in *user_us and *system_us, without the
+// time spent reading smaps (*pmd gets that figure).
+static double one_run(int is_mapped, double *pmd, long *user_us, long *system_us) {
     lowest_hit = -1;
+    long user_start, system_start, user_untimed = 0, system_untimed = 0;
+    cpu_time(&user_start, &system_start);
     double start = now(), untimed = 0;
     int fd = -1;
     if (is_mapped) {
@@ -177,15 +192,25 @@ static double one_run(int is_mapped, double *pmd) {
         pthread_join(threads[w], NULL);
     }
     if (is_mapped) {
+        long user_before, system_before, user_after, system_after;
+        cpu_time(&user_before, &system_before);
         double before = now();
         *pmd = pmd_mapped_percent(memory, size);
         untimed = now() - before;
+        cpu_time(&user_after, &system_after);
+        user_untimed = user_after - user_before;
+        system_untimed = system_after - system_before;
         if (size > 0) {
             munmap((void *)memory, size); // tearing down the page tables is part of the run, as in the chapters
         }
         close(fd);
     }
-    return now() - start - untimed;
+    double elapsed = now() - start - untimed;
+    long user_end, system_end;
+    cpu_time(&user_end, &system_end);
+    *user_us = user_end - user_start - user_untimed;
+    *system_us = system_end - system_start - system_untimed;
+    return elapsed;
 }
 
 // The RAM copy: anonymous memory on a 2 MiB boundary, advised before the first touch, filled from FILE.
@@ -235,6 +260,13 @@ static void print_seconds(const char *key, const double *seconds, int count) {
     }
 }
 
+static void print_micros(const char *key, const long *micros, int count) {
+    printf(" %s=", key);
+    for (int i = 0; i < count; i++) {
+        printf(i == 0 ? "%ld" : ",%ld", micros[i]);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc != 6 && argc != 7) {
         fprintf(stderr, "usage: native-yardstick ram|ramhuge|mmap|pread FILE WORKERS RUNS WARMUP [READ_BYTES]\n");
@@ -269,12 +301,13 @@ int main(int argc, char **argv) {
     }
     size = file.st_size;
     double pmd = -1, pmds[MAX_RUNS], seconds[MAX_RUNS], warmups[MAX_RUNS];
+    long users[MAX_RUNS], systems[MAX_RUNS], user_us, system_us;
     if (in_memory) {
         copy_into_memory(strcmp(mode, "ramhuge") == 0, &pmd);
     }
     long answer = -2;
     for (int i = 0; i < warmup + runs; i++) {
-        double elapsed = one_run(is_mapped, &pmd);
+        double elapsed = one_run(is_mapped, &pmd, &user_us, &system_us);
         if (answer != -2 && lowest_hit != answer) {
             fprintf(stderr, "native-yardstick: runs disagree: offset %ld, then %ld\n", answer, lowest_hit);
             return 2;
@@ -284,6 +317,8 @@ int main(int argc, char **argv) {
         (timed ? seconds : warmups)[timed ? i - warmup : i] = elapsed;
         if (timed) {
             pmds[i - warmup] = pmd;
+            users[i - warmup] = user_us;
+            systems[i - warmup] = system_us;
         }
         fprintf(stderr, "  %s %d: %.4f s  %.0f MB/s  offset %ld\n", timed ? "run" : "warm-up", (timed ? i - warmup : i) + 1,
                 elapsed, size / elapsed / 1e6, lowest_hit);
@@ -291,6 +326,8 @@ int main(int argc, char **argv) {
     printf("mode=%s workers=%d offset=%ld", mode, workers, answer);
     print_seconds("warmup_s", warmups, warmup);
     print_seconds("run_s", seconds, runs);
+    print_micros("user_us", users, runs);
+    print_micros("system_us", systems, runs);
     printf(" pmd_mapped_pct=");
     if (strcmp(mode, "pread") != 0 && pmd >= 0) {
         qsort(pmds, runs, sizeof pmds[0], by_value);

@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * What a search cost the kernel, counted beside its time: its read calls, the bytes they returned,
- * the bytes fetched from the device, its page faults and its context switches (see
+ * the bytes fetched from the device, its page faults, its context switches, and the CPU time its
+ * threads spent in user space and in the kernel (see
  * {@link KernelCounters}, which reads them just before and just after each run, outside its time).
  *
  * <p>A chapter's speed has causes a learner can count: chapter 2 makes as many read calls as chapter
@@ -26,7 +27,7 @@ import java.util.stream.Collectors;
  */
 public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
 
-    /** The seven counts, in the order of the CSV columns and the summary line. */
+    /** The nine counts, in the order of the CSV columns and the summary line (the CPU times in microseconds). */
     public enum Item {
         READ_CALLS("read_calls", "read calls"),
         RETURNED_BYTES("returned_bytes", "bytes returned by reads"),
@@ -34,7 +35,9 @@ public record KernelBill(Map<KernelBill.Item, Double> perGiB) {
         MINOR_FAULTS("minor_faults", "minor page faults"),
         MAJOR_FAULTS("major_faults", "major page faults"),
         VOLUNTARY_SWITCHES("voluntary_switches", "voluntary context switches"),
-        INVOLUNTARY_SWITCHES("involuntary_switches", "involuntary context switches");
+        INVOLUNTARY_SWITCHES("involuntary_switches", "involuntary context switches"),
+        USER_TIME("user_us", "µs of CPU time in user space, every thread's"),
+        SYSTEM_TIME("system_us", "µs of CPU time in the kernel, every thread's");
 
         /** The name in the summary line and the CSV column's, with its unit: {@code read_calls_per_gib}. */
         public final String key;

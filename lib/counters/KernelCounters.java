@@ -28,7 +28,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *       fetch from a device). They cover every thread, the ones that already ended too, and the
  *       children the process waited for;
  *   <li>{@code getrusage}: minor and major page faults, voluntary and involuntary context switches,
- *       for {@code RUSAGE_SELF} (every thread, ended ones included) plus {@code RUSAGE_CHILDREN}
+ *       and the CPU time spent in user space and in the kernel, for {@code RUSAGE_SELF} (every thread, ended ones included) plus {@code RUSAGE_CHILDREN}
  *       (the programs it ran and waited for, such as chapter 0's {@code cmp}).
  * </ul>
  *
@@ -50,15 +50,16 @@ public final class KernelCounters {
 
     /** The order of the counts in a snapshot: the order of {@link KernelBill.Item}. */
     private static final int READ_CALLS = 0, RETURNED_BYTES = 1, DEVICE_BYTES = 2, MINOR_FAULTS = 3, MAJOR_FAULTS = 4,
-            VOLUNTARY_SWITCHES = 5, INVOLUNTARY_SWITCHES = 6, COUNTS = 7;
+            VOLUNTARY_SWITCHES = 5, INVOLUNTARY_SWITCHES = 6, USER_MICROS = 7, SYSTEM_MICROS = 8, COUNTS = 9;
 
     private static final Path PROC_SELF_IO = Path.of("/proc/self/io");
     private static final int RUSAGE_SELF = 0, RUSAGE_CHILDREN = -1;
     /**
-     * struct rusage on 64-bit Linux: two struct timeval (16 bytes each), then fourteen longs, of
-     * which ru_minflt, ru_majflt, ru_nvcsw and ru_nivcsw are the 5th, 6th, 13th and 14th.
+     * struct rusage on 64-bit Linux: two struct timeval (16 bytes each: seconds, then microseconds),
+     * ru_utime and ru_stime, then fourteen longs, of which ru_minflt, ru_majflt, ru_nvcsw and ru_nivcsw
+     * are the 5th, 6th, 13th and 14th.
      */
-    private static final long RUSAGE_BYTES = 144, MINFLT_AT = 64, MAJFLT_AT = 72, NVCSW_AT = 128, NIVCSW_AT = 136;
+    private static final long RUSAGE_BYTES = 144, UTIME_AT = 0, STIME_AT = 16, MINFLT_AT = 64, MAJFLT_AT = 72, NVCSW_AT = 128, NIVCSW_AT = 136;
 
     private static FileChannel procSelfIo;
     private static final ByteBuffer IO_TEXT = ByteBuffer.allocateDirect(4096);
@@ -99,8 +100,8 @@ public final class KernelCounters {
             }
         } catch (Throwable e) { // no C library symbol, native access refused, or the call failed
             getrusage = null;
-            MISSING.add("getrusage is not available here (" + e + "): minor_faults, major_faults, voluntary_switches and "
-                    + "involuntary_switches are left empty");
+            MISSING.add("getrusage is not available here (" + e + "): minor_faults, major_faults, voluntary_switches, "
+                    + "involuntary_switches, user_us and system_us are left empty");
         }
     }
 
@@ -267,7 +268,7 @@ public final class KernelCounters {
 
     private static void rusage(long[] counts) {
         try {
-            long minor = 0, major = 0, voluntary = 0, involuntary = 0;
+            long minor = 0, major = 0, voluntary = 0, involuntary = 0, userMicros = 0, systemMicros = 0;
             for (int who : new int[] {RUSAGE_SELF, RUSAGE_CHILDREN}) {
                 if ((int) getrusage.invokeExact(who, RUSAGE) != 0) {
                     return; // left UNKNOWN
@@ -276,14 +277,23 @@ public final class KernelCounters {
                 major += RUSAGE.get(JAVA_LONG, MAJFLT_AT);
                 voluntary += RUSAGE.get(JAVA_LONG, NVCSW_AT);
                 involuntary += RUSAGE.get(JAVA_LONG, NIVCSW_AT);
+                userMicros += microseconds(UTIME_AT);
+                systemMicros += microseconds(STIME_AT);
             }
             counts[MINOR_FAULTS] = minor;
             counts[MAJOR_FAULTS] = major;
             counts[VOLUNTARY_SWITCHES] = voluntary;
             counts[INVOLUNTARY_SWITCHES] = involuntary;
+            counts[USER_MICROS] = userMicros;
+            counts[SYSTEM_MICROS] = systemMicros;
         } catch (Throwable e) {
             throw new AssertionError(e); // the handle's type is fixed above: an exception here is a bug
         }
+    }
+
+    /** The struct timeval at {@code at} in the rusage just read, in microseconds. */
+    private static long microseconds(long at) {
+        return RUSAGE.get(JAVA_LONG, at) * 1_000_000 + RUSAGE.get(JAVA_LONG, at + Long.BYTES);
     }
 
     /**

@@ -43,7 +43,7 @@ public final class ResultsCsv {
             "run_s", "warmup_s",
             "cpu_model", "logical_cores", "memory_bytes", "kernel", "jdk", "vector_bits", "machine",
             "page_cache", "pmd_mapped_pct", "read_mode"),
-            KernelBill.keys().stream()).toList(); // the bill: read_calls_per_gib … involuntary_switches_per_gib
+            KernelBill.keys().stream()).toList(); // the bill: read_calls_per_gib … system_us_per_gib
 
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").build();
 

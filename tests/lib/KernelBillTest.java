@@ -229,7 +229,7 @@ class KernelBillTest {
     @Test
     void aCounterNotKeptIsEmptyNeverZero() throws IOException {
         long unknown = KernelCounters.UNKNOWN;
-        long[] run = {unknown, unknown, unknown, 10, 0, 5, 1};
+        long[] run = {unknown, unknown, unknown, 10, 0, 5, 1, 2000, 300};
         KernelBill bill = KernelBill.ofRuns(List.of(run, run), 1L << 30);
         assertTrue(bill.summaryFields().startsWith("read_calls_per_gib= returned_bytes_per_gib= device_bytes_per_gib= minor_faults_per_gib=10 major_faults_per_gib=0 "),
                 bill.summaryFields());
@@ -247,15 +247,45 @@ class KernelBillTest {
     /** The figures per GiB: a run's counts scaled by 2^30 ÷ the file's bytes, medians over the runs, small ones to one decimal. */
     @Test
     void figuresArePerGibMediansOfTheRuns() {
-        long[] one = {64, 1 << 26, 0, 3, 0, 10, 2}, two = {64, 1 << 26, 0, 5, 1, 30, 4}, three = {66, 1 << 26, 0, 4, 0, 20, 3};
+        long[] one = {64, 1 << 26, 0, 3, 0, 10, 2, 900, 100}, two = {64, 1 << 26, 0, 5, 1, 30, 4, 1100, 300}, three = {66, 1 << 26, 0, 4, 0, 20, 3, 1000, 200};
         KernelBill bill = KernelBill.ofRuns(List.of(one, two, three), 64L << 20);
         assertEquals(1024, bill.get(KernelBill.Item.READ_CALLS).orElseThrow());
         assertEquals(GIB, bill.get(KernelBill.Item.RETURNED_BYTES).orElseThrow());
         assertEquals(64, bill.get(KernelBill.Item.MINOR_FAULTS).orElseThrow());
         assertEquals(320, bill.get(KernelBill.Item.VOLUNTARY_SWITCHES).orElseThrow());
+        assertEquals(16_000, bill.get(KernelBill.Item.USER_TIME).orElseThrow(), "1,000 µs for 64 MiB");
         assertEquals("0.3", KernelBill.figure(0.25 + 0.01), "one fault in a 4 GiB file is not zero");
         assertEquals("1024", KernelBill.figure(1024.4));
-        assertEquals(KernelBill.keys(), ResultsCsv.COLUMNS.subList(ResultsCsv.COLUMNS.size() - 7, ResultsCsv.COLUMNS.size()));
+        assertEquals(KernelBill.keys(), ResultsCsv.COLUMNS.subList(ResultsCsv.COLUMNS.size() - KernelBill.keys().size(), ResultsCsv.COLUMNS.size()));
+    }
+
+    /** A run's CPU time, every thread's, is on its bill: a thread that computes for a tenth of a second is counted. */
+    @Test
+    void aThreadsCpuTimeIsCounted() throws InterruptedException {
+        KernelCounters.Snapshot before = KernelCounters.now();
+        long spentNanos = spinOnAnotherThread(100_000_000);
+        long[] counts = KernelCounters.now().since(before);
+        long user = counts[KernelBill.Item.USER_TIME.ordinal()], system = counts[KernelBill.Item.SYSTEM_TIME.ordinal()];
+        assumeTrue(user != KernelCounters.UNKNOWN && system != KernelCounters.UNKNOWN, () -> "no CPU times here: " + KernelCounters.missing());
+        // the process's time holds the thread's (which ended before the second snapshot) and more: the JVM's own threads ran too
+        assertTrue(user + system >= spentNanos / 1000 * 9 / 10, () -> "user " + user + " µs + system " + system + " µs < the thread's " + spentNanos / 1000 + " µs");
+    }
+
+    /** Computes on a thread of its own until it has had {@code nanos} of CPU time; returns the CPU time it had. */
+    private static long spinOnAnotherThread(long nanos) throws InterruptedException {
+        long[] spent = new long[1];
+        Thread spinner = Thread.ofPlatform().start(() -> {
+            var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long sum = 0;
+            while (threads.getCurrentThreadCpuTime() < nanos) {
+                for (int i = 0; i < 100_000; i++) {
+                    sum += i ^ sum;
+                }
+            }
+            spent[0] = threads.getCurrentThreadCpuTime() + (sum == 42 ? 1 : 0);
+        });
+        spinner.join();
+        return spent[0];
     }
 
     /** Reading the counters counts itself out: a snapshot, then nothing, then another, is a bill of no read call. */

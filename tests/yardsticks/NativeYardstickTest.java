@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import lib.counters.KernelBill;
 import lib.harness.Measurement;
 import lib.harness.PageCache;
 import lib.haystack.Haystack;
@@ -62,6 +63,8 @@ class NativeYardstickTest {
             assertTrue(Double.parseDouble(row.get("mbps")) > 0, row::toString);
             assertTrue(row.get("jdk").contains("-O2"), () -> "the compiler and its flags, not a JDK: " + row);
             assertEquals(row.get("chapter").equals("NativePread"), row.get("pmd_mapped_pct").isEmpty(), row::toString);
+            assertTrue(Double.parseDouble(row.get("user_us_per_gib")) + Double.parseDouble(row.get("system_us_per_gib")) > 0,
+                    () -> "a search takes CPU time: " + row);
         }
         assertTrue(rows.stream().filter(row -> row.get("chapter").equals("NativeMemoryRead"))
                 .allMatch(row -> row.get("pmd_mapped_pct").equals("0.0")), "the 4 KiB-page copy is on 4 KiB pages");
@@ -78,6 +81,19 @@ class NativeYardstickTest {
         assertEquals(Optional.of(PageCache.Folios.AS_IS), result.pageCache());
         assertTrue(NativeYardstick.parse("NativePread", "mode=pread workers=1 offset=-1 warmup_s= run_s=1.0 pmd_mapped_pct=", 8, OptionalLong.empty())
                 .pmdMappedPercent().isEmpty());
+        assertTrue(result.bill().isEmpty(), "no CPU times given, no bill");
+    }
+
+    @Test
+    void readsEachRunsCpuTimeIntoTheBillAndCountsNothingElse() {
+        // 1 MiB searched: the median run's 300 µs in user space and 2,000 in the kernel are 1,024 times that per GiB
+        Measurement.Result result = NativeYardstick.parse("NativePread",
+                "mode=pread workers=2 offset=8 warmup_s=0.5 run_s=0.25,0.5,0.75 user_us=100,300,500 system_us=2000,1000,3000 pmd_mapped_pct=",
+                1 << 20, OptionalLong.of(1 << 20));
+        KernelBill bill = result.bill().orElseThrow();
+        assertEquals(300 * 1024.0, bill.get(KernelBill.Item.USER_TIME).orElseThrow());
+        assertEquals(2000 * 1024.0, bill.get(KernelBill.Item.SYSTEM_TIME).orElseThrow());
+        assertTrue(bill.get(KernelBill.Item.READ_CALLS).isEmpty(), "C's reads are not counted: empty, never zero");
     }
 
     @Test
@@ -88,7 +104,10 @@ class NativeYardstickTest {
                 "mode=mmap workers=2 offset=8 warmup_s= run_s=NaN pmd_mapped_pct=1",
                 "mode=mmap workers=2 offset=8 warmup_s= run_s=-1 pmd_mapped_pct=1",
                 "mode=mmap workers=2 offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=250",
-                "mode=mmap workers=two offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=1")) {
+                "mode=mmap workers=two offset=8 warmup_s= run_s=0.5 pmd_mapped_pct=1",
+                "mode=mmap workers=2 offset=8 warmup_s= run_s=0.5,0.6 user_us=1 system_us=1,2 pmd_mapped_pct=1", // a time for one run of two
+                "mode=mmap workers=2 offset=8 warmup_s= run_s=0.5 user_us=-1 system_us=1 pmd_mapped_pct=1",
+                "mode=mmap workers=2 offset=8 warmup_s= run_s=0.5 user_us=1.5 system_us=1 pmd_mapped_pct=1")) {
             assertThrows(IllegalArgumentException.class, () -> NativeYardstick.parse("NativeMmap", line, 64, OptionalLong.empty()), line);
         }
     }
