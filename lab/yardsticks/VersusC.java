@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import lab.results.*;
@@ -167,7 +166,7 @@ public class VersusC implements Callable<Integer> {
         }
 
         private static double cpu(Measurement.Result result, KernelBill.Item item) {
-            return result.bill().flatMap(bill -> bill.get(item).isPresent() ? Optional.of(bill.get(item).getAsDouble()) : Optional.empty()).orElse(Double.NaN);
+            return result.bill().map(bill -> bill.get(item).orElse(Double.NaN)).orElse(Double.NaN);
         }
     }
 
