@@ -15,8 +15,9 @@
 // run goes to stderr; stdout gets one line for lab/yardsticks/NativeYardstick.java to read:
 //   mode=M workers=W offset=O warmup_s=S,S run_s=S,S,... user_us=U,U,... system_us=U,U,... pmd_mapped_pct=P
 // user_us and system_us are each timed run's CPU time, every thread's, in user space and in the
-// kernel (getrusage), in microseconds, as the chapters' bill counts them. offset is that of the first non-zero 8-byte word, -1 if none; pmd_mapped_pct is the median share
-// of the memory scanned that was mapped 2 MiB at a time (empty for pread). Exit status: 0 found,
+// kernel (getrusage), in microseconds, as the chapters' bill counts them. offset is that of the
+// first non-zero 8-byte word, -1 if none; pmd_mapped_pct is the median share of the memory
+// scanned that was mapped 2 MiB at a time (empty for pread). Exit status: 0 found,
 // 1 all zeros, 2 an error (one line on stderr).
 #define _GNU_SOURCE
 #include <errno.h>

@@ -28,8 +28,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *       fetch from a device). They cover every thread, the ones that already ended too, and the
  *       children the process waited for;
  *   <li>{@code getrusage}: minor and major page faults, voluntary and involuntary context switches,
- *       and the CPU time spent in user space and in the kernel, for {@code RUSAGE_SELF} (every thread, ended ones included) plus {@code RUSAGE_CHILDREN}
- *       (the programs it ran and waited for, such as chapter 0's {@code cmp}).
+ *       and the CPU time spent in user space and in the kernel, for {@code RUSAGE_SELF} (every
+ *       thread, ended ones included) plus {@code RUSAGE_CHILDREN} (the programs it ran and waited
+ *       for, such as chapter 0's {@code cmp}).
  * </ul>
  *
  * A chapter starts and joins its threads inside each run, so a count kept per live thread (as
