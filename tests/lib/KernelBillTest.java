@@ -181,11 +181,13 @@ class KernelBillTest {
     void readsOfTheJvmsOwnThreadsAreNotBilledToARun() throws Exception {
         Path file = Files.writeString(dir.resolve("small.txt"), "x");
         for (String name : List.of("C2 CompilerThread9", "a chapter's worker")) {
+            var started = new java.util.concurrent.CountDownLatch(1);
             var go = new java.util.concurrent.CountDownLatch(1);
             var read = new java.util.concurrent.CountDownLatch(1);
             var end = new java.util.concurrent.CountDownLatch(1);
             Thread reader = Thread.ofPlatform().name(name).start(() -> { // alive from before the run to after it, as the JVM's are
                 try {
+                    started.countDown();
                     go.await();
                     for (int i = 0; i < 20; i++) {
                         Files.readAllBytes(file);
@@ -196,7 +198,7 @@ class KernelBillTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(100); // its name given to the kernel's thread
+            started.await(); // HotSpot gives the kernel's thread its name before run() begins: a sleep is no wait on a busy machine
             KernelCounters.Snapshot before = KernelCounters.beforeRun();
             go.countDown();
             read.await();
