@@ -81,9 +81,7 @@ public final class StudyResults {
      * The bill from the kernel (lib/counters/KernelBill): each a median over the timed runs, per GiB searched,
      * as its name says; empty where the system did not count it, absent from rows written before it existed.
      */
-    public static final List<String> BILL = List.of("read_calls_per_gib", "returned_bytes_per_gib", "device_bytes_per_gib",
-            "minor_faults_per_gib", "major_faults_per_gib", "voluntary_switches_per_gib", "involuntary_switches_per_gib",
-            "user_us_per_gib", "system_us_per_gib");
+    public static final List<String> BILL = lib.counters.KernelBill.keys();
     public static final Set<String> DECIMALS = Stream.concat(Stream.of("mean_s", "median_s", "min_s", "max_s", "mbps", "pmd_mapped_pct"),
             BILL.stream()).collect(Collectors.toUnmodifiableSet());
     /** Columns that may be empty: chapters that do not read in chunks, and the columns newer studies add. */

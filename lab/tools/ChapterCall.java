@@ -32,13 +32,21 @@ public record ChapterCall(ChildProcess.Ended ended, List<Map<String, String>> ap
         return ended.timedOut() ? ended.timeOutLine() : ended.what() + " ended with status " + ended.status();
     }
 
+    /**
+     * The figure {@code column} of the last row it appended, such as a bill's {@code user_us_per_gib}; NaN where
+     * that row lacks it, holds no number, or there is no row.
+     */
+    public double lastFigure(String column) {
+        try {
+            return Double.parseDouble(appended.getLast().get(column));
+        } catch (java.util.NoSuchElementException | NumberFormatException | NullPointerException notAFigure) {
+            return Double.NaN;
+        }
+    }
+
     /** The median run's seconds of the last row it appended; empty without one that is positive and finite. */
     public OptionalDouble medianSeconds() {
-        try {
-            double median = Double.parseDouble(appended.getLast().get("median_s"));
-            return median > 0 && Double.isFinite(median) ? OptionalDouble.of(median) : OptionalDouble.empty();
-        } catch (java.util.NoSuchElementException | NumberFormatException | NullPointerException notAFigure) {
-            return OptionalDouble.empty();
-        }
+        double median = lastFigure("median_s");
+        return median > 0 && Double.isFinite(median) ? OptionalDouble.of(median) : OptionalDouble.empty();
     }
 }

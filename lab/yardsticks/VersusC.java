@@ -187,19 +187,9 @@ public class VersusC implements Callable<Integer> {
         } else if (call.medianSeconds().isEmpty()) {
             err.println("versus-c: " + chapter + "'s row in " + csv + " has no plausible median_s");
         } else {
-            Map<String, String> row = call.appended().getLast();
-            return new Call(call.medianSeconds().getAsDouble(), number(row.get("user_us_per_gib")), number(row.get("system_us_per_gib")));
+            return new Call(call.medianSeconds().getAsDouble(), call.lastFigure("user_us_per_gib"), call.lastFigure("system_us_per_gib"));
         }
         return Call.FAILED;
-    }
-
-    /** A CSV field as a number, NaN where it is empty, absent or no number. */
-    private static double number(String field) {
-        try {
-            return field == null || field.isEmpty() ? Double.NaN : Double.parseDouble(field);
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
     }
 
     /**

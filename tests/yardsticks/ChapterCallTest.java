@@ -30,6 +30,9 @@ class ChapterCallTest {
         assertTrue(call.ran(), call::toString);
         assertEquals(2, call.appended().size(), call::toString);
         assertEquals(0.125, call.medianSeconds().orElseThrow());
+        assertEquals(1.0, call.lastFigure("runs"), "a figure of the last row, by its column");
+        assertTrue(Double.isNaN(call.lastFigure("user_us_per_gib")), "a bill figure the row left empty is no figure");
+        assertTrue(Double.isNaN(call.lastFigure("no_such_column")));
     }
 
     @Test
@@ -40,6 +43,7 @@ class ChapterCallTest {
         assertFalse(failed.ran());
         assertEquals("sh ended with status 3", failed.failure());
         assertTrue(failed.appended().isEmpty() && failed.medianSeconds().isEmpty(), "no row of its own, no median: " + failed);
+        assertTrue(Double.isNaN(failed.lastFigure("median_s")), "no row of its own, no figure, not the earlier call's");
         ChapterCall zero = appending(0, csv, List.of(row(0.0)));
         assertTrue(zero.ran() && zero.medianSeconds().isEmpty(), "a median of 0 s is no figure: " + zero);
     }
