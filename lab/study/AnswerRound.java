@@ -21,7 +21,6 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import lab.results.*;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
@@ -192,22 +191,18 @@ public class AnswerRound implements Callable<Integer> {
                 "--runs", Integer.toString(runs), "--csv", csv.toString());
     }
 
-    /** variants/VNN….java for "VNN" (or "vN"), refusing a name that matches no chapter or several. */
-    static String chapterFile(String wanted) throws IOException {
+    /** variants/VNN….java for "VNN" (or "vN"), as variants/Contents.java lists it; a name that matches none is refused. */
+    static String chapterFile(String wanted) {
         Matcher number = Pattern.compile("^[vV](\\d{1,2})$").matcher(wanted);
         if (!number.matches()) {
             throw new UserMistakeException("--only takes chapter numbers such as V04 or V13, not " + wanted);
         }
         String prefix = String.format(Locale.ROOT, "V%02d", Integer.parseInt(number.group(1)));
-        try (Stream<Path> files = Files.list(Path.of("variants"))) {
-            List<String> names = files.map(path -> path.getFileName().toString())
-                    .filter(name -> name.startsWith(prefix) && name.endsWith(".java") && !Character.isDigit(name.charAt(3)))
-                    .sorted().toList();
-            if (names.size() != 1) {
-                throw new UserMistakeException("--only " + wanted + " matches " + names.size() + " chapters in variants/");
-            }
-            return names.getFirst().replace(".java", "");
+        List<String> names = Contents.traits().sequencedKeySet().stream().filter(name -> name.startsWith(prefix)).toList();
+        if (names.size() != 1) {
+            throw new UserMistakeException("--only " + wanted + " matches " + names.size() + " chapters in variants/");
         }
+        return names.getFirst();
     }
 
     /** The Go variant that tells the same idea as {@code chapter}, or null when the article has none. */

@@ -56,13 +56,6 @@ public class SizeSweep implements Callable<Integer> {
     /** The study's choice: one of each way of reading, and the two written for a cold cache and the one that leaves it alone. */
     static final List<String> SIZE_ROUND_CHOICE = List.of("V03ChunkedLong", "V09MmapParallelVector", "V13PreadVector",
             "V14DirectIo", "V15IoUring", "V17ReadDontCache");
-    /**
-     * The chapters that read around the page cache, as their classes declare (lib/BypassesPageCache):
-     * they never consult the page cache, so warming it for them would only cost a pass over the file.
-     */
-    static List<String> alwaysCold() {
-        return Contents.declaring(lib.chapter.ChapterTrait.BYPASSES_PAGE_CACHE);
-    }
     static final String CSV_NAME = "sizes.csv";
     /** Past memory each run is a pass over the disk, a minute for 36 GiB: two, not five. */
     static final int DEFAULT_RUNS_PAST_MEMORY = 2;
@@ -241,13 +234,9 @@ public class SizeSweep implements Callable<Integer> {
         return bytes;
     }
 
-    /** "V13", "v13" or "V13PreadVector" as the chapter's script name, checked against variants/. */
-    static List<String> chapterNames(List<String> asked) throws IOException {
-        List<String> scripts;
-        try (var files = Files.list(Path.of("variants"))) {
-            scripts = files.map(path -> path.getFileName().toString()).filter(name -> name.matches("V\\d\\d\\w*\\.java"))
-                    .map(name -> name.substring(0, name.length() - ".java".length())).sorted().toList();
-        }
+    /** "V13", "v13" or "V13PreadVector" as the chapter's script name, checked against variants/Contents.java. */
+    static List<String> chapterNames(List<String> asked) {
+        List<String> scripts = List.copyOf(Contents.traits().sequencedKeySet());
         List<String> names = new ArrayList<>();
         for (String name : asked) {
             String number = name.trim().matches("[vV]\\d{1,2}.*")
@@ -266,7 +255,9 @@ public class SizeSweep implements Callable<Integer> {
     static List<Step> plan(List<Long> sizes, long memoryBytes, List<String> chapters, Path haystacks, int runs, int warmup,
                            int runsPastMemory, Path csv) {
         List<Step> steps = new ArrayList<>();
-        List<String> alwaysCold = alwaysCold();
+        // The chapters that read around the page cache, as their classes declare (lib/chapter/BypassesPageCache):
+        // they never consult the page cache, so warming it for them would only cost a pass over the file.
+        List<String> alwaysCold = Contents.declaring(lib.chapter.ChapterTrait.BYPASSES_PAGE_CACHE);
         for (long bytes : new TreeSet<>(sizes)) {
             Path haystack = haystackFor(haystacks, bytes);
             boolean pastMemory = bytes > memoryBytes;

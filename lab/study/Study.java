@@ -274,7 +274,7 @@ public class Study implements Callable<Integer> {
         List<String> failed = new ArrayList<>();
         Set<String> onScoreboard = new HashSet<>(); // chapters whose scoreboard row is this study's: only those are copied
         int skipped = 0, notRun = 0;
-        try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> StepCommand.expectedSeconds(this, step, Files.exists(file) ? sizeOf(file) : 0)).toArray())) {
+        try (StudyProgress progress = StudyProgress.start(steps.stream().mapToDouble(step -> StepCommand.expectedSeconds(this, step, sizeOf(file))).toArray())) {
             for (int i = 0; i < steps.size(); i++) {
                 StudyStep step = steps.get(i);
                 if (ChildProcess.stopping()) {

@@ -129,24 +129,10 @@ final class FaultCosts {
             List<MemorySegment> parts = Pass.parts(mapped, threads);
             started = System.nanoTime();
             if (parts.size() > 1) {
-                List<Thread> clearing = new ArrayList<>();
-                IOException[] failed = new IOException[1];
-                for (MemorySegment part : parts) {
-                    clearing.add(Thread.ofPlatform().start(() -> {
-                        try {
-                            Native.madvise(part, Native.MADV_DONTNEED);
-                        } catch (IOException e) {
-                            synchronized (failed) {
-                                failed[0] = e;
-                            }
-                        }
-                    }));
-                }
-                for (Thread thread : clearing) {
-                    thread.join();
-                }
-                if (failed[0] != null) {
-                    throw new UnitCosts.NotMeasurableHere("MADV_DONTNEED failed: " + failed[0].getMessage());
+                try {
+                    runAtOnce(parts.size(), part -> Native.madvise(parts.get(part), Native.MADV_DONTNEED));
+                } catch (IOException e) {
+                    throw new UnitCosts.NotMeasurableHere("MADV_DONTNEED failed: " + e.getMessage());
                 }
             }
         } catch (InterruptedException e) {
@@ -171,28 +157,55 @@ final class FaultCosts {
         return sum;
     }
 
-    /** {@code parts} touched every 4 KiB at once, a thread each, 2 MiB at a time: when each 2 MiB began and ended, part after part. */
-    static void touchedAtOnce(List<MemorySegment> parts, long[] began, long[] ended, long[] sums) throws InterruptedException {
+    /**
+     * {@code parts} touched every 4 KiB at once, a thread each, 2 MiB at a time: when each 2 MiB began and ended, part
+     * after part ({@code firsts}: where each part's 2 MiBs begin).
+     */
+    static void touchedAtOnce(List<MemorySegment> parts, int[] firsts, long[] began, long[] ended, long[] sums)
+            throws IOException, InterruptedException {
+        runAtOnce(parts.size(), part -> {
+            MemorySegment mine = parts.get(part);
+            for (int slice = 0; slice < slicesOf(mine); slice++) {
+                long at = slice * PmdMapping.PMD_BYTES;
+                began[firsts[part] + slice] = System.nanoTime();
+                sums[part] += touchEveryPage(mine.asSlice(at, Math.min(PmdMapping.PMD_BYTES, mine.byteSize() - at)));
+                ended[firsts[part] + slice] = System.nanoTime();
+            }
+        });
+    }
+
+    /** One thread's share of {@link #runAtOnce}: its part's number. */
+    interface PartTask { void run(int part) throws IOException; }
+
+    /**
+     * {@code threads} platform threads, each running {@code task} on its part once every one of them has started, so
+     * that the parts run at once, as a chapter's workers do; the first failure is thrown once all have ended.
+     */
+    static void runAtOnce(int threads, PartTask task) throws IOException, InterruptedException {
         java.util.concurrent.atomic.AtomicInteger ready = new java.util.concurrent.atomic.AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0, first = 0; i < parts.size(); first += slicesOf(parts.get(i)), i++) {
-            int part = i, from = first;
-            threads.add(Thread.ofPlatform().start(() -> {
-                MemorySegment mine = parts.get(part);
+        IOException[] failed = new IOException[1];
+        List<Thread> running = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            int part = i;
+            running.add(Thread.ofPlatform().start(() -> {
                 ready.incrementAndGet();
-                while (ready.get() < parts.size()) { // spun, not parked: a parked thread wakes tens of µs late, after a short pass
+                while (ready.get() < threads) { // spun, not parked: a parked thread wakes tens of µs late, after a short pass
                     Thread.onSpinWait();
                 }
-                for (int slice = 0; slice < slicesOf(mine); slice++) {
-                    long at = slice * PmdMapping.PMD_BYTES;
-                    began[from + slice] = System.nanoTime();
-                    sums[part] += touchEveryPage(mine.asSlice(at, Math.min(PmdMapping.PMD_BYTES, mine.byteSize() - at)));
-                    ended[from + slice] = System.nanoTime();
+                try {
+                    task.run(part);
+                } catch (IOException e) {
+                    synchronized (failed) {
+                        failed[0] = e;
+                    }
                 }
             }));
         }
-        for (Thread thread : threads) {
+        for (Thread thread : running) {
             thread.join();
+        }
+        if (failed[0] != null) {
+            throw failed[0];
         }
     }
 
@@ -245,9 +258,9 @@ final class FaultCosts {
                 long[] began = new long[slices], ended = new long[slices], beganAgain = new long[slices], endedAgain = new long[slices];
                 long[] sums = new long[parts.size()];
                 KernelCounters.Snapshot before = KernelCounters.now();
-                touchedAtOnce(parts, began, ended, sums);
+                touchedAtOnce(parts, firsts, began, ended, sums);
                 long faults = KernelCounters.now().since(before)[KernelBill.Item.MINOR_FAULTS.ordinal()];
-                touchedAtOnce(parts, beganAgain, endedAgain, sums);
+                touchedAtOnce(parts, firsts, beganAgain, endedAgain, sums);
                 if (Arrays.stream(sums).sum() != 0 || faults <= 0) {
                     throw new UserMistakeException(faults <= 0 ? "the kernel counted no page fault here (no getrusage?)"
                             : Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
@@ -274,35 +287,17 @@ final class FaultCosts {
                 MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
                 List<MemorySegment> parts = parts(mapped, threads);
                 long[] began = new long[parts.size()], ended = new long[parts.size()];
-                IOException[] failed = new IOException[1];
-                java.util.concurrent.atomic.AtomicInteger ready = new java.util.concurrent.atomic.AtomicInteger();
-                List<Thread> running = new ArrayList<>();
                 KernelCounters.Snapshot before = KernelCounters.now();
-                for (int i = 0; i < parts.size(); i++) {
-                    int part = i;
-                    running.add(Thread.ofPlatform().start(() -> {
-                        ready.incrementAndGet();
-                        while (ready.get() < parts.size()) { // every call starts at once, as the workers' do
-                            Thread.onSpinWait();
-                        }
+                try {
+                    runAtOnce(parts.size(), part -> { // every call starts at once, as the workers' do
                         began[part] = System.nanoTime();
-                        try {
-                            Native.madvise(parts.get(part), Native.MADV_POPULATE_READ);
-                        } catch (IOException e) {
-                            synchronized (failed) {
-                                failed[0] = e;
-                            }
-                        }
+                        Native.madvise(parts.get(part), Native.MADV_POPULATE_READ);
                         ended[part] = System.nanoTime();
-                    }));
-                }
-                for (Thread thread : running) {
-                    thread.join();
+                    });
+                } catch (IOException e) {
+                    throw new UnitCosts.NotMeasurableHere("MADV_POPULATE_READ failed (" + e.getMessage() + "): it needs Linux 5.14 or later");
                 }
                 long faults = KernelCounters.now().since(before)[KernelBill.Item.MINOR_FAULTS.ordinal()];
-                if (failed[0] != null) {
-                    throw new UnitCosts.NotMeasurableHere("MADV_POPULATE_READ failed (" + failed[0].getMessage() + "): it needs Linux 5.14 or later");
-                }
                 if (faults <= 0) {
                     throw new UserMistakeException("the kernel counted no page fault here (no getrusage?)");
                 }

@@ -75,12 +75,6 @@ public class FioBeside implements Callable<Integer> {
 
     static final String CSV_NAME = "fio.csv";
     /**
-     * The chapters that read around the page cache, as their classes declare (lib/chapter/BypassesPageCache).
-     */
-    static List<String> chapters() {
-        return Contents.declaring(lib.chapter.ChapterTrait.BYPASSES_PAGE_CACHE);
-    }
-    /**
      * fio's reads in flight per job for libaio and io_uring: powers of two from 2 to twice chapter
      * 15's depth (a literal, for picocli's default; FioBesideTest holds it to the chapter's). On a
      * virtual disk fio's best reading job can be one of the shallowest.
@@ -296,7 +290,8 @@ public class FioBeside implements Callable<Integer> {
                     + " needed: no --iomem=shmhuge runs (sysctl vm.nr_hugepages=" + needed + " reserves them, with none in use)");
         }
         List<FioJob> jobs = jobs(queueDepths, hugePages);
-        List<String> chapters = chapters();
+        // the chapters that read around the page cache, as their classes declare (lib/chapter/BypassesPageCache)
+        List<String> chapters = Contents.declaring(lib.chapter.ChapterTrait.BYPASSES_PAGE_CACHE);
         Path csv = CommittedMachines.ownFolder(results, "fio", notes.stream()).resolve(CSV_NAME);
         if (dryRun) {
             notes.sayTo(System.err);

@@ -70,7 +70,7 @@ final class GoBench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The start of the build information every Go binary carries (Go 1.18 and later keep the version inline after it). */
-    private static final byte[] BUILD_INFO_MAGIC = "\u00ff Go buildinf:".getBytes(StandardCharsets.ISO_8859_1);
+    private static final String BUILD_INFO_MAGIC = "\u00ff Go buildinf:";
     private static final int BUILD_INFO_HEADER_BYTES = 32, BUILD_INFO_VERSION_INLINE = 0x2;
     private static final long LARGEST_BINARY_BYTES = 256L << 20;
     /** The binary's first line on stderr, naming the haystack size it was built for. */
@@ -98,9 +98,10 @@ final class GoBench {
             return "go (version unknown)";
         }
         byte[] image = Files.readAllBytes(binary);
-        int at = indexOf(image, BUILD_INFO_MAGIC);
+        // ISO-8859-1 maps each byte to one char, so an index in the text is the same index in the bytes.
+        int at = new String(image, StandardCharsets.ISO_8859_1).indexOf(BUILD_INFO_MAGIC);
         if (at < 0 || at + BUILD_INFO_HEADER_BYTES >= image.length
-                || (image[at + BUILD_INFO_MAGIC.length + 1] & BUILD_INFO_VERSION_INLINE) == 0) {
+                || (image[at + BUILD_INFO_MAGIC.length() + 1] & BUILD_INFO_VERSION_INLINE) == 0) {
             return "go (version unknown)";
         }
         int position = at + BUILD_INFO_HEADER_BYTES;
@@ -299,18 +300,5 @@ final class GoBench {
             }
         }
         Files.delete(directory);
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

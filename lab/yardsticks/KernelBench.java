@@ -29,7 +29,9 @@ import lib.haystack.Haystack;
 import lib.linux.HugePageBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -37,13 +39,13 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * The scan kernels alone, measured the JVM way: JMH, no file, no threads, no system calls.
@@ -76,6 +78,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1) // JMH's own defaults (5 forks of 5 iterations of 10 s) take minutes; its options on the command line win over these
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
 public class KernelBench {
 
     @Param({"256k", "1g"})
@@ -202,21 +207,6 @@ public class KernelBench {
         ChainedOptionsBuilder options = new OptionsBuilder().parent(given);
         if (given.getIncludes().isEmpty()) {
             options.include(DEFAULT_INCLUDE);
-        }
-        if (!given.getForkCount().hasValue()) {
-            options.forks(1);
-        }
-        if (!given.getWarmupIterations().hasValue()) {
-            options.warmupIterations(2);
-        }
-        if (!given.getWarmupTime().hasValue()) {
-            options.warmupTime(TimeValue.seconds(1));
-        }
-        if (!given.getMeasurementIterations().hasValue()) {
-            options.measurementIterations(3);
-        }
-        if (!given.getMeasurementTime().hasValue()) {
-            options.measurementTime(TimeValue.seconds(1));
         }
         Collection<RunResult> results = new Runner(options.build()).run();
 

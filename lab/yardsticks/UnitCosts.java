@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import com.sun.nio.file.ExtendedOpenOption;
+import lib.chapter.NeedleSearch;
 import lib.cli.PathConverter;
 import lib.cli.Quote;
 import lib.cli.UserMistakeException;
@@ -132,8 +133,8 @@ public class UnitCosts implements Callable<Integer> {
             new Cost("pread_1mib", "ns", file -> readNanos(file, PREAD_BYTES, (int) (PREAD_SPAN_BYTES / PREAD_BYTES))),
             new Cost("minor_fault", "ns", file -> FaultCosts.Pass.of(file, 1).nanosPerFault()),
             new Cost("wake_up", "ns", file -> wakeUpNanos()),
-            new Cost("scan_in_cache", "ns", file -> scanInCacheNanosPerByte()),
-            new Cost("scan_word_in_cache", "ns", file -> scanWordInCacheNanosPerByte()),
+            new Cost("scan_in_cache", "ns", file -> scanInCacheNanosPerByte(V13PreadVector::firstNonZeroWord256, 64)),
+            new Cost("scan_word_in_cache", "ns", file -> scanInCacheNanosPerByte(V03ChunkedLong::firstNonZeroWordScalar, 4096)),
             new Cost("scan_word_from_memory", "ns", file -> scanWordFromMemoryNanosPerByte(1)),
             new Cost("scan_word_from_memory_all", "ns", file -> scanWordFromMemoryNanosPerByte(Runtime.getRuntime().availableProcessors())),
             new Cost("device_byte_qd1", "ns", file -> deviceNanosPerByte(file, 1)),
@@ -296,49 +297,33 @@ public class UnitCosts implements Callable<Integer> {
         return (double) elapsed / (2.0 * HAND_OVERS_PER_ROUND);
     }
 
-    /** Chapter 13's 256-bit kernel over one chunk of zeros, held in the CPU's cache by scanning it again and again: ns per byte. */
-    static double scanInCacheNanosPerByte() {
+    /** A chapter's own scan kernel: the offset of the first non-zero word in {@code [from, to)}, or {@code NOT_FOUND}. */
+    interface Kernel { long firstNonZeroWord(MemorySegment segment, long from, long to); }
+
+    /**
+     * A chapter's kernel over one chunk of zeros, held in the CPU's cache by scanning it again and again: ns per byte.
+     * Chapter 13's 256-bit kernel is what a reading chapter pays a byte to scan what it just copied; chapter 3's
+     * word-at-a-time one, what chapters 3 and 7 pay. Each cost calls its own chapter's copy of the kernel, so that each
+     * copy meets one kind of segment, as in its chapter, and the JIT compiles it as it does there; the chunk is aligned
+     * as that chapter aligns it.
+     */
+    static double scanInCacheNanosPerByte(Kernel kernel, long alignment) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment chunk = arena.allocate(CHUNK_BYTES, 64); // zeroed: the kernel reads every byte
+            MemorySegment chunk = arena.allocate(CHUNK_BYTES, alignment); // zeroed: the kernel reads every byte
             long found = 0;
             for (int i = 0; i < WARM_UP_SCANS; i++) { // the JIT compiles the kernel first
-                found += V13PreadVector.firstNonZeroWord256(chunk, 0, CHUNK_BYTES);
+                found += kernel.firstNonZeroWord(chunk, 0, CHUNK_BYTES);
             }
             double[] scans = new double[SCANS_PER_ROUND];
             for (int i = 0; i < SCANS_PER_ROUND; i++) {
                 long started = System.nanoTime();
-                found += V13PreadVector.firstNonZeroWord256(chunk, 0, CHUNK_BYTES);
+                found += kernel.firstNonZeroWord(chunk, 0, CHUNK_BYTES);
                 scans[i] = System.nanoTime() - started;
             }
-            if (found != (long) (WARM_UP_SCANS + SCANS_PER_ROUND) * V13PreadVector.NOT_FOUND) {
+            if (found != (long) (WARM_UP_SCANS + SCANS_PER_ROUND) * NeedleSearch.NOT_FOUND) {
                 throw new IllegalStateException("the kernel found a non-zero word in a buffer of zeros");
             }
             return Stats.median(scans) / CHUNK_BYTES; // a scan another program's thread interrupted is not the kernel's
-        }
-    }
-
-    /**
-     * Chapter 3's word-at-a-time kernel over one chunk of zeros, held in the CPU's cache: ns per byte, what chapters 3
-     * and 7 pay to scan what they just copied. Each word cost calls its own chapter's copy of the kernel, so that each
-     * copy meets one kind of segment, as in its chapter, and the JIT compiles it as it does there.
-     */
-    static double scanWordInCacheNanosPerByte() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment chunk = arena.allocate(CHUNK_BYTES, 4096); // zeroed, as chapter 3 allocates its chunk
-            long found = 0;
-            for (int i = 0; i < WARM_UP_SCANS; i++) {
-                found += V03ChunkedLong.firstNonZeroWordScalar(chunk, 0, CHUNK_BYTES);
-            }
-            double[] scans = new double[SCANS_PER_ROUND];
-            for (int i = 0; i < SCANS_PER_ROUND; i++) {
-                long started = System.nanoTime();
-                found += V03ChunkedLong.firstNonZeroWordScalar(chunk, 0, CHUNK_BYTES);
-                scans[i] = System.nanoTime() - started;
-            }
-            if (found != (long) (WARM_UP_SCANS + SCANS_PER_ROUND) * V03ChunkedLong.NOT_FOUND) {
-                throw new IllegalStateException("the kernel found a non-zero word in a buffer of zeros");
-            }
-            return Stats.median(scans) / CHUNK_BYTES;
         }
     }
 
@@ -357,25 +342,13 @@ public class UnitCosts implements Callable<Integer> {
             long partBytes = WORD_SCAN_BYTES / threads / PAGE_BYTES * PAGE_BYTES;
             double[] passes = new double[WORD_SCAN_PASSES + 1];
             for (int pass = 0; pass < passes.length; pass++) { // the first for the JIT
-                java.util.concurrent.atomic.AtomicInteger ready = new java.util.concurrent.atomic.AtomicInteger();
                 long[] began = new long[threads], ended = new long[threads], found = new long[threads];
-                List<Thread> scanning = new ArrayList<>();
-                for (int t = 0; t < threads; t++) {
-                    int part = t;
-                    scanning.add(Thread.ofPlatform().start(() -> {
-                        ready.incrementAndGet();
-                        while (ready.get() < threads) { // every part starts at once, as a chapter's workers do
-                            Thread.onSpinWait();
-                        }
-                        began[part] = System.nanoTime();
-                        found[part] = threads == 1 ? V04Mmap.firstNonZeroWordScalar(memory, 0, partBytes)
-                                : V06MmapParallel.firstNonZeroWordScalar(memory, part * partBytes, (part + 1) * partBytes);
-                        ended[part] = System.nanoTime();
-                    }));
-                }
-                for (Thread thread : scanning) {
-                    thread.join();
-                }
+                FaultCosts.runAtOnce(threads, part -> { // every part starts at once, as a chapter's workers do
+                    began[part] = System.nanoTime();
+                    found[part] = threads == 1 ? V04Mmap.firstNonZeroWordScalar(memory, 0, partBytes)
+                            : V06MmapParallel.firstNonZeroWordScalar(memory, part * partBytes, (part + 1) * partBytes);
+                    ended[part] = System.nanoTime();
+                });
                 if (Arrays.stream(found).anyMatch(hit -> hit != V04Mmap.NOT_FOUND)) {
                     throw new IllegalStateException("the kernel found a non-zero word in memory of zeros");
                 }

@@ -1,6 +1,7 @@
 package lab.yardsticks;
 
 import lib.chapter.NeedleSearch;
+import lib.chapter.Shard;
 import lib.cli.UserMistakeException;
 import lib.counters.PmdMapping;
 import lib.harness.AvailableMemory;
@@ -67,28 +68,38 @@ public class WallMemoryRead implements NeedleSearch, AutoCloseable {
         return hit;
     }
 
-    private static final long SHARD_ALIGN_BYTES = 4096, CHECK_EVERY_BYTES = 1L << 20;
+    private static final long CHECK_EVERY_BYTES = 1L << 20;
     private static final VectorSpecies<Long> SPECIES_256 = LongVector.SPECIES_256;
     private static final int BLOCK_BYTES_256 = 4 * 32;
 
-    /** Chapter 9's shards and threads over {@code memory}, each scanned with the 256-bit kernel or the widest: the lowest hit of any worker. */
+    /** Chapter 9's worker over its shard of {@code memory}, scanned with the 256-bit kernel or the widest. */
     private static long searchShards(MemorySegment memory, int workers, boolean widest) throws IOException {
-        long bytes = memory.byteSize();
-        long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(bytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
+        return searchShards(memory.byteSize(), workers, (shard, lowestHit) -> {
+            for (long from = shard.start(); from < shard.end() && from < lowestHit.get(); from += CHECK_EVERY_BYTES) {
+                long to = Math.min(from + CHECK_EVERY_BYTES, shard.end());
+                long hit = widest ? firstNonZeroWordWidest(memory, from, to) : firstNonZeroWord256(memory, from, to);
+                if (hit >= 0) {
+                    lowestHit.accumulateAndGet(hit, Math::min);
+                    break;
+                }
+            }
+        });
+    }
+
+    /** One worker's loop over its shard: it lowers {@code lowestHit} when it finds a non-zero word. */
+    interface ShardWorker { void scan(Shard shard, AtomicLong lowestHit) throws IOException; }
+
+    /**
+     * The chapters' shards and threads, shared by the walls: {@code worker} over each shard of {@code bytes}
+     * ({@link Shard#split}) on a platform thread of its own, and the lowest hit of any worker.
+     */
+    static long searchShards(long bytes, int workers, ShardWorker worker) throws IOException {
         AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
         List<Future<?>> results = new ArrayList<>();
         try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
-            for (long start = 0; start < bytes; start += shardBytes) {
-                long shardStart = start, shardEnd = Math.min(bytes, start + shardBytes);
+            for (Shard shard : Shard.split(bytes, workers)) {
                 results.add(threads.submit(() -> {
-                    for (long from = shardStart; from < shardEnd && from < lowestHit.get(); from += CHECK_EVERY_BYTES) {
-                        long to = Math.min(from + CHECK_EVERY_BYTES, shardEnd);
-                        long hit = widest ? firstNonZeroWordWidest(memory, from, to) : firstNonZeroWord256(memory, from, to);
-                        if (hit >= 0) {
-                            lowestHit.accumulateAndGet(hit, Math::min);
-                            break;
-                        }
-                    }
+                    worker.scan(shard, lowestHit);
                     return null;
                 }));
             }

@@ -2,7 +2,6 @@ package lab.yardsticks;
 
 import lib.chapter.ChunkedSearch;
 import lib.cli.UserMistakeException;
-import lib.harness.PageCache;
 import lib.haystack.FileChangedException;
 import lib.haystack.Haystack;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
@@ -15,11 +14,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -33,31 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class WallPageCacheCopy implements ChunkedSearch {
 
-    private static final long SHARD_ALIGN_BYTES = 4096;
-
     @Override
     public long search(Path file, int workers, long chunkBytes) throws IOException {
         if (!Haystack.endsWithNeedle(file)) {
             throw new UserMistakeException(file + " is not a haystack: the copy probe only looks at the last word, so it needs the needle there");
         }
-        long fileBytes = Files.size(file);
-        long shardBytes = Math.max(SHARD_ALIGN_BYTES, Math.ceilDiv(Math.ceilDiv(fileBytes, workers), SHARD_ALIGN_BYTES) * SHARD_ALIGN_BYTES);
-        AtomicLong lowestHit = new AtomicLong(Long.MAX_VALUE);
-        List<Future<?>> results = new ArrayList<>();
-        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("worker-", 0).factory())) {
-            for (long start = 0; start < fileBytes; start += shardBytes) {
-                long shardStart = start, shardEnd = Math.min(fileBytes, start + shardBytes);
-                results.add(threads.submit(() -> {
-                    copyShard(file, shardStart, shardEnd, chunkBytes, lowestHit);
-                    return null;
-                }));
-            }
-        }
-        for (Future<?> result : results) {
-            PageCache.await(result, "a worker");
-        }
-        long hit = lowestHit.get();
-        return hit == Long.MAX_VALUE ? NOT_FOUND : hit;
+        return WallMemoryRead.searchShards(Files.size(file), workers,
+                (shard, lowestHit) -> copyShard(file, shard.start(), shard.end(), chunkBytes, lowestHit));
     }
 
     /** Chapter 13's worker, its chunk's last word for a scan. */

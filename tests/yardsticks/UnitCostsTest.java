@@ -26,7 +26,7 @@ class UnitCostsTest {
         FaultCosts.Pass onTwo = FaultCosts.Pass.of(haystack, 2); // its time may come to nothing on a loaded machine, never less
         assertTrue(onTwo.faults() > 0 && onTwo.entries() >= onTwo.faults() && !(onTwo.nanos() < 0), onTwo.toString()); // NaN: no 2 MiB ran at once
         assertPositive(UnitCosts.wakeUpNanos(), "wake-up");
-        assertPositive(UnitCosts.scanInCacheNanosPerByte(), "scan in cache");
+        assertPositive(UnitCosts.scanInCacheNanosPerByte(V13PreadVector::firstNonZeroWord256, 64), "scan in cache");
         if (Native.fileSystemMagic(haystack) != Native.TMPFS_MAGIC && Native.fileSystemMagic(haystack) != Native.RAMFS_MAGIC) {
             assertPositive(UnitCosts.deviceNanosPerByte(haystack, 1), "device, one read in flight");
             assertPositive(UnitCosts.deviceNanosPerByte(haystack, UnitCosts.DEEP_QUEUE), "device, eight in flight");
