@@ -45,17 +45,6 @@ public final class ChartImage {
     private static final Pattern PART = Pattern.compile("([a-z0-9-]+):(\\d{1,6})/(\\d{1,6})");
 
     /**
-     * Why {@code png} is not a whole chart, or null when it is: the page it was taken of had not
-     * said it finished drawing, or had drawn less than it asked for ({@link #drawingProblem}), or the
-     * picture itself is wrong ({@link #problem(Path)}). {@code rootTag} is the opening tag of the
-     * page's root element as Chromium found it just before it took the picture.
-     */
-    public static String problem(Path png, String rootTag) {
-        String drawing = drawingProblem(rootTag);
-        return drawing != null ? drawing : problem(png);
-    }
-
-    /**
      * Why the page whose root element opens with {@code rootTag} had not drawn a whole chart, or null
      * when it had: a script error, no report of a finished drawing ({@link ChartPage#DRAWING_REPORT}:
      * plotly.js had not finished), or a part asked for and not drawn, such as an axis without tick

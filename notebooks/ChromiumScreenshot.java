@@ -24,7 +24,7 @@ public final class ChromiumScreenshot {
     /**
      * Draws {@code page} into {@code png} with headless Chromium, through a temporary file so that a
      * failed drawing never leaves half a PNG, and marks it as a chart of this class. The picture is
-     * kept only when it is whole ({@link ChartImage#problem(Path, String)}): the page had said it
+     * kept only when it is whole ({@link ChartImage#drawingProblem}, {@link ChartImage#problem}): the page had said it
      * finished drawing, with every axis's tick labels and title and the chart's title, and the
      * picture has no blank block. Otherwise it is drawn again, up to {@link #DRAWING_TIMES} times,
      * and then not kept. Null when {@code png} was written, or why it was not.
@@ -40,7 +40,9 @@ public final class ChromiumScreenshot {
                 if (rootTag.isEmpty() || !Files.isRegularFile(drawing)) {
                     return "Chromium failed to draw it";
                 }
-                problem = ChartImage.problem(drawing, rootTag.get());
+                // the page's root element, as Chromium found it just before it took the picture, says what was drawn
+                problem = ChartImage.drawingProblem(rootTag.get());
+                problem = problem != null ? problem : ChartImage.problem(drawing);
                 if (problem == null) {
                     ChartImage.mark(drawing);
                     Files.move(drawing, png, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -27,10 +27,6 @@ public final class MachineResults {
         return folder.has(table);
     }
 
-    public Path charts() {
-        return folder.dir.resolve("charts");
-    }
-
     /** Prints each problem once per notebook run, however many charts read the same table. */
     public void report(List<String> lines) {
         for (String line : lines) {

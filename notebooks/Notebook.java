@@ -425,7 +425,7 @@ public final class Notebook {
 
     /** The same, with what Tablesaw's figure cannot say itself ({@link ChartPage.Extras}). */
     public static Path chart(String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
-        return chart(machine().charts(), name, figure, walls, extras);
+        return chart(machine().folder.dir.resolve("charts"), name, figure, walls, extras);
     }
 
     public static Path chart(Path charts, String name, Figure figure, List<MemoryWall> walls, ChartPage.Extras extras) {
@@ -434,7 +434,10 @@ public final class Notebook {
             Files.createDirectories(charts);
             Path page = charts.resolve(name + ".html");
             Path png = charts.resolve(name + ".png");
-            refuseForeign(page, png);
+            String foreign = ChartFiles.whyNotReplace(page, png); // a file of the chart's name that a notebook did not write
+            if (foreign != null) {
+                quit(foreign);
+            }
             AtomicWrite.write(page, ChartPage.page(name, figure, walls, extras)); // whole or not at all: a full disk cuts no page
             Optional<Path> chromium = Chromium.find();
             String notDrawn = chromium.isEmpty() ? "no Chromium here; lab/setup/setup-chromium installs it"
@@ -447,14 +450,6 @@ public final class Notebook {
             return null;
         } finally {
             chartFailed |= !written; // an exception on the way: the notebook must not end as if it drew
-        }
-    }
-
-    /** Stops the notebook when a file of the chart's name was not written by a notebook ({@link ChartFiles}). */
-    private static void refuseForeign(Path page, Path png) throws IOException {
-        String problem = ChartFiles.whyNotReplace(page, png);
-        if (problem != null) {
-            quit(problem);
         }
     }
 

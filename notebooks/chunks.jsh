@@ -32,11 +32,7 @@ if (rows.isEmpty()) {
 List<MemoryWall> walls = Notebook.walls();
 
 StringColumn chunkSizes(NumericColumn<?> bytes) {
-    StringColumn sizes = StringColumn.create("chunk");
-    for (int i = 0; i < bytes.size(); i++) {
-        sizes.append(PageText.binarySize((long) bytes.getDouble(i)));
-    }
-    return sizes;
+    return StringColumn.create("chunk", Arrays.stream(bytes.asDoubleArray()).mapToObj(size -> PageText.binarySize((long) size)));
 }
 
 rows.addColumns(chunkSizes(rows.longColumn("chunk_bytes")));

@@ -14,6 +14,7 @@
 
 import notebooks.*;
 import lab.results.PageText;
+import lab.results.ResultsFolder;
 import lab.results.StudyResults;
 
 Notebook.arguments(args, "sizes", "sizes", "sizes-seconds-per-gib");
@@ -29,16 +30,10 @@ if (!Notebook.machine().has("sizes")) {
 // chapter, size and cache is kept (a rerun appends rows), and only this machine's rows are drawn.
 StudyResults.Csv sizesCsv = StudyResults.read(Notebook.machine().csv("sizes")); // strict: a bad row is left out, with its line
 sizesCsv.problems().forEach(System.out::println);
-Table allRows = ResultsTable.table("sizes", sizesCsv.rows());
-Map<String, Integer> newest = new LinkedHashMap<>();
-for (Row row : allRows) {
-    if (row.getString("machine").isEmpty() || row.getString("machine").equals(Notebook.machine().folder.machine())) {
-        String key = row.getString("chapter") + "|" + row.getLong("file_bytes") + "|" + row.getString("cache");
-        newest.remove(key);
-        newest.put(key, row.getRowNumber());
-    }
-}
-Table rows = allRows.rows(newest.values().stream().mapToInt(Integer::intValue).toArray()).sortAscendingOn("chapter", "file_bytes");
+List<StudyResults.Row> measuredHere = (sizesCsv.rows().stream()
+        .filter(row -> row.machine().isEmpty() || row.machine().equals(Notebook.machine().folder.machine())).toList());
+Table rows = (ResultsTable.table("sizes", ResultsFolder.newestOfEach(measuredHere, row -> List.of(row.chapter(), row.fileBytes(), row.cache())))
+        .sortAscendingOn("chapter", "file_bytes"));
 if (rows.isEmpty()) {
     Notebook.quit(Notebook.machine().csv("sizes") + " has no row measured on " + Notebook.machine().folder.machine());
 }

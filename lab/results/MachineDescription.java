@@ -36,10 +36,6 @@ public record MachineDescription(Map<String, String> fields, List<String> proble
             "memory_bytes", "vector_bits", "read_ahead_kb");
     static final Set<String> BOOLEAN_FIELDS = Set.of("avx2", "avx512", "trial");
 
-    static MachineDescription none() {
-        return new MachineDescription(Map.of(), List.of());
-    }
-
     public Optional<String> text(String field) {
         return Optional.ofNullable(fields.get(field));
     }
@@ -60,7 +56,7 @@ public record MachineDescription(Map<String, String> fields, List<String> proble
 
     public static MachineDescription read(Path file) {
         if (!Files.isRegularFile(file)) {
-            return MachineDescription.none();
+            return new MachineDescription(Map.of(), List.of());
         }
         Map<String, String> fields = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
