@@ -12,6 +12,7 @@
 // Run from the project's root:   ./jbang notebooks/model.jsh           (-Dmachine=NAME for another machine)
 
 import notebooks.*;
+import lab.results.ModelResults;
 import lab.results.StudyResults;
 
 Notebook.arguments(args, "model", "model");
@@ -26,40 +27,21 @@ if (!java.nio.file.Files.isRegularFile(csv)) {
     Notebook.quit("no " + csv + " here: ./jbang cost-model " + machine.folder.dir + " --csv " + csv + " writes it");
 }
 
-// The file may come from someone else: a row whose chapter, state or bound is not one the model
-// writes, or whose times are not positive numbers, is left out and said.
-StringColumn chapterColumn = StringColumn.create("chapter");
-StringColumn stateColumn = StringColumn.create("state");
-StringColumn boundColumn = StringColumn.create("bound");
-DoubleColumn measuredColumn = DoubleColumn.create("measured_s");
-DoubleColumn predictedColumn = DoubleColumn.create("predicted_s");
+// The file may come from someone else: a row the cost model would not write (lab/results/ModelResults.java
+// says which) is left out and said.
 List<String> leftOut = new ArrayList<>();
-List<String> modelColumns = List.of("chapter", "workers", "page_cache", "cache", "measured_s", "predicted_s", "bound");
+List<ModelResults.ModelRow> rows = List.of();
 try {
-    StudyResults.eachRow(csv, "a model.csv", header -> {
-        if (!header.containsAll(modelColumns)) {
-            throw new StudyResults.NotResultsException(csv + " is not a model.csv: its header lacks one of " + String.join(",", modelColumns));
-        }
-    }, (file, line, row) -> {
-        double measured = StudyResults.decimal(row, "measured_s", Double.MAX_VALUE), predicted = StudyResults.decimal(row, "predicted_s", Double.MAX_VALUE);
-        boolean known = row.get("chapter").matches("V\\d\\d[A-Za-z0-9]*") && row.get("page_cache").matches("as-is|small|huge")
-                && row.get("cache").matches("warm|cold") && row.get("workers").matches("\\d{1,4}") && row.get("bound").matches("[a-z:. -]{1,40}")
-                && row.getOrDefault("unstable_costs", "").matches("[a-z0-9_ ]{0,200}");
-        if (!known || !(measured > 0) || !(predicted > 0)) {
-            throw new IllegalArgumentException("not a row the cost model writes");
-        }
-        chapterColumn.append(Notebook.shortName(row.get("chapter")));
-        String unstable = row.getOrDefault("unstable_costs", ""); // absent from a model.csv of before it: none named
-        stateColumn.append(row.get("cache") + (row.get("page_cache").equals("as-is") ? "" : ", " + row.get("page_cache"))
-                + (unstable.isEmpty() ? "" : "; priced with unstable " + unstable));
-        boundColumn.append(row.get("bound"));
-        measuredColumn.append(measured);
-        predictedColumn.append(predicted);
-        return row;
-    }, leftOut);
+    rows = ModelResults.read(csv, leftOut);
 } catch (StudyResults.NotResultsException e) {
     Notebook.quit(e.getMessage());
 }
+StringColumn chapterColumn = StringColumn.create("chapter", rows.stream().map(row -> Notebook.shortName(row.chapter())));
+StringColumn stateColumn = StringColumn.create("state", rows.stream().map(row -> row.cache() + (row.pageCache().equals("as-is") ? "" : ", " + row.pageCache())
+        + (row.unstableCosts().isEmpty() ? "" : "; priced with unstable " + row.unstableCosts())));
+StringColumn boundColumn = StringColumn.create("bound", rows.stream().map(ModelResults.ModelRow::bound));
+DoubleColumn measuredColumn = DoubleColumn.create("measured_s", rows.stream().mapToDouble(ModelResults.ModelRow::measuredSeconds));
+DoubleColumn predictedColumn = DoubleColumn.create("predicted_s", rows.stream().mapToDouble(ModelResults.ModelRow::predictedSeconds));
 leftOut.forEach(System.out::println);
 Table model = Table.create("Measured against predicted", chapterColumn, stateColumn, boundColumn, measuredColumn, predictedColumn);
 if (model.rowCount() == 0) {

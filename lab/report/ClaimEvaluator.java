@@ -122,14 +122,14 @@ final class ClaimEvaluator {
      */
     private static Figure modelFigure(ReadmeResults results, String machine, BookClaims.ModelRatio model) {
         Path csv = results.file(machine, requireTable(results, machine, "model"));
-        List<CostModel.ModelRow> rows;
+        List<ModelResults.ModelRow> rows;
         try {
             rows = CostModel.read(csv);
         } catch (UserMistakeException unreadable) {
             throw new MissingFigure(unreadable.getMessage());
         }
-        CostModel.ModelRow chosen = null;
-        for (CostModel.ModelRow row : rows) {
+        ModelResults.ModelRow chosen = null;
+        for (ModelResults.ModelRow row : rows) {
             boolean picked = row.chapter().equals(model.chapter())
                     && model.filters().entrySet().stream().allMatch(filter -> filter.getValue().equals(row.column(filter.getKey())));
             if (picked) {

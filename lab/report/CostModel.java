@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import lab.results.*;
+import lab.results.ModelResults.ModelRow;
 import lab.tools.AtomicWrite;
 import lib.chapter.ChapterTrait;
 import lib.cli.IoMessage;
@@ -108,71 +109,13 @@ public final class CostModel {
     /** A prediction: seconds, the term that bounds it, and the workers at which one core's time meets the largest shared term. */
     record Prediction(double seconds, String bound, double workersToWall) {}
 
-    /** One row of model.csv as read back, its times checked to be positive numbers. */
-    record ModelRow(String chapter, String workers, String pageCache, String cache, double measuredSeconds, double predictedSeconds,
-                    String bound, Double workersToWall, String unstableCosts) {
-
-        /** The value of one of model.csv's columns that a row can be picked by; null for any other. */
-        String column(String name) {
-            return switch (name) {
-                case "chapter" -> chapter;
-                case "workers" -> workers;
-                case "page_cache" -> pageCache;
-                case "cache" -> cache;
-                case "bound" -> bound;
-                default -> null;
-            };
-        }
-    }
-
-    /** The longest time model.csv holds, measured or predicted: 10^7 s, some four months, far past any chapter's search. */
-    static final double MOST_SECONDS = 1e7;
-    /** The most workers to the wall model.csv holds: past a billion, the figure says nothing a smaller one would not. */
-    static final double MOST_WORKERS_TO_WALL = 1e9;
-
-    /** Every row of a model.csv; a file that does not read as one, or a figure out of {@link #modelRow}'s bounds, stops with one line. */
+    /** Every row of a model.csv ({@link ModelResults#read}); a file that does not read as one, or a row that does not, stops with one line. */
     static List<ModelRow> read(Path csv) {
         try {
-            return StudyResults.eachRow(csv, "a model.csv", header -> requireColumns(header, List.of("chapter", "workers", "page_cache", "cache",
-                    "measured_s", "predicted_s", "bound"), csv), (file, line, row) -> modelRow(row), null);
+            return ModelResults.read(csv, null);
         } catch (StudyResults.NotResultsException e) {
             throw new UserMistakeException(e.getMessage());
         }
-    }
-
-    /**
-     * One row of model.csv from its fields, by the one rule its reader and its writer share: times positive numbers
-     * up to {@link #MOST_SECONDS}, workers to the wall a positive number up to {@link #MOST_WORKERS_TO_WALL} or empty;
-     * otherwise an IllegalArgumentException saying which field is what.
-     */
-    static ModelRow modelRow(Map<String, String> row) {
-        String workersToWall = row.getOrDefault("workers_to_wall", ""); // absent from a model.csv of before it
-        return new ModelRow(row.get("chapter"), row.get("workers"), row.get("page_cache"), row.get("cache"), positive(row, "measured_s", MOST_SECONDS),
-                positive(row, "predicted_s", MOST_SECONDS), row.get("bound"),
-                workersToWall.isEmpty() ? null : positive(row, "workers_to_wall", MOST_WORKERS_TO_WALL), unstableCosts(row.getOrDefault("unstable_costs", "")));
-    }
-
-    /** The unstable_costs field: cost names, as costs.csv writes them, apart by spaces; anything else is refused. */
-    private static String unstableCosts(String field) {
-        if (field.matches("([a-z0-9_]{1,40}( |$))*")) {
-            return field;
-        }
-        throw new IllegalArgumentException("unstable_costs is " + StudyResults.quoted(field) + ", not costs.csv names apart by spaces");
-    }
-
-    /** The figure in {@code column}, or an IllegalArgumentException when it is no positive number up to {@code most}. */
-    static double positive(Map<String, String> row, String column, double most) {
-        double value;
-        try {
-            value = StudyResults.decimal(row, column, Double.MAX_VALUE);
-        } catch (IllegalArgumentException notANumber) {
-            value = 0;
-        }
-        if (!(value > 0) || value > most) {
-            throw new IllegalArgumentException(column + " is " + StudyResults.quoted(row.get(column)) + ", not a positive number"
-                    + (most < Double.MAX_VALUE ? String.format(Locale.ROOT, " up to %.0e", most) : ""));
-        }
-        return value;
     }
 
     /**
@@ -185,7 +128,7 @@ public final class CostModel {
     }
 
     /**
-     * The fields of model.csv for one row, each as written, read back by the reader's own rule ({@link #modelRow}): a
+     * The fields of model.csv for one row, each as written, read back by the reader's own rule ({@link ModelResults#modelRow}): a
      * figure it would refuse (an infinite time, a time of 10^300 s from a hostile bill) is never written, but refused in
      * one line naming the row it came from.
      */
@@ -199,7 +142,7 @@ public final class CostModel {
             values.put(columns.get(i), fields.get(i));
         }
         try {
-            modelRow(values);
+            ModelResults.modelRow(values);
         } catch (IllegalArgumentException refused) {
             throw new UserMistakeException(from + ": the model of " + row.chapter() + " (" + row.workers() + " workers, " + row.cache() + ") comes to "
                     + refused.getMessage() + ", which model.csv cannot hold; no model written (are that row's bill and time, or the unit costs, right?)");

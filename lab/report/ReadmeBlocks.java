@@ -240,7 +240,7 @@ final class ReadmeBlocks {
     }
 
     /** The rows of {@code machine}'s model.csv; its absence is said in one line, with the command that writes it. */
-    private static List<CostModel.ModelRow> modelRows(ReadmeResults results, String machine) {
+    private static List<ModelResults.ModelRow> modelRows(ReadmeResults results, String machine) {
         Path file = results.root().resolve(machine).resolve("model.csv");
         if (!results.has(machine, "model.csv")) {
             throw new UserMistakeException("no " + Quote.name(file) + " (./jbang cost-model results/" + machine + " --csv " + file + ")");

@@ -61,7 +61,7 @@ final class UnitPrices {
         double nanosPerUnit = nanosPerUnit(row);
         double value;
         try {
-            value = CostModel.positive(row, "value", Double.MAX_VALUE);
+            value = ModelResults.positive(row, "value", Double.MAX_VALUE);
         } catch (IllegalArgumentException notANumber) {
             throw new IllegalArgumentException("the cost " + name + ": " + notANumber.getMessage());
         }

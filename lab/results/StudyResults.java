@@ -7,7 +7,7 @@
 // The rest of a results folder has a file each, read by these rules: ResultsFolder (a machine's
 // folder, and which rows are this study's), MachineDescription (machine.json), AnswerResults
 // (answer.csv), MemoryWall (wall.csv), VersusGoPairs (versus-go.csv), FioBesideResults (fio.csv),
-// CostModel (costs.csv and model.csv), ArticleFigures (the Go article's figures) and PageText (text
+// ModelResults (model.csv), lab/report/UnitPrices (costs.csv), ArticleFigures (the Go article's figures) and PageText (text
 // on its way into a page). Each CSV among them is parsed here, by eachRow.
 
 package lab.results;

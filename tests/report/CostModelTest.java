@@ -71,7 +71,7 @@ class CostModelTest {
     @Test
     void aModelCsvWrittenBeforeTheWorkersToTheWallIsStillRead() throws IOException {
         Path csv = Files.writeString(folder.resolve("model.csv"), CostModel.FIRST_COLUMNS + "\nV13PreadVector,2,as-is,warm,0.1614,0.1400,core: copy\n");
-        CostModel.ModelRow row = CostModel.read(csv).getFirst();
+        ModelResults.ModelRow row = CostModel.read(csv).getFirst();
         assertEquals(0.1400, row.predictedSeconds(), 1e-12);
         assertEquals(null, row.workersToWall());
     }
@@ -195,7 +195,7 @@ class CostModelTest {
         Path csv = folder.resolve("model.csv");
         Said said = costModel(folder.toString(), "--csv", csv.toString());
         assertEquals(0, said.status(), said.toString());
-        CostModel.ModelRow row = CostModel.read(csv).getFirst();
+        ModelResults.ModelRow row = CostModel.read(csv).getFirst();
         assertEquals(0.00011, row.measuredSeconds(), 0.00011 / 10);
     }
 
@@ -360,10 +360,10 @@ class CostModelTest {
     void noChaptersTimeGoesIntoAnyUnitCost() throws IOException {
         machineFolder("read_call,ns,500", "0.5", "1024,1073741824,0,16384,0,0,0");
         CostModel.Costs before = CostModel.unitCosts(folder);
-        List<CostModel.ModelRow> modelled = CostModel.model(folder);
+        List<ModelResults.ModelRow> modelled = CostModel.model(folder);
         machineFolder("read_call,ns,500", "1.5", "1024,1073741824,0,16384,0,0,0");
         assertEquals(before, CostModel.unitCosts(folder));
-        List<CostModel.ModelRow> slower = CostModel.model(folder);
+        List<ModelResults.ModelRow> slower = CostModel.model(folder);
         assertEquals(modelled.getFirst().predictedSeconds(), slower.getFirst().predictedSeconds(), 0);
         assertEquals(3 * modelled.getFirst().measuredSeconds(), slower.getFirst().measuredSeconds(), 1e-9);
     }
@@ -387,8 +387,8 @@ class CostModelTest {
             pageCache.append(resultsRow("V08Vector256", 1, "0.5", "2147", "0,0,0," + state[2] + ",0,0,0").replace(",m,as-is,,,", ",m," + state[0] + "," + state[1] + ",,"));
         }
         Files.writeString(folder.resolve("pagecache.csv"), pageCache);
-        List<CostModel.ModelRow> rows = CostModel.model(folder);
-        assertEquals(List.of("as-is", "as-is", "small", "huge"), rows.stream().map(CostModel.ModelRow::pageCache).toList());
+        List<ModelResults.ModelRow> rows = CostModel.model(folder);
+        assertEquals(List.of("as-is", "as-is", "small", "huge"), rows.stream().map(ModelResults.ModelRow::pageCache).toList());
         assertTrue(rows.get(2).predictedSeconds() > rows.get(3).predictedSeconds(), "small folios cost more faults than huge: " + rows);
     }
 

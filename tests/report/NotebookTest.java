@@ -355,7 +355,7 @@ class NotebookTest {
         List<String> command = List.of("./jbang", "-Dresults=" + root, "-Dmachine=" + ALPHA, "-Dchromium=none", "notebooks/model.jsh");
         Subprocess.Result result = Subprocess.run(command, dir.resolve("logs"));
         assertEquals(0, result.exitCode(), result.toString());
-        for (String leftOut : List.of(" line 3: left out, not a row the cost model writes", " line 4: left out, measured_s is \"NaN\", not a number",
+        for (String leftOut : List.of(" line 3: left out, not a row the cost model writes", " line 4: left out, measured_s is \"NaN\", not a positive number",
                 " line 5: left out, 3 fields where the header has 7")) {
             assertTrue(result.stdout().contains(csv + leftOut), result.stdout());
         }

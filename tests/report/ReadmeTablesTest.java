@@ -258,7 +258,9 @@ class ReadmeTablesTest {
                 "a leftover model= is refused by the book's check, not followed: --write still writes the block from its own machine");
 
         Files.writeString(results.resolve("m1").resolve("model.csv"), CostModel.HEADER + "\n" + "V13PreadVector,2,as-is,warm,0.2000,0.1500,<b>x</b>,2.40\n");
-        assertTrue(ReadmeTables.regenerate("book.md", page, source(results)).contains("bound by &lt;b&gt;x&lt;/b&gt; (0.75"));
+        UserMistakeException refused = assertThrows(UserMistakeException.class, () -> ReadmeTables.regenerate("book.md", page, source(results)),
+                "a bound the model never writes reaches no page");
+        assertTrue(refused.getMessage().contains("line 2: not a row the cost model writes"), refused.getMessage());
     }
 
     /** The worked example adds up one worker's bill at the machine's unit costs and walls, term by term, against what it measured. */
