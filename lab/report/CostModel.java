@@ -63,13 +63,13 @@ import lib.harness.ResultsCsv;
  */
 public final class CostModel {
 
-    static final String HEADER = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound,workers_to_wall";
+    static final String HEADER = String.join(",", ModelResults.REQUIRED) + ",workers_to_wall";
     /** What this tool writes: {@link #HEADER}, then the unstable costs (costs.csv's names) whose terms weigh in the row. */
     static final String HEADER_WITH_UNSTABLE = HEADER + ",unstable_costs";
     /** A term at least this share of a row's prediction makes the row priced with its costs: an unstable one is named. */
     static final double WEIGHS = 0.05;
     /** The columns of model.csv before workers_to_wall: such a file is still read, and rewritten whole. */
-    static final String FIRST_COLUMNS = "chapter,workers,page_cache,cache,measured_s,predicted_s,bound";
+    static final String FIRST_COLUMNS = String.join(",", ModelResults.REQUIRED);
     static final double GIB = 1L << 30;
     /** The shared term of the page cache's copy, as model.csv's bound names it. */
     static final String PAGE_CACHE_COPY = "page-cache copy";
