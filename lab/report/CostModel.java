@@ -80,11 +80,12 @@ public final class CostModel {
      * {@code pteFill} (a fault's own cost, and each entry it fills) are NaN, not measured. {@code unstable}: the
      * costs.csv names whose rounds spread by more than a quarter; {@code callFrom}: the name the call's price came from.
      * {@code populate*}: a fault and an entry where {@code MADV_POPULATE_READ} fills a mapping, on one thread and on all
-     * at once; {@code unmapEntry}: an entry torn down by {@code munmap}. Each NaN where costs.csv has none.
+     * at once; {@code unmapEntry}: an entry torn down by {@code munmap}; {@code walkEntry}: what a 4 KiB entry adds to a
+     * scan of a filled mapping (as found: {@code walkEntryAsFound}). Each NaN where costs.csv has none.
      */
     record Costs(double call, double fault, double faultFixed, double pteFill, double faultFixedAll, double pteFillAll, double pteFillAsFound,
                  double pteFillAsFoundAll, double populateFixed, double populatePte, double populateFixedAll, double populatePteAll,
-                 double unmapEntry, double wake,
+                 double unmapEntry, double walkEntry, double walkEntryAsFound, double wake,
                  double scanInCache, double scanWordInCache, double scanWordFromMemory, double scanWordFromMemoryAll,
                  double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
                  double scanWidestOneThread, double scanWidestAllThreads, double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
@@ -96,6 +97,7 @@ public final class CostModel {
                 case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", asFound ? "pte_fill_as_found" : "pte_fill");
                 case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
                 case "unmap" -> List.of("unmap_entry");
+                case "page walks" -> List.of(asFound && !Double.isNaN(walkEntryAsFound) ? "walk_entry_as_found" : "walk_entry");
                 case "wake-ups" -> List.of("wake_up");
                 case "scan in cache", PAGE_CACHE_COPY -> List.of(wordByWord && !Double.isNaN(scanWordInCache) ? "scan_word_in_cache" : "scan_in_cache");
                 case "scan" -> wordByWord && !Double.isNaN(scanWordFromMemory) ? List.of("scan_word_from_memory") : List.of();
@@ -347,6 +349,8 @@ public final class CostModel {
                 ? Math.max(c.scanWordFromMemoryAll(), wallAllThreads) : wallAllThreads;
         oneCore.put("scan in cache", copied * scanInCache / workers);
         oneCore.put("scan", scanned * scanFromMemory / workers);
+        // a scan of a mapping finds each entry it meets by walking the page tables: each worker its own shard's
+        oneCore.put("page walks", gib * walkNanosPerGiB(row, c) / workers);
         Map<String, Double> shared = new LinkedHashMap<>();
         shared.put("memory", scanned * scanFromMemoryAll);
         // a worker scans the chunk it copied in its own cache, after the copy: the copies share a wall, the scans do not
@@ -386,6 +390,16 @@ public final class CostModel {
             return faults * c.fault();
         }
         return faults * c.faultFixed() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFound() : c.pteFill());
+    }
+
+    /**
+     * What a mapping's entries add to its scan per GiB, beyond the memory wall's (measured in 4 KiB pages of the CPU's own
+     * memory): each entry at {@code walkEntry}, or as found at {@code walkEntryAsFound}; nothing for a row that maps
+     * nothing, or where costs.csv has no walk cost.
+     */
+    static double walkNanosPerGiB(StudyResults.Row row, Costs c) {
+        double walk = asFound(row, c) && !Double.isNaN(c.walkEntryAsFound()) ? c.walkEntryAsFound() : c.walkEntry();
+        return row.pmdMappedPercent() == null || Double.isNaN(walk) ? 0 : entriesPerGiB(row) * walk;
     }
 
     /** Whether a row's entries are priced as the cache held the haystack when UnitCosts ran: a row as found, where that was measured. */

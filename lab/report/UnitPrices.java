@@ -48,7 +48,8 @@ final class UnitPrices {
             Map.entry("minor_fault", Per.EVENT), Map.entry("fault_fixed", Per.EVENT), Map.entry("pte_fill", Per.EVENT),
             Map.entry("fault_fixed_all", Per.EVENT), Map.entry("pte_fill_all", Per.EVENT), Map.entry("pte_fill_as_found", Per.EVENT), Map.entry("pte_fill_as_found_all", Per.EVENT),
             Map.entry("populate_fixed", Per.EVENT), Map.entry("populate_pte", Per.EVENT), Map.entry("populate_fixed_all", Per.EVENT),
-            Map.entry("populate_pte_all", Per.EVENT), Map.entry("unmap_entry", Per.EVENT), Map.entry("wake_up", Per.EVENT),
+            Map.entry("populate_pte_all", Per.EVENT), Map.entry("unmap_entry", Per.EVENT), Map.entry("walk_entry", Per.EVENT),
+            Map.entry("walk_entry_as_found", Per.EVENT), Map.entry("wake_up", Per.EVENT),
             Map.entry("scan_in_cache", Per.BYTE), Map.entry("scan_word_in_cache", Per.BYTE), Map.entry("scan_word_from_memory", Per.BYTE),
             Map.entry("scan_word_from_memory_all", Per.BYTE), Map.entry("device_byte_qd1", Per.BYTE), Map.entry("device_byte_deep", Per.BYTE));
 
@@ -145,7 +146,7 @@ final class UnitPrices {
                     splitOnEveryThread ? cost.getOrDefault(asFound ? "pte_fill_as_found_all" : "pte_fill_all", cost.get("pte_fill_all")) : nan,
                     pair(cost, "populate_fixed", "populate_pte", 0), pair(cost, "populate_fixed", "populate_pte", 1),
                     pair(cost, "populate_fixed_all", "populate_pte_all", 0), pair(cost, "populate_fixed_all", "populate_pte_all", 1),
-                    cost.getOrDefault("unmap_entry", nan),
+                    cost.getOrDefault("unmap_entry", nan), cost.getOrDefault("walk_entry", nan), cost.getOrDefault("walk_entry_as_found", nan),
                     need(cost, "wake_up", costs), need(cost, "scan_in_cache", costs),
                     cost.getOrDefault("scan_word_in_cache", nan), cost.getOrDefault("scan_word_from_memory", nan), cost.getOrDefault("scan_word_from_memory_all", nan),
                     cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),

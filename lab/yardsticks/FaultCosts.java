@@ -34,12 +34,15 @@ import lib.linux.Native;
  * per entry to tear a mapping of the 4 KiB-folio file down again, as each mapped chapter does when it is done;
  * {@code unmap_entry_all}: the wall time per entry where every thread clears its own part first
  * ({@code MADV_DONTNEED}), all at once: whether sharing a teardown out pays (chapter 9 says why it does not).
+ * {@code walk_entry}: what each 4 KiB entry adds to a scan of a filled mapping, beyond a 2 MiB one: the CPU finds each
+ * entry by walking the page tables, once per TLB miss (and under a hypervisor, the host's tables too), and its
+ * prefetchers stop at every 4 KiB boundary; {@code walk_entry_as_found}: the same for the haystack as the cache holds it.
  */
 final class FaultCosts {
 
     /** The costs {@link #measure} gives, by their names in costs.csv and in this order. */
     static final List<String> NAMES = List.of("fault_fixed", "pte_fill", "fault_fixed_all", "pte_fill_all", "pte_fill_as_found",
-            "pte_fill_as_found_all", "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry", "unmap_entry_all");
+            "pte_fill_as_found_all", "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry", "unmap_entry_all", "walk_entry", "walk_entry_as_found");
 
     private FaultCosts() {}
 
@@ -83,6 +86,9 @@ final class FaultCosts {
                 solved[9][round] = populatedAll[1];
                 solved[10][round] = unmapNanosPerEntry(small, 1);
                 solved[11][round] = unmapNanosPerEntry(small, all);
+                Scan smallScan = Scan.of(small), hugeScan = Scan.of(huge), asFoundScan = Scan.of(haystack);
+                solved[12][round] = smallScan.nanosPerEntryBeyond(hugeScan);
+                solved[13][round] = asFoundScan.nanosPerEntryBeyond(hugeScan);
             }
             for (double[] each : Arrays.copyOf(solved, 2)) { // the others are left out if they come to nothing
                 if (!(Stats.median(each) > 0)) {
@@ -100,6 +106,45 @@ final class FaultCosts {
         } finally {
             for (Path scratch : made) {
                 Files.deleteIfExists(scratch);
+            }
+        }
+    }
+
+    /**
+     * One scan of a fresh mapping of the file's first 256 MiB with the 256-bit kernel, once {@code MADV_POPULATE_READ}
+     * has filled it, so that no fault falls inside the timer: the entries it holds, and the scan's ns.
+     */
+    record Scan(long entries, long nanos) {
+
+        static Scan of(Path file) throws IOException {
+            long mappedBytes = Pass.mappedBytes(file);
+            warmUpScan();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
+                Native.madvise(mapped, Native.MADV_POPULATE_READ);
+                long entries = Pass.entries(mapped);
+                long started = System.nanoTime();
+                long hit = V13PreadVector.firstNonZeroWord256(mapped, 0, mappedBytes);
+                long nanos = System.nanoTime() - started;
+                if (hit >= 0) {
+                    throw new UserMistakeException(Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
+                }
+                return new Scan(entries, nanos);
+            }
+        }
+
+        /** What each entry this scan met beyond {@code other}'s (a mapping of as many bytes in larger folios) added to it, ns; NaN if none. */
+        double nanosPerEntryBeyond(Scan other) {
+            return entries > other.entries ? (double) (nanos - other.nanos) / (entries - other.entries) : Double.NaN;
+        }
+
+        /** The JIT compiles the kernel before a timed scan, as it does a chapter's in its warm-up run. */
+        private static void warmUpScan() {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment memory = arena.allocate(PmdMapping.PMD_BYTES, UnitCosts.PAGE_BYTES);
+                for (int i = 0; i < 200; i++) {
+                    V13PreadVector.firstNonZeroWord256(memory, 0, memory.byteSize());
+                }
             }
         }
     }

@@ -32,11 +32,17 @@ class CostModelTest {
         return costs(fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, unstable);
     }
 
-    /** The same with the populate pair, on one thread and on all (the wall time), and an entry's unmapping (NaN: not measured). */
+    /** The same with the populate pair and an entry's unmapping, and no walk cost. */
     static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, double populateFixed, double populatePte,
                                  double populateFixedAll, double populatePteAll, double unmapEntry, java.util.Set<String> unstable) {
+        return costs(fixed, perEntry, fixedAll, perEntryAll, populateFixed, populatePte, populateFixedAll, populatePteAll, unmapEntry, Double.NaN, unstable);
+    }
+
+    /** The same with the populate pair, on one thread and on all (the wall time), an entry's unmapping and its walk in a scan (NaN: not measured). */
+    static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, double populateFixed, double populatePte,
+                                 double populateFixedAll, double populatePteAll, double unmapEntry, double walkEntry, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, populateFixed, populatePte,
-                populateFixedAll, populatePteAll, unmapEntry, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
+                populateFixedAll, populatePteAll, unmapEntry, walkEntry, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
                 "read_call", unstable);
     }
 
@@ -116,7 +122,7 @@ class CostModelTest {
     /** {@link #COSTS} with the word kernel's two scan costs, ns a byte. */
     private static CostModel.Costs wordCosts(double inCache, double fromMemory, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, inCache, fromMemory, fromMemory, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, inCache, fromMemory, fromMemory, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
                 "read_call", unstable);
     }
 
@@ -128,7 +134,7 @@ class CostModelTest {
     @Test
     void aWidestVectorKernelMeetsTheWallOfItsOwnWidth() throws IOException {
         CostModel.Costs widest = new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 0.6, 0.3, 2, 1,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 0.6, 0.3, 2, 1,
                 "read_call", java.util.Set.of());
         StudyResults.Row wide = row("V12Vector512", 1, "0,0,0,512,0,0,0"), narrow = row("V08Vector256", 1, "0,0,0,512,0,0,0");
         assertEquals((1L << 30) * 0.6 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(wide, widest).seconds(), 1e-12);
@@ -326,6 +332,28 @@ class CostModelTest {
         CostModel.Costs unstableUnmap = costs(1_000, 10, Double.NaN, Double.NaN, 700, 7, 60_000, 6, 1_000, java.util.Set.of("unmap_entry", "populate_fixed_all"));
         CostModel.Terms terms = CostModel.terms(row("V16MmapHugePages", 2, bill, "small", "0.0"), unstableUnmap);
         assertEquals("populate_fixed_all unmap_entry", CostModel.unstablePricing(terms, CostModel.predict(terms, 2), unstableUnmap, 2, false));
+    }
+
+    /**
+     * A scan of a mapping pays each page-table entry it meets at the walk cost, each worker its own shard's: in 4 KiB
+     * folios a GiB's 262,144 entries, PMD-mapped its 512; a reading chapter maps nothing and pays none. Where the walks
+     * outweigh the scan they bound the time, and an unstable walk cost is named.
+     */
+    @Test
+    void aMappedScanPaysAWalkForEveryEntryItMeets() throws IOException {
+        CostModel.Costs walking = costs(1_000, 10, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 5_000,
+                java.util.Set.of("walk_entry"));
+        double touched = 16_384 * 1_000.0 + 262_144 * 10.0, walks = 262_144 * 5_000.0, scan = (1L << 30) * 1.0;
+        CostModel.Terms small = CostModel.terms(row("V09MmapParallelVector", 2, "0,0,0,16384,0,0,0", "small", "0.0"), walking);
+        CostModel.Prediction prediction = CostModel.predict(small, 2);
+        assertEquals((touched / 2 + scan / 2 + walks / 2) / 1e9, prediction.seconds(), 1e-12);
+        assertEquals("core: page walks", prediction.bound());
+        assertEquals("walk_entry", CostModel.unstablePricing(small, prediction, walking, 2, false));
+        double pmdMapped = 512 * 1_000.0 + 512 * 10.0;
+        assertEquals((pmdMapped + scan + 512 * 5_000.0) / 1e9,
+                CostModel.predict(row("V08Vector256", 1, "0,0,0,512,0,0,0", "huge", "100.0"), walking).seconds(), 1e-12);
+        StudyResults.Row reads = row("V13PreadVector", 2, "1024,1073741824,0,0,0,0,0");
+        assertEquals(CostModel.predict(reads, COSTS).seconds(), CostModel.predict(reads, walking).seconds(), 1e-12, "a reading chapter walks no mapping");
     }
 
     /** A cost whose rounds spread by more than a quarter is named for the rows whose weighing terms it prices, and for no other. */
