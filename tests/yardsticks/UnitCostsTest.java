@@ -123,6 +123,18 @@ class UnitCostsTest {
         }
     }
 
+    /**
+     * A walk's cost is what a scan's extra entries added to it: 65,536 entries against 128 over as many bytes, 1.9 ms
+     * more, is 1.9 ms over 65,408 entries; a scan with no more entries than the other says nothing.
+     */
+    @Test
+    void aWalkIsTheScansExtraTimeOverItsExtraEntries() {
+        FaultCosts.Scan small = new FaultCosts.Scan(65_536, 2_000_000), huge = new FaultCosts.Scan(128, 100_000);
+        assertEquals(1_900_000.0 / 65_408, small.nanosPerEntryBeyond(huge), 1e-9);
+        assertTrue(Double.isNaN(huge.nanosPerEntryBeyond(small)), "fewer entries: no walk to price");
+        assertTrue(Double.isNaN(huge.nanosPerEntryBeyond(huge)), "as many entries: no walk to price");
+    }
+
     /** A cost's row holds its spread, (highest − lowest) ÷ median, and is unstable past a quarter. */
     @Test
     void aCostsRowHoldsItsSpreadAndWhetherItIsStable() {
