@@ -118,7 +118,7 @@ final class FaultCosts {
 
         static Scan of(Path file) throws IOException {
             long mappedBytes = Pass.mappedBytes(file);
-            warmUpScan();
+            warmUp(memory -> V13PreadVector.firstNonZeroWord256(memory, 0, memory.byteSize()));
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
                 Native.madvise(mapped, Native.MADV_POPULATE_READ);
@@ -136,16 +136,6 @@ final class FaultCosts {
         /** What each entry this scan met beyond {@code other}'s (a mapping of as many bytes in larger folios) added to it, ns; NaN if none. */
         double nanosPerEntryBeyond(Scan other) {
             return entries > other.entries ? (double) (nanos - other.nanos) / (entries - other.entries) : Double.NaN;
-        }
-
-        /** The JIT compiles the kernel before a timed scan, as it does a chapter's in its warm-up run. */
-        private static void warmUpScan() {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment memory = arena.allocate(PmdMapping.PMD_BYTES, UnitCosts.PAGE_BYTES);
-                for (int i = 0; i < 200; i++) {
-                    V13PreadVector.firstNonZeroWord256(memory, 0, memory.byteSize());
-                }
-            }
         }
     }
 
@@ -291,7 +281,7 @@ final class FaultCosts {
         /** The file's first 256 MiB (or a smaller one's all but its last page) mapped afresh, touched every 4 KiB, twice. */
         static Pass of(Path file, int threads) throws IOException {
             long mappedBytes = mappedBytes(file);
-            warmUpTouch();
+            warmUp(FaultCosts::touchEveryPage);
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment mapped = Native.mapFile(file, mappedBytes, 0, arena);
                 List<MemorySegment> parts = parts(mapped, threads);
@@ -388,14 +378,17 @@ final class FaultCosts {
             double most = Math.max(5 * Stats.median(each), 1e6);
             return Arrays.stream(each).filter(slice -> slice <= most).average().orElse(Double.NaN);
         }
+    }
 
-        /** The JIT compiles the touch loop before a timed pass, so that both passes run the same code. */
-        private static void warmUpTouch() {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment memory = arena.allocate(PmdMapping.PMD_BYTES, UnitCosts.PAGE_BYTES);
-                for (int i = 0; i < 200; i++) {
-                    touchEveryPage(memory);
-                }
+    /**
+     * The JIT compiles {@code loop} before it is timed, as it does a chapter's in its warm-up run: a touch pass then runs
+     * the same code on both passes, and a scan the compiled kernel.
+     */
+    static void warmUp(java.util.function.Consumer<MemorySegment> loop) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment memory = arena.allocate(PmdMapping.PMD_BYTES, UnitCosts.PAGE_BYTES);
+            for (int i = 0; i < 200; i++) {
+                loop.accept(memory);
             }
         }
     }
