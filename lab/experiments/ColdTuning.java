@@ -181,8 +181,8 @@ public class ColdTuning implements Callable<Integer> {
 
     /**
      * Chapter 15's reader at another queue depth: the chapter's own worker, which takes the depth as
-     * it takes the chunk size, on the same shards. The chapter itself always reads at its
-     * {@code QUEUE_DEPTH}, the depth this sweep chose.
+     * it takes the chunk size, on the same shards. The chapter itself keeps its
+     * {@code IN_FLIGHT_BYTES} in flight, whatever the chunk size: this sweep's depths at two chunk sizes chose it.
      */
     record AtDepth(int queueDepth) implements ChunkedSearch {
 

@@ -45,8 +45,8 @@ import picocli.CommandLine.Option;
  * makes {@link #CHAPTER_RUNS} timed runs a round, after a warm-up, and counts by their median.
  *
  * <p>fio's jobs: O_DIRECT with psync (one read at a time per job, like chapter 14), libaio and
- * io_uring (a queue of reads per job, like chapter 15) at depths from 2 to twice chapter 15's (so
- * fio's best is not held to the chapter's choice), each with its buffers in 4 KiB pages
+ * io_uring (a queue of reads per job, like chapter 15) at depths from 2 to 32, around chapter 15's
+ * 4 of 1 MiB (so fio's best is not held to the chapter's choice), each with its buffers in 4 KiB pages
  * ({@code --iomem=malloc}) and in 2 MiB pages ({@code --iomem=shmhuge}, which needs 2 MiB pages
  * reserved: {@code vm.nr_hugepages}); then buffered reads and mmap, each after the file is evicted.
  * O_DIRECT pins the buffer's pages for every read, so their size can decide the speed.
@@ -75,9 +75,9 @@ public class FioBeside implements Callable<Integer> {
 
     static final String CSV_NAME = "fio.csv";
     /**
-     * fio's reads in flight per job for libaio and io_uring: powers of two from 2 to twice chapter
-     * 15's depth (a literal, for picocli's default; FioBesideTest holds it to the chapter's). On a
-     * virtual disk fio's best reading job can be one of the shallowest.
+     * fio's reads in flight per job for libaio and io_uring: powers of two from 2 to 32, shallower and
+     * deeper than chapter 15's at 1 MiB reads (a literal, for picocli's default; FioBesideTest holds
+     * it to the chapter's). On a virtual disk fio's best reading job can be one of the shallowest.
      */
     static final String QUEUE_DEPTHS = "2,4,8,16,32";
     /** fio's terse output, version 3: the fields used here, counted from 0 (see fio's HOWTO, "Terse output"). */
@@ -97,7 +97,7 @@ public class FioBeside implements Callable<Integer> {
     long chunkBytes;
 
     @Option(names = "--queue-depth", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true, defaultValue = QUEUE_DEPTHS,
-            description = "fio's reads in flight per job for libaio and io_uring, each a job of its own (default: ${DEFAULT-VALUE}: from 2 to twice chapter 15's).")
+            description = "fio's reads in flight per job for libaio and io_uring, each a job of its own (default: ${DEFAULT-VALUE}: around chapter 15's 4).")
     List<Integer> queueDepths;
 
     @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",

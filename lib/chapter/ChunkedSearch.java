@@ -21,8 +21,8 @@ public interface ChunkedSearch extends NeedleSearch {
     /** Like {@link NeedleSearch#search}, reading {@code chunkBytes} (a multiple of 8) per read. */
     long search(Path file, int workers, long chunkBytes) throws IOException;
 
-    /** How many chunk-sized buffers each worker holds at once: one, unless reads are kept in flight. */
-    default int buffersPerWorker() {
+    /** How many {@code chunkBytes} buffers each worker holds at once: one, unless reads are kept in flight. */
+    default int buffersPerWorker(long chunkBytes) {
         return 1;
     }
 

@@ -377,7 +377,7 @@ class SafetyTest {
         }
 
         @Override
-        public int buffersPerWorker() {
+        public int buffersPerWorker(long chunkBytes) {
             return buffers;
         }
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import lab.results.*;
+import lib.chapter.ChunkedSearch;
 import lab.tools.ChildProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,10 +78,10 @@ class FioBesideTest {
                 "fio io_uring qd4 O_DIRECT 4KiB-pages checking", "fio libaio qd8 O_DIRECT 4KiB-pages checking",
                 "fio io_uring qd8 O_DIRECT 4KiB-pages checking", "fio psync buffered", "fio mmap buffered"), names);
         List<Integer> defaults = Arrays.stream(FioBeside.QUEUE_DEPTHS.split(",")).map(Integer::valueOf).toList();
-        assertTrue(defaults.contains(V15IoUring.QUEUE_DEPTH), "fio runs at chapter 15's own depth: " + defaults);
-        assertTrue(defaults.stream().anyMatch(depth -> depth < V15IoUring.QUEUE_DEPTH), "and shallower: " + defaults);
-        assertTrue(defaults.stream().anyMatch(depth -> depth > V15IoUring.QUEUE_DEPTH), "and deeper: " + defaults);
-        assertEquals(2 * V15IoUring.QUEUE_DEPTH, defaults.getLast(), "up to twice the chapter's: " + defaults);
+        int chapters = V15IoUring.queueDepth(ChunkedSearch.DEFAULT_CHUNK_BYTES);
+        assertTrue(defaults.contains(chapters), "fio runs at chapter 15's own depth at its 1 MiB reads: " + defaults);
+        assertTrue(defaults.stream().anyMatch(depth -> depth < chapters), "and shallower: " + defaults);
+        assertTrue(defaults.stream().anyMatch(depth -> depth >= 4 * chapters), "and four times deeper or more: " + defaults);
     }
 
     @Test
