@@ -67,9 +67,10 @@ public final class StudyResults {
 
     /**
      * A chapter ("V06MmapParallel"), a Go variant of the article ("Go v6"), a wall probe
-     * ("WallMemoryRead") or a fio job of lab/yardsticks/FioBeside ("fio psync O_DIRECT 2MiB-pages").
+     * ("WallMemoryRead"), a fio job of lab/yardsticks/FioBeside ("fio psync O_DIRECT 2MiB-pages") or a
+     * setting of lab/experiments/ColdTuning ("V15IoUring qd4", "V14DirectIo with read-ahead").
      */
-    public static final Pattern CHAPTER_NAME = Pattern.compile("V\\d\\d\\w*|Go v\\d+|Wall\\w+|Native\\w+|fio [\\w -]+");
+    public static final Pattern CHAPTER_NAME = Pattern.compile("V\\d\\d\\w*(?: qd\\d{1,4}| with read-ahead)?|Go v\\d+|Wall\\w+|Native\\w+|fio [\\w -]+");
 
     /** The columns every results CSV has; a file without one of them is not a results CSV. */
     public static final List<String> REQUIRED = List.of("date", "chapter", "workers", "cache", "file_bytes",
