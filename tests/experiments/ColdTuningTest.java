@@ -33,6 +33,17 @@ class ColdTuningTest {
                 "V15IoUring qd4@1048576", "V15IoUring qd16@1048576"), names);
     }
 
+    /** The book names a setting in a claim as tuning.csv's chapter column does, and a name no sweep writes stays refused. */
+    @Test
+    void everySettingsNameIsOneTheBookCanClaim() {
+        for (ColdTuning.Setting setting : ColdTuning.settings(List.of(256 * KIB, MIB), List.of(4, 16, 1024))) {
+            assertTrue(lab.results.StudyResults.CHAPTER_NAME.matcher(setting.name()).matches(), setting.name());
+        }
+        for (String name : List.of("V15IoUring qd", "V15IoUring qd4;x", "V15IoUring <b>qd4</b>", "V15IoUring with")) {
+            assertFalse(lab.results.StudyResults.CHAPTER_NAME.matcher(name).matches(), name);
+        }
+    }
+
     @Test
     void everySettingFindsTheNeedle() throws IOException {
         try (IoUring ignored = new IoUring(1)) {
