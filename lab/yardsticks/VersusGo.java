@@ -157,8 +157,8 @@ public class VersusGo implements Callable<Integer> {
             description = "Only these pairs, by number: 1,8 or v1,V08 (default: 1 to 11, and 12, 13 where the binary and CPU allow).")
     List<String> only;
 
-    @Option(names = "--results", paramLabel = "DIR",
-            description = "Where " + CSV_NAME + " goes (default: this machine's folder, results/NAME, NAME as lib/harness/Machine.java prints it).")
+    @Option(names = "--results", paramLabel = "DIR", defaultValue = "results",
+            description = "The results root (default: ${DEFAULT-VALUE}): rows go to DIR/MACHINE/" + CSV_NAME + ".")
     Path results;
 
     private final PrintStream out;
@@ -186,7 +186,7 @@ public class VersusGo implements Callable<Integer> {
         ChildProcess.requireProjectRoot();
         bench = new GoBench(goBench);
         HeldLines whereRowsGo = new HeldLines();
-        Path csv = (results != null ? results : CommittedMachines.ownFolder(Path.of("results"), "versus-go", whereRowsGo.stream())).resolve(CSV_NAME);
+        Path csv = CommittedMachines.ownFolder(results, "versus-go", whereRowsGo.stream()).resolve(CSV_NAME);
         ResultsOutput.check(csv, haystackPath); // a foreign file is refused before the haystack is made
         long haystackBytes = bench.haystackBytes(err); // asked on a throwaway file: the binary rewrites a file of any other size
         GoHaystack haystack = GoHaystack.prepare(haystackPath, haystackBytes, err);
