@@ -410,7 +410,7 @@ public final class Harness implements java.util.concurrent.Callable<Integer> {
                 : Math.max(smallest, Math.min(requestedBytes, shardBytes));
         // Only a worker with a shard holds buffers: on a file smaller than a shard per worker the others get none.
         long readingWorkers = Shard.split(fileBytes, workerCount).size();
-        long bufferBytes = readingWorkers * chunked.buffersPerWorker(chunkBytes) * chunkBytes; // at most 2^12 * 2^6 * 2^30: no overflow
+        long bufferBytes = readingWorkers * chunked.buffersPerWorker(chunkBytes) * chunkBytes; // at most 2^12 workers, each under 2^32 bytes of buffers: no overflow
         AvailableMemory available = AvailableMemory.now();
         if (available.known() && bufferBytes > available.bytes()) {
             throw new UserMistakeException(readingWorkers + (readingWorkers == 1 ? " worker" : " workers") + " reading " + Sizes.human(chunkBytes) + " at a time need "

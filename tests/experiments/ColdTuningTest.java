@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import lab.results.StudyResults;
 import lib.cli.UserMistakeException;
 import lib.haystack.Haystack;
 import lib.linux.IoUring;
@@ -37,10 +38,10 @@ class ColdTuningTest {
     @Test
     void everySettingsNameIsOneTheBookCanClaim() {
         for (ColdTuning.Setting setting : ColdTuning.settings(List.of(256 * KIB, MIB), List.of(4, 16, 1024))) {
-            assertTrue(lab.results.StudyResults.CHAPTER_NAME.matcher(setting.name()).matches(), setting.name());
+            assertTrue(StudyResults.CHAPTER_NAME.matcher(setting.name()).matches(), setting.name());
         }
         for (String name : List.of("V15IoUring qd", "V15IoUring qd4;x", "V15IoUring <b>qd4</b>", "V15IoUring with")) {
-            assertFalse(lab.results.StudyResults.CHAPTER_NAME.matcher(name).matches(), name);
+            assertFalse(StudyResults.CHAPTER_NAME.matcher(name).matches(), name);
         }
     }
 

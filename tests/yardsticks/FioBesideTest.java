@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import lab.results.*;
-import lib.chapter.ChunkedSearch;
 import lab.tools.ChildProcess;
+import lib.chapter.ChunkedSearch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
