@@ -81,8 +81,13 @@ class VersusGoTest {
         return Files.exists(log) ? Files.readAllLines(log) : List.of();
     }
 
+    /** Where a sitting with {@code --results DIR} puts its rows: DIR/MACHINE/versus-go.csv. */
+    Path csvPath() {
+        return directory.resolve("results").resolve(Machine.current().name()).resolve("versus-go.csv");
+    }
+
     List<CSVRecord> csvRows() throws IOException {
-        Path csv = directory.resolve("results").resolve(Machine.current().name()).resolve("versus-go.csv");
+        Path csv = csvPath();
         assertEquals(ResultsCsv.headerLine(), Files.readAllLines(csv).getFirst());
         return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build()
                 .parse(new StringReader(Files.readString(csv))).getRecords();
@@ -134,7 +139,7 @@ class VersusGoTest {
         List<String> table = outcome.out().lines().filter(line -> line.matches("\\d+ V\\d\\d.*")).toList();
         assertEquals(2, table.size(), outcome.out());
         // The summary is the CSV read back as README and the report read it: the same figures, pair by pair.
-        List<VersusGoPairs.GoPair> read = VersusGoPairs.pairs(StudyResults.read(directory.resolve("results").resolve(Machine.current().name()).resolve("versus-go.csv")).rows());
+        List<VersusGoPairs.GoPair> read = VersusGoPairs.pairs(StudyResults.read(csvPath()).rows());
         assertEquals(List.of(1, 6), read.stream().map(VersusGoPairs.GoPair::number).toList());
         for (int i = 0; i < 2; i++) { // pair, Go MB/s, Java MB/s, Java ÷ Go, the rounds' range, the mark, rounds
             String[] cells = table.get(i).strip().split("\\s+");
@@ -263,7 +268,8 @@ class VersusGoTest {
             assertTrue(outcome.err().contains(mistake[0]), outcome.err());
             assertFalse(Files.exists(directory.resolve("results")), "a refused command made the results folder: " + outcome.err());
         }
-        Path csv = Files.createDirectories(directory.resolve("results").resolve(Machine.current().name())).resolve("versus-go.csv");
+        Path csv = csvPath();
+        Files.createDirectories(csv.getParent());
         Files.writeString(csv, "somebody's notes\n");
         Outcome foreignCsv = versusGo(bench, directory.resolve("go-haystack.bin"), "--only", "3");
         assertEquals(2, foreignCsv.status(), foreignCsv.err());
@@ -337,7 +343,7 @@ class VersusGoTest {
         assertEquals(2, outcome.status(), outcome.err());
         String last = outcome.err().strip().lines().toList().getLast();
         assertTrue(last.contains("Go benchmark's JSON") && last.contains("1.0E-15") && last.contains("faster than any memory"), last);
-        Path csv = directory.resolve("results").resolve(Machine.current().name()).resolve("versus-go.csv");
+        Path csv = csvPath();
         assertTrue(!Files.exists(csv) || csvRows().stream().noneMatch(row -> row.get("chapter").startsWith("Go ")), "no Go row");
     }
 
