@@ -71,6 +71,8 @@ public final class CostModel {
     /** The columns of model.csv before workers_to_wall: such a file is still read, and rewritten whole. */
     static final String FIRST_COLUMNS = String.join(",", ModelResults.REQUIRED);
     static final double GIB = 1L << 30;
+    /** One core's term for the first touch of each entry of a populated mapping, as model.csv's bound names it ("core: first touches"). */
+    static final String FIRST_TOUCHES = "first touches";
     /** The shared term of the page cache's copy, as model.csv's bound names it. */
     static final String PAGE_CACHE_COPY = "page-cache copy";
 
@@ -97,7 +99,7 @@ public final class CostModel {
                 case "faults" -> Double.isNaN(faultFixed) ? List.of("minor_fault") : List.of("fault_fixed", asFound ? "pte_fill_as_found" : "pte_fill");
                 case "faults on every thread" -> List.of("fault_fixed_all", asFound ? "pte_fill_as_found_all" : "pte_fill_all");
                 case "unmap" -> List.of("unmap_entry");
-                case "page walks" -> List.of(asFound && !Double.isNaN(walkEntryAsFound) ? "walk_entry_as_found" : "walk_entry");
+                case FIRST_TOUCHES -> List.of(asFound && !Double.isNaN(walkEntryAsFound) ? "walk_entry_as_found" : "walk_entry");
                 case "wake-ups" -> List.of("wake_up");
                 case "scan in cache", PAGE_CACHE_COPY -> List.of(wordByWord && !Double.isNaN(scanWordInCache) ? "scan_word_in_cache" : "scan_in_cache");
                 case "scan" -> wordByWord && !Double.isNaN(scanWordFromMemory) ? List.of("scan_word_from_memory") : List.of();
@@ -349,8 +351,9 @@ public final class CostModel {
                 ? Math.max(c.scanWordFromMemoryAll(), wallAllThreads) : wallAllThreads;
         oneCore.put("scan in cache", copied * scanInCache / workers);
         oneCore.put("scan", scanned * scanFromMemory / workers);
-        // a scan of a mapping finds each entry it meets by walking the page tables: each worker its own shard's
-        oneCore.put("page walks", gib * walkNanosPerGiB(row, c) / workers);
+        // an entry's first touch is dear, its later ones are not (docs/cost-model.md): a chapter that faults by touching
+        // pays it in its faults (c_pte_fill is a first touch less a second), a populated mapping in its scan, each worker its shard's
+        oneCore.put(FIRST_TOUCHES, pricedAsPopulated(filling, c, row.workers()) ? gib * walkNanosPerGiB(row, c) / workers : 0);
         Map<String, Double> shared = new LinkedHashMap<>();
         shared.put("memory", scanned * scanFromMemoryAll);
         // a worker scans the chunk it copied in its own cache, after the copy: the copies share a wall, the scans do not
@@ -383,13 +386,23 @@ public final class CostModel {
         double faults = bill(row, "minor_faults_per_gib");
         boolean onEveryThread = filling == FaultFilling.POPULATED_ON_EVERY_WORKER && workers > 1;
         double populateFixed = onEveryThread ? c.populateFixedAll() : c.populateFixed(), populatePte = onEveryThread ? c.populatePteAll() : c.populatePte();
-        if (filling.populates() && !Double.isNaN(populateFixed) && !Double.isNaN(populatePte)) {
+        if (pricedAsPopulated(filling, c, workers)) {
             return faults * populateFixed + entriesPerGiB(row) * populatePte;
         }
         if (Double.isNaN(c.faultFixed())) {
             return faults * c.fault();
         }
         return faults * c.faultFixed() + entriesPerGiB(row) * (asFound(row, c) ? c.pteFillAsFound() : c.pteFill());
+    }
+
+    /**
+     * Whether faults taken as {@code filling} are priced at the populate costs, which fill a mapping without touching it:
+     * its scan then touches each entry first. A touch's faults are priced with their first touches in them.
+     */
+    static boolean pricedAsPopulated(FaultFilling filling, Costs c, int workers) {
+        boolean onEveryThread = filling == FaultFilling.POPULATED_ON_EVERY_WORKER && workers > 1;
+        return filling.populates() && !Double.isNaN(onEveryThread ? c.populateFixedAll() : c.populateFixed())
+                && !Double.isNaN(onEveryThread ? c.populatePteAll() : c.populatePte());
     }
 
     /**

@@ -89,10 +89,13 @@ final class ReadmeBlocks {
     }
 
     /** How a bound reads in a sentence: "bound by one core's copy". */
-    private static final Map<String, String> BOUNDS = Map.of("core: copy", "one core's copy", "core: scan", "one core's scan",
-            "core: faults", "one core's faults", "core: read calls", "one core's read calls", "core: wake-ups", "one core's wake-ups",
-            "core: scan in cache", "one core's scan in its cache", "core: page walks", "one core's page walks", "memory", "memory, shared",
-            CostModel.PAGE_CACHE_COPY, "the page cache's copy and each worker's scan after it", "device", "the device");
+    private static final Map<String, String> BOUNDS = Map.ofEntries(Map.entry("core: copy", "one core's copy"),
+            Map.entry("core: scan", "one core's scan"), Map.entry("core: faults", "one core's faults"),
+            Map.entry("core: read calls", "one core's read calls"), Map.entry("core: wake-ups", "one core's wake-ups"),
+            Map.entry("core: scan in cache", "one core's scan in its cache"), Map.entry("core: page walks", "one core's page walks"),
+            Map.entry("core: " + CostModel.FIRST_TOUCHES, "one core's first touches of its mapping's entries"),
+            Map.entry("memory", "memory, shared"), Map.entry(CostModel.PAGE_CACHE_COPY, "the page cache's copy and each worker's scan after it"),
+            Map.entry("device", "the device"));
 
     /** The cost model's line for a chapter, warm and as found, from {@code machine}'s model.csv; nothing where it has none. */
     private static String modelLine(ReadmeResults results, String machine, String chapter) {

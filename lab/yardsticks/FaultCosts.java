@@ -34,15 +34,19 @@ import lib.linux.Native;
  * per entry to tear a mapping of the 4 KiB-folio file down again, as each mapped chapter does when it is done;
  * {@code unmap_entry_all}: the wall time per entry where every thread clears its own part first
  * ({@code MADV_DONTNEED}), all at once: whether sharing a teardown out pays (chapter 9 says why it does not).
- * {@code walk_entry}: what each 4 KiB entry adds to a scan of a filled mapping, beyond a 2 MiB one: the CPU finds each
- * entry by walking the page tables, once per TLB miss (and under a hypervisor, the host's tables too), and its
- * prefetchers stop at every 4 KiB boundary; {@code walk_entry_as_found}: the same for the haystack as the cache holds it.
+ * {@code walk_entry}: what each 4 KiB entry adds to the first scan of a freshly filled mapping, beyond a 2 MiB one: the
+ * first touch of each entry, which the CPU finds by walking the page tables (under a hypervisor, the host's too);
+ * {@code walk_entry_as_found}: the same for the haystack as the cache holds it. {@code rescan_page}: a second scan of
+ * the 4 KiB-folio mapping, per 4 KiB page, bytes and all, once every entry has been touched. Where it is a small share
+ * of {@code walk_entry}, an entry costs its first touch, not every TLB miss: a chapter that faults by touching pays
+ * that touch in its faults ({@code pte_fill} is a first touch less a second), and the model prices it once.
  */
 final class FaultCosts {
 
     /** The costs {@link #measure} gives, by their names in costs.csv and in this order. */
     static final List<String> NAMES = List.of("fault_fixed", "pte_fill", "fault_fixed_all", "pte_fill_all", "pte_fill_as_found",
-            "pte_fill_as_found_all", "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry", "unmap_entry_all", "walk_entry", "walk_entry_as_found");
+            "pte_fill_as_found_all", "populate_fixed", "populate_pte", "populate_fixed_all", "populate_pte_all", "unmap_entry", "unmap_entry_all", "walk_entry", "walk_entry_as_found",
+            "rescan_page");
 
     private FaultCosts() {}
 
@@ -89,6 +93,7 @@ final class FaultCosts {
                 Scan smallScan = Scan.of(small), hugeScan = Scan.of(huge), asFoundScan = Scan.of(haystack);
                 solved[12][round] = smallScan.nanosPerEntryBeyond(hugeScan);
                 solved[13][round] = asFoundScan.nanosPerEntryBeyond(hugeScan);
+                solved[14][round] = smallScan.nanosAgainPerPage();
             }
             for (double[] each : Arrays.copyOf(solved, 2)) { // the others are left out if they come to nothing
                 if (!(Stats.median(each) > 0)) {
@@ -111,10 +116,11 @@ final class FaultCosts {
     }
 
     /**
-     * One scan of a fresh mapping of the file's first 256 MiB with the 256-bit kernel, once {@code MADV_POPULATE_READ}
-     * has filled it, so that no fault falls inside the timer: the entries it holds, and the scan's ns.
+     * Two scans of a fresh mapping of the file's first 256 MiB with the 256-bit kernel, once {@code MADV_POPULATE_READ}
+     * has filled it, so that no fault falls inside the timer: the entries it holds, the first scan's ns, and the
+     * second's, which touches no entry for the first time.
      */
-    record Scan(long entries, long nanos) {
+    record Scan(long entries, long nanos, long bytes, long nanosAgain) {
 
         static Scan of(Path file) throws IOException {
             long mappedBytes = Pass.mappedBytes(file);
@@ -126,16 +132,23 @@ final class FaultCosts {
                 long started = System.nanoTime();
                 long hit = V13PreadVector.firstNonZeroWord256(mapped, 0, mappedBytes);
                 long nanos = System.nanoTime() - started;
+                hit = Math.max(hit, V13PreadVector.firstNonZeroWord256(mapped, 0, mappedBytes));
+                long nanosAgain = System.nanoTime() - started - nanos;
                 if (hit >= 0) {
                     throw new UserMistakeException(Quote.name(file) + " has a non-zero byte in its first 256 MiB: not a haystack");
                 }
-                return new Scan(entries, nanos);
+                return new Scan(entries, nanos, mappedBytes, nanosAgain);
             }
         }
 
         /** What each entry this scan met beyond {@code other}'s (a mapping of as many bytes in larger folios) added to it, ns; NaN if none. */
         double nanosPerEntryBeyond(Scan other) {
             return entries > other.entries ? (double) (nanos - other.nanos) / (entries - other.entries) : Double.NaN;
+        }
+
+        /** The second scan's ns per 4 KiB page: a page whose entry was touched before, its bytes and all. */
+        double nanosAgainPerPage() {
+            return (double) nanosAgain / (bytes / UnitCosts.PAGE_BYTES);
         }
     }
 

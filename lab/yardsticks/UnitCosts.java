@@ -57,8 +57,8 @@ import picocli.CommandLine.Parameters;
  *       the mapping, one call per thread, as chapters 10 and 16 fill theirs; {@code unmap_entry}: what
  *       {@code munmap} takes per entry to tear the 4 KiB-folio file's mapping down; {@code unmap_entry_all}: the
  *       same where every thread first clears its part ({@code MADV_DONTNEED}) at once, which no chapter does (chapter 9 says why);
- *       {@code walk_entry}: what a 4 KiB entry adds to a scan of a filled mapping beyond a 2 MiB one, the CPU's page-table
- *       walks ({@code _as_found}: the haystack's own mapping).
+ *       {@code walk_entry}: what a 4 KiB entry adds to the first scan of a filled mapping beyond a 2 MiB one, its
+ *       first touch ({@code _as_found}: the haystack's own mapping); {@code rescan_page}: a second scan, per 4 KiB page.
  *   <li>{@code wake_up}: two threads handing a turn to each other: half a round trip, per hand-over.
  *   <li>{@code scan_in_cache}: chapter 13's 256-bit kernel over one 1 MiB chunk, again and again, so
  *       it stays in the CPU's cache: what a reading chapter pays a byte to scan what it just copied.

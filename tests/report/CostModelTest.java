@@ -335,23 +335,26 @@ class CostModelTest {
     }
 
     /**
-     * A scan of a mapping pays each page-table entry it meets at the walk cost, each worker its own shard's: in 4 KiB
-     * folios a GiB's 262,144 entries, PMD-mapped its 512; a reading chapter maps nothing and pays none. Where the walks
-     * outweigh the scan they bound the time, and an unstable walk cost is named.
+     * An entry's first touch is priced once. A chapter that populates its mapping fills the entries without touching
+     * them, so its scan touches each first, each worker its own shard's: in 4 KiB folios a GiB's 262,144 entries,
+     * PMD-mapped its 512. Where those first touches outweigh the scan they bound the time, and an unstable walk cost is
+     * named. A chapter that faults by touching has paid them in its faults (c_pte_fill is a first touch less a second),
+     * and a reading chapter maps nothing: neither pays the walk cost.
      */
     @Test
-    void aMappedScanPaysAWalkForEveryEntryItMeets() throws IOException {
-        CostModel.Costs walking = costs(1_000, 10, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 5_000,
-                java.util.Set.of("walk_entry"));
-        double touched = 16_384 * 1_000.0 + 262_144 * 10.0, walks = 262_144 * 5_000.0, scan = (1L << 30) * 1.0;
-        CostModel.Terms small = CostModel.terms(row("V09MmapParallelVector", 2, "0,0,0,16384,0,0,0", "small", "0.0"), walking);
+    void anEntrysFirstTouchIsPricedOnce() throws IOException {
+        CostModel.Costs walking = costs(1_000, 10, Double.NaN, Double.NaN, 2_000, 1, 2_000, 1, Double.NaN, 5_000, java.util.Set.of("walk_entry"));
+        double populated = 16_384 * 2_000.0 + 262_144 * 1.0, walks = 262_144 * 5_000.0, scan = (1L << 30) * 1.0;
+        CostModel.Terms small = CostModel.terms(row("V10MmapPopulate", 2, "0,0,0,16384,0,0,0", "small", "0.0"), walking);
         CostModel.Prediction prediction = CostModel.predict(small, 2);
-        assertEquals((touched / 2 + scan / 2 + walks / 2) / 1e9, prediction.seconds(), 1e-12);
-        assertEquals("core: page walks", prediction.bound());
+        assertEquals((populated + scan / 2 + walks / 2) / 1e9, prediction.seconds(), 1e-12);
+        assertEquals("core: " + CostModel.FIRST_TOUCHES, prediction.bound());
         assertEquals("walk_entry", CostModel.unstablePricing(small, prediction, walking, 2, false));
-        double pmdMapped = 512 * 1_000.0 + 512 * 10.0;
-        assertEquals((pmdMapped + scan + 512 * 5_000.0) / 1e9,
-                CostModel.predict(row("V08Vector256", 1, "0,0,0,512,0,0,0", "huge", "100.0"), walking).seconds(), 1e-12);
+        assertEquals((512 * 2_000.0 + 512 * 1.0 + scan / 2 + 512 * 5_000.0 / 2) / 1e9,
+                CostModel.predict(row("V10MmapPopulate", 2, "0,0,0,512,0,0,0", "huge", "100.0"), walking).seconds(), 1e-12);
+        double touched = 16_384 * 1_000.0 + 262_144 * 10.0;
+        CostModel.Prediction byTouch = CostModel.predict(row("V09MmapParallelVector", 2, "0,0,0,16384,0,0,0", "small", "0.0"), walking);
+        assertEquals((touched / 2 + scan / 2) / 1e9, byTouch.seconds(), 1e-12, "a touched entry's first touch is in its fault's price");
         StudyResults.Row reads = row("V13PreadVector", 2, "1024,1073741824,0,0,0,0,0");
         assertEquals(CostModel.predict(reads, COSTS).seconds(), CostModel.predict(reads, walking).seconds(), 1e-12, "a reading chapter walks no mapping");
     }
