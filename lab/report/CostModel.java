@@ -38,8 +38,10 @@ import lib.harness.ResultsCsv;
  *               (PopulatesOnOneThread; PopulatesOnEveryWorker: the _all costs, all at once); entries from
  *               the PMD-mapped share s: (1 − s) × 262,144 + s × 512 a GiB for a mapping, one a fault else
  *   unmap     = G × entries × c_unmap_entry for a mapping: munmap on one thread, once the workers are done
+ *   touches   = G × entries × c_walk_entry for a mapping populated at the populate costs: each entry's first touch, in
+ *               its scan, part of one core's time; a touched mapping's are in c_pte_fill (a first touch less a second)
  *   one core  = [ G × (calls × c_call + wakeUps × c_wake) + G × copied × (c_copy(1 thread) + c_scan_in_cache)
- *                 + (B − G × copied) × c_scan(1 thread) ] / W; for a chapter that scans a word at a time
+ *                 + (B − G × copied) × c_scan(1 thread) + touches ] / W; for a chapter that scans a word at a time
  *               (ScansWordByWord), c_scan_word_in_cache and the larger of c_scan_word_from_memory and c_scan(1 thread)
  *   memory    = (B − G × copied) × c_scan(all threads), for a word-at-a-time chapter the larger of that and
  *               c_scan_word_from_memory_all;  copy = G × copied × (c_copy(all threads) + c_scan_in_cache / W), a worker
@@ -90,7 +92,7 @@ public final class CostModel {
                  double unmapEntry, double walkEntry, double walkEntryAsFound, double wake,
                  double scanInCache, double scanWordInCache, double scanWordFromMemory, double scanWordFromMemoryAll,
                  double deviceOneInFlight, double deviceDeep, double scanOneThread, double scanAllThreads,
-                 double scanWidestOneThread, double scanWidestAllThreads, double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
+                 double scanWidestOneThread, double scanWidestAllThreads, double scanHugeOneThread, double scanHugeAllThreads, double copyOneThread, double copyAllThreads, String callFrom, java.util.Set<String> unstable) {
 
         /** The names in costs.csv of the costs a term of the formula is priced with (none for a wall's). */
         List<String> pricing(String term, int workers, boolean asFound, boolean wordByWord) {
@@ -344,7 +346,8 @@ public final class CostModel {
         boolean wordByWord = declares(row.chapter(), ChapterTrait.SCANS_WORD_BY_WORD);
         boolean widest = !Double.isNaN(c.scanWidestOneThread()) && !Double.isNaN(c.scanWidestAllThreads())
                 && declares(row.chapter(), ChapterTrait.SCANS_WITH_WIDEST_VECTOR);
-        double wallOneThread = widest ? c.scanWidestOneThread() : c.scanOneThread(), wallAllThreads = widest ? c.scanWidestAllThreads() : c.scanAllThreads();
+        double wallOneThread = widest ? c.scanWidestOneThread() : inPagesOf(row, c.scanOneThread(), c.scanHugeOneThread());
+        double wallAllThreads = widest ? c.scanWidestAllThreads() : inPagesOf(row, c.scanAllThreads(), c.scanHugeAllThreads());
         double scanInCache = wordByWord && !Double.isNaN(c.scanWordInCache()) ? c.scanWordInCache() : c.scanInCache();
         double scanFromMemory = wordByWord && !Double.isNaN(c.scanWordFromMemory()) ? Math.max(c.scanWordFromMemory(), wallOneThread) : wallOneThread;
         double scanFromMemoryAll = wordByWord && !Double.isNaN(c.scanWordFromMemoryAll())
@@ -366,6 +369,18 @@ public final class CostModel {
         // a chapter whose workers clear their own shards' entries first pays every thread's wall time, where it was measured
         double unmap = row.pmdMappedPercent() == null || Double.isNaN(c.unmapEntry()) ? 0 : gib * entriesPerGiB(row) * c.unmapEntry();
         return new Terms(oneCore, shared, scanAfterCopy, faultsOnEveryThread, unmap, filling, wordByWord);
+    }
+
+    /**
+     * The memory wall a row's scan meets: a mapping's PMD-mapped share s at the wall in 2 MiB pages, the rest at the one in
+     * 4 KiB pages, where wall.csv has both; else, and for a row that maps nothing, the 4 KiB one.
+     */
+    static double inPagesOf(StudyResults.Row row, double smallPages, double hugePages) {
+        if (row.pmdMappedPercent() == null || Double.isNaN(hugePages)) {
+            return smallPages;
+        }
+        double pmdShare = row.pmdMappedPercent() / 100;
+        return (1 - pmdShare) * smallPages + pmdShare * hugePages;
     }
 
     /** 4 KiB pages in a GiB: the entries a mapping of it fills where nothing is PMD-mapped. */

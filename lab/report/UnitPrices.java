@@ -152,17 +152,25 @@ final class UnitPrices {
                     cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
                     nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
                     widestWall(wall, walls, false, when), widestWall(wall, walls, true, when),
+                    measuredWall(wall, walls, HUGE_WALL, false, when), measuredWall(wall, walls, HUGE_WALL, true, when),
                     copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), "read_call", unstable);
         }
     }
 
     /** The memory wall of the CPU's widest vectors (WallMemoryReadWidest), as {@link #nanosPerByte}; NaN where wall.csv has none. */
     private static double widestWall(Path file, List<StudyResults.Row> walls, boolean allThreads, String when) {
-        boolean measured = walls.stream().anyMatch(row -> row.chapter().equals(WIDEST_WALL) && (allThreads || row.workers() == 1));
-        return measured ? nanosPerByte(file, walls, WIDEST_WALL, allThreads, when) : Double.NaN;
+        return measuredWall(file, walls, WIDEST_WALL, allThreads, when);
+    }
+
+    /** {@code wall}'s ns per byte, as {@link #nanosPerByte}; NaN where wall.csv has no such row. */
+    private static double measuredWall(Path file, List<StudyResults.Row> walls, String wall, boolean allThreads, String when) {
+        boolean measured = walls.stream().anyMatch(row -> row.chapter().equals(wall) && (allThreads || row.workers() == 1));
+        return measured ? nanosPerByte(file, walls, wall, allThreads, when) : Double.NaN;
     }
 
     static final String WIDEST_WALL = "WallMemoryReadWidest";
+    /** The memory wall in 2 MiB pages, with the 256-bit kernel: the price of a byte of a PMD-mapped mapping scanned with it. */
+    static final String HUGE_WALL = "WallMemoryReadHuge";
 
     /** A costs.csv row's spread over its rounds: its spread column, else from its low, high and value; 0 where it gives none. */
     private static double spread(Map<String, String> row) {

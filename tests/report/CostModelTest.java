@@ -42,7 +42,7 @@ class CostModelTest {
     static CostModel.Costs costs(double fixed, double perEntry, double fixedAll, double perEntryAll, double populateFixed, double populatePte,
                                  double populateFixedAll, double populatePteAll, double unmapEntry, double walkEntry, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, fixed, perEntry, fixedAll, perEntryAll, Double.NaN, Double.NaN, populateFixed, populatePte,
-                populateFixedAll, populatePteAll, unmapEntry, walkEntry, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
+                populateFixedAll, populatePteAll, unmapEntry, walkEntry, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 2, 1,
                 "read_call", unstable);
     }
 
@@ -122,7 +122,7 @@ class CostModelTest {
     /** {@link #COSTS} with the word kernel's two scan costs, ns a byte. */
     private static CostModel.Costs wordCosts(double inCache, double fromMemory, java.util.Set<String> unstable) {
         return new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, inCache, fromMemory, fromMemory, 4, 2, 1, 0.5, Double.NaN, Double.NaN, 2, 1,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, inCache, fromMemory, fromMemory, 4, 2, 1, 0.5, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 2, 1,
                 "read_call", unstable);
     }
 
@@ -134,7 +134,7 @@ class CostModelTest {
     @Test
     void aWidestVectorKernelMeetsTheWallOfItsOwnWidth() throws IOException {
         CostModel.Costs widest = new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 0.6, 0.3, 2, 1,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 0.6, 0.3, Double.NaN, Double.NaN, 2, 1,
                 "read_call", java.util.Set.of());
         StudyResults.Row wide = row("V12Vector512", 1, "0,0,0,512,0,0,0"), narrow = row("V08Vector256", 1, "0,0,0,512,0,0,0");
         assertEquals((1L << 30) * 0.6 / 1e9 + 512 * 1_000.0 / 1e9, CostModel.predict(wide, widest).seconds(), 1e-12);
@@ -145,6 +145,29 @@ class CostModelTest {
         CostModel.Terms wideTerms = CostModel.terms(wideOnTwo, widest);
         assertEquals((1L << 30) * 0.3, wideTerms.shared().get("memory"), 1e-3);
         assertEquals((1L << 30) * 0.5, CostModel.terms(narrowOnTwo, widest).shared().get("memory"), 1e-3);
+    }
+
+    /**
+     * A mapping's scan meets the memory wall of its pages: its PMD-mapped share at the wall in 2 MiB pages (here 0.4 ns a
+     * byte on one thread, 0.2 on two), the rest at the 4 KiB one (1 and 0.5). A 256-bit chapter three quarters PMD-mapped
+     * scans at 0.55 ns a byte; refilled `huge`, at 0.4; without the 2 MiB wall, or mapping nothing, at the 4 KiB one. A
+     * chapter of the widest vectors keeps its own wall, measured in 4 KiB pages only.
+     */
+    @Test
+    void aMappingsScanMeetsTheWallOfItsPages() throws IOException {
+        CostModel.Costs pages = new CostModel.Costs(1, 1_000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 10_000, 0.25, Double.NaN, Double.NaN, Double.NaN, 4, 2, 1, 0.5, 0.6, 0.3, 0.4, 0.2, 2, 1,
+                "read_call", java.util.Set.of());
+        String bill = "0,0,0,512,0,0,0";
+        double faults = 512 * 1_000.0;
+        assertEquals(((1L << 30) * 0.55 + faults) / 1e9, CostModel.predict(row("V08Vector256", 1, bill, "as-is", "75.0"), pages).seconds(), 1e-12);
+        assertEquals(((1L << 30) * 0.4 + faults) / 1e9, CostModel.predict(row("V08Vector256", 1, bill, "huge", "100.0"), pages).seconds(), 1e-12);
+        assertEquals(((1L << 30) * 1.0 + faults) / 1e9, CostModel.predict(row("V08Vector256", 1, bill, "huge", "100.0"), COSTS).seconds(), 1e-12,
+                "no wall in 2 MiB pages: the 4 KiB one");
+        assertEquals((1L << 30) * 0.2, CostModel.terms(row("V09MmapParallelVector", 2, bill, "huge", "100.0"), pages).shared().get("memory"), 1e-3);
+        assertEquals(((1L << 30) * 0.6 + faults) / 1e9, CostModel.predict(row("V12Vector512", 1, bill, "huge", "100.0"), pages).seconds(), 1e-12);
+        StudyResults.Row reads = row("V13PreadVector", 2, "1024,1073741824,0,0,0,0,0");
+        assertEquals(CostModel.predict(reads, COSTS).seconds(), CostModel.predict(reads, pages).seconds(), 1e-12, "a reading chapter maps nothing");
     }
 
     @Test
