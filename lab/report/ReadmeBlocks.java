@@ -90,7 +90,8 @@ final class ReadmeBlocks {
 
     /** How a bound reads in a sentence: "bound by one core's copy". */
     private static final Map<String, String> BOUNDS = Map.ofEntries(Map.entry("core: copy", "one core's copy"),
-            Map.entry("core: scan", "one core's scan"), Map.entry("core: faults", "one core's faults"),
+            Map.entry("core: scan", "one core's scan"), Map.entry("core: faults", "one core's faults, each entry's first touch included"),
+            Map.entry("faults on every thread", "faults on every thread at once, each entry's first touch included"),
             Map.entry("core: read calls", "one core's read calls"), Map.entry("core: wake-ups", "one core's wake-ups"),
             Map.entry("core: scan in cache", "one core's scan in its cache"), Map.entry("core: page walks", "one core's page walks"),
             Map.entry("core: " + CostModel.FIRST_TOUCHES, "one core's first touches of its mapping's entries"),
