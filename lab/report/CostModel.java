@@ -42,7 +42,8 @@ import lib.harness.ResultsCsv;
  *               its scan, part of one core's time; a touched mapping's are in c_pte_fill (a first touch less a second)
  *   one core  = [ G × (calls × c_call + wakeUps × c_wake) + G × copied × (c_copy(1 thread) + c_scan_in_cache)
  *                 + (B − G × copied) × c_scan(1 thread) + touches ] / W; for a chapter that scans a word at a time
- *               (ScansWordByWord), c_scan_word_in_cache and the larger of c_scan_word_from_memory and c_scan(1 thread)
+ *               (ScansWordByWord), c_scan_word_in_cache and the larger of c_scan_word_from_memory and c_scan(1 thread);
+ *               for a mapping PMD-mapped at share s, c_scan is s × the wall in 2 MiB pages + (1 − s) × the one in 4 KiB pages
  *   memory    = (B − G × copied) × c_scan(all threads), for a word-at-a-time chapter the larger of that and
  *               c_scan_word_from_memory_all;  copy = G × copied × (c_copy(all threads) + c_scan_in_cache / W), a worker
  *               scanning after its copy; with the CPU's widest vectors (ScansWithWidestVector), c_scan is that kernel's wall
@@ -421,9 +422,9 @@ public final class CostModel {
     }
 
     /**
-     * What a mapping's entries add to its scan per GiB, beyond the memory wall's (measured in 4 KiB pages of the CPU's own
-     * memory): each entry at {@code walkEntry}, or as found at {@code walkEntryAsFound}; nothing for a row that maps
-     * nothing, or where costs.csv has no walk cost.
+     * What a mapping's entries add to its first scan per GiB, beyond the memory wall's (over memory touched long before):
+     * each entry's first touch at {@code walkEntry}, or as found at {@code walkEntryAsFound}; nothing for a row that maps
+     * nothing, or where costs.csv has no walk cost. Only a populated mapping pays it in its scan ({@link #pricedAsPopulated}).
      */
     static double walkNanosPerGiB(StudyResults.Row row, Costs c) {
         double walk = asFound(row, c) && !Double.isNaN(c.walkEntryAsFound()) ? c.walkEntryAsFound() : c.walkEntry();
