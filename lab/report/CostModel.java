@@ -400,10 +400,9 @@ public final class CostModel {
     /** The same for faults taken as {@code filling} says: a populating call's at the populate costs, where costs.csv has them. */
     static double faultNanosPerGiB(StudyResults.Row row, Costs c, FaultFilling filling, int workers) {
         double faults = bill(row, "minor_faults_per_gib");
-        boolean onEveryThread = filling == FaultFilling.POPULATED_ON_EVERY_WORKER && workers > 1;
-        double populateFixed = onEveryThread ? c.populateFixedAll() : c.populateFixed(), populatePte = onEveryThread ? c.populatePteAll() : c.populatePte();
         if (pricedAsPopulated(filling, c, workers)) {
-            return faults * populateFixed + entriesPerGiB(row) * populatePte;
+            double[] populate = populateCosts(filling, c, workers);
+            return faults * populate[0] + entriesPerGiB(row) * populate[1];
         }
         if (Double.isNaN(c.faultFixed())) {
             return faults * c.fault();
@@ -416,9 +415,14 @@ public final class CostModel {
      * its scan then touches each entry first. A touch's faults are priced with their first touches in them.
      */
     static boolean pricedAsPopulated(FaultFilling filling, Costs c, int workers) {
-        boolean onEveryThread = filling == FaultFilling.POPULATED_ON_EVERY_WORKER && workers > 1;
-        return filling.populates() && !Double.isNaN(onEveryThread ? c.populateFixedAll() : c.populateFixed())
-                && !Double.isNaN(onEveryThread ? c.populatePteAll() : c.populatePte());
+        double[] populate = populateCosts(filling, c, workers);
+        return filling.populates() && !Double.isNaN(populate[0]) && !Double.isNaN(populate[1]);
+    }
+
+    /** The populate pair {fixed, per entry} faults taken as {@code filling} by {@code workers} would be priced at (NaN: not measured). */
+    private static double[] populateCosts(FaultFilling filling, Costs c, int workers) {
+        return filling.onEveryThread(workers) ? new double[] {c.populateFixedAll(), c.populatePteAll()}
+                : new double[] {c.populateFixed(), c.populatePte()};
     }
 
     /**

@@ -17,10 +17,14 @@ enum FaultFilling {
         return this != TOUCHED;
     }
 
+    /** Whether {@code workers} fill their shards all at once, priced at the populate costs on every thread (the _all pair). */
+    boolean onEveryThread(int workers) {
+        return this == POPULATED_ON_EVERY_WORKER && workers > 1;
+    }
+
     /** The costs.csv names a populating chapter's faults are priced with. */
     List<String> pricing(int workers) {
-        return this == POPULATED_ON_EVERY_WORKER && workers > 1 ? List.of("populate_fixed_all", "populate_pte_all")
-                : List.of("populate_fixed", "populate_pte");
+        return onEveryThread(workers) ? List.of("populate_fixed_all", "populate_pte_all") : List.of("populate_fixed", "populate_pte");
     }
 
     /** How a chapter whose class declares {@code traits} takes its faults: touched unless it says it populates. */

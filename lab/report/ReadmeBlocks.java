@@ -93,7 +93,7 @@ final class ReadmeBlocks {
             Map.entry("core: scan", "one core's scan"), Map.entry("core: faults", "one core's faults, each entry's first touch included"),
             Map.entry("faults on every thread", "faults on every thread at once, each entry's first touch included"),
             Map.entry("core: read calls", "one core's read calls"), Map.entry("core: wake-ups", "one core's wake-ups"),
-            Map.entry("core: scan in cache", "one core's scan in its cache"), Map.entry("core: page walks", "one core's page walks"),
+            Map.entry("core: scan in cache", "one core's scan in its cache"),
             Map.entry("core: " + CostModel.FIRST_TOUCHES, "one core's first touches of its mapping's entries"),
             Map.entry("memory", "memory, shared"), Map.entry(CostModel.PAGE_CACHE_COPY, "the page cache's copy and each worker's scan after it"),
             Map.entry("device", "the device"));

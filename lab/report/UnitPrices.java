@@ -151,15 +151,10 @@ final class UnitPrices {
                     cost.getOrDefault("scan_word_in_cache", nan), cost.getOrDefault("scan_word_from_memory", nan), cost.getOrDefault("scan_word_from_memory_all", nan),
                     cost.getOrDefault("device_byte_qd1", nan), cost.getOrDefault("device_byte_deep", nan),
                     nanosPerByte(wall, walls, "WallMemoryRead", false, when), nanosPerByte(wall, walls, "WallMemoryRead", true, when),
-                    widestWall(wall, walls, false, when), widestWall(wall, walls, true, when),
+                    measuredWall(wall, walls, WIDEST_WALL, false, when), measuredWall(wall, walls, WIDEST_WALL, true, when),
                     measuredWall(wall, walls, HUGE_WALL, false, when), measuredWall(wall, walls, HUGE_WALL, true, when),
                     copyOneThread, nanosPerByte(wall, walls, "WallPageCacheCopy", true, when), "read_call", unstable);
         }
-    }
-
-    /** The memory wall of the CPU's widest vectors (WallMemoryReadWidest), as {@link #nanosPerByte}; NaN where wall.csv has none. */
-    private static double widestWall(Path file, List<StudyResults.Row> walls, boolean allThreads, String when) {
-        return measuredWall(file, walls, WIDEST_WALL, allThreads, when);
     }
 
     /** {@code wall}'s ns per byte, as {@link #nanosPerByte}; NaN where wall.csv has no such row. */
@@ -168,6 +163,7 @@ final class UnitPrices {
         return measured ? nanosPerByte(file, walls, wall, allThreads, when) : Double.NaN;
     }
 
+    /** The memory wall of the CPU's widest vectors, for the chapters that scan with them. */
     static final String WIDEST_WALL = "WallMemoryReadWidest";
     /** The memory wall in 2 MiB pages, with the 256-bit kernel: the price of a byte of a PMD-mapped mapping scanned with it. */
     static final String HUGE_WALL = "WallMemoryReadHuge";
